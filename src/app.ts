@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Services } from './container.js';
+import { itemsRoutes } from './modules/items/items.routes.js';
+import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { tagsRoutes } from './modules/tags/tags.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { installBearerAuth } from './plugins/auth.js';
+import { installErrorHandlers } from './plugins/error-handler.js';
+import { installJsonParser } from './plugins/json-body.js';
+import { installOpenApi } from './plugins/openapi.js';
+import { installValidators } from './plugins/validation.js';
+
+export const API_PREFIX = '/api/v1';
+const ONE_MIB = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface BuildAppOptions {
+  config: Pick<Config, 'publicUrl' | 'logLevel'>;
+  services: Services;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** A caller's X-Request-Id is kept when it is sane, so logs can be joined across services. */
+function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export async function buildApp({ config, services, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: ONE_MIB,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidators(app);
+  installJsonParser(app);
+  installErrorHandlers(app);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await installOpenApi(app, config.publicUrl);
+  await app.register(systemRoutes, { services });
+
+  await app.register(
+    async (api) => {
+      installBearerAuth(api, services.keys);
+      api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+      await api.register(usersRoutes, { services });
+      await api.register(itemsRoutes, { services });
+      await api.register(projectsRoutes, { services });
+      await api.register(tagsRoutes, { services });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}

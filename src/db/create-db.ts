@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
+import pg from 'pg';
+import type { DatabaseSchema, Db } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DbHandle {
+  db: Db;
+  dialect: DialectName;
+}
+
+export interface CreateDbOptions {
+  /** Called once per executed query; tests use it to count queries. */
+  onQuery?: (event: LogEvent) => void;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  /** PostgreSQL schema to use (tests isolate themselves in one). */
+  searchPath?: string;
+}
+
+export function dialectOf(url: string): DialectName {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url.split(':')[0]}:`);
+}
+
+function openSqlite(path: string): SQLite.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  // WAL lets readers (admin CLI, backups) run beside the server; NORMAL is durable under WAL
+  // except for the last transactions on power loss, the usual trade for an embedded service.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return database;
+}
+
+export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
+  const dialect = dialectOf(url);
+  const log = options.onQuery;
+  if (dialect === 'sqlite') {
+    const path = url.slice('sqlite:'.length) || ':memory:';
+    const db = new Kysely<DatabaseSchema>({
+      dialect: new SqliteDialect({ database: openSqlite(path) }),
+      ...(log ? { log } : {}),
+    });
+    return { db, dialect };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+  return { db, dialect };
+}
+
+export async function pingDb(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

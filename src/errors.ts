@@ -1,0 +1,51 @@
+/** The stable error codes of the contract; clients branch on these, so they never change. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'pro_required'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'ai_rate_limited'
+  | 'organizer_unavailable'
+  | 'internal_error';
+
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  pro_required: 402,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  ai_rate_limited: 429,
+  organizer_unavailable: 503,
+  internal_error: 500,
+};
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.statusCode = STATUS_BY_CODE[code];
+  }
+}
+
+export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
+
+export const badRequest = (message: string, field?: string): AppError =>
+  new AppError('bad_request', message, field ? [{ field, message }] : undefined);

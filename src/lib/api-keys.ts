@@ -1,0 +1,34 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+
+/** `cin_<prefix>_<secret>`: the prefix finds the row, the secret is only ever stored hashed. */
+const TOKEN = /^cin_([a-z0-9]{8})_([A-Za-z0-9]{32,128})$/;
+const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export interface MintedKey {
+  token: string;
+  prefix: string;
+  secretHash: string;
+}
+
+const randomString = (alphabet: string, length: number): string =>
+  Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+export function mintKey(): MintedKey {
+  const prefix = randomString(PREFIX_ALPHABET, 8);
+  const secret = randomString(SECRET_ALPHABET, 40);
+  return { token: `cin_${prefix}_${secret}`, prefix, secretHash: hashSecret(secret) };
+}
+
+export function parseToken(token: string): { prefix: string; secret: string } | null {
+  const match = TOKEN.exec(token);
+  return match ? { prefix: match[1]!, secret: match[2]! } : null;
+}
+
+export function secretMatches(secret: string, storedHash: string): boolean {
+  const actual = Buffer.from(hashSecret(secret), 'hex');
+  const expected = Buffer.from(storedHash, 'hex');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,33 @@
+import { badRequest } from '../errors.js';
+
+/**
+ * Keyset cursors: which ordering they belong to, and the sort key and id of the last row of a
+ * page, as base64url JSON. Opaque to clients; anything that does not decode to that shape, or
+ * belongs to another listing, is a 400.
+ */
+export interface CursorKey {
+  k: string;
+  id: string;
+}
+
+export const encodeCursor = (ordering: string, key: CursorKey): string =>
+  Buffer.from(JSON.stringify([ordering, key.k, key.id]), 'utf8').toString('base64url');
+
+export function decodeCursor(ordering: string, cursor: string): CursorKey {
+  const invalid = badRequest('cursor is not valid here; pass next_cursor from the previous page unchanged', 'cursor');
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3) throw invalid;
+  const [o, k, id] = parsed as unknown[];
+  if (o !== ordering || typeof k !== 'string' || typeof id !== 'string' || k.length > 64 || id.length > 64) throw invalid;
+  return { k, id };
+}
+
+/** Clamp to the contract's maximum; the schema already refused values below 1. */
+export const clampLimit = (limit: number | undefined, fallback: number, max: number): number =>
+  Math.min(limit ?? fallback, max);

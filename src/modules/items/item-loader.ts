@@ -1,0 +1,33 @@
+import type { Executor } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { isUuid } from '../../lib/ids.js';
+import type { TagsService } from '../tags/tags.service.js';
+import { findItemById } from './items.repository.js';
+import { toItemView, type ItemRow, type ItemView } from './item-view.js';
+
+export interface ItemLoader {
+  /** The row, or 404 when the id is malformed, unknown or another user's. */
+  requireRow(db: Executor, userId: string, id: string): Promise<ItemRow>;
+  /** Views for many rows with one tag query, whatever the number of rows. */
+  views(db: Executor, userId: string, rows: readonly ItemRow[]): Promise<ItemView[]>;
+  view(db: Executor, userId: string, row: ItemRow): Promise<ItemView>;
+}
+
+export function createItemLoader(tags: TagsService): ItemLoader {
+  const views: ItemLoader['views'] = async (db, userId, rows) => {
+    const names = await tags.namesForItems(db, userId, rows.map((r) => r.id));
+    return rows.map((row) => toItemView(row, names.get(row.id) ?? []));
+  };
+  return {
+    async requireRow(db, userId, id) {
+      const row = isUuid(id) ? await findItemById(db, userId, id) : undefined;
+      if (!row) throw notFound('item');
+      return row;
+    },
+    views,
+    async view(db, userId, row) {
+      const [view] = await views(db, userId, [row]);
+      return view!;
+    },
+  };
+}

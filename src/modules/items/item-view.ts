@@ -1,0 +1,46 @@
+import type { ItemStatus, ItemType, ItemsTable } from '../../db/schema.js';
+
+export type ItemRow = Omit<ItemsTable, 'is_completed'> & { is_completed: boolean | number };
+
+/** The item as every response and event shows it. */
+export interface ItemView {
+  id: string;
+  project_id: string;
+  type: ItemType;
+  title: string | null;
+  content_md: string | null;
+  is_completed: boolean;
+  status: ItemStatus;
+  due_at: string | null;
+  parent_id: string | null;
+  tags: string[];
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Tag order in responses: case-insensitive, with a stable tie-break on the exact spelling. */
+export function compareTagNames(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function toItemView(row: ItemRow, tags: readonly string[]): ItemView {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    type: row.type,
+    title: row.title,
+    content_md: row.content_md,
+    is_completed: Boolean(row.is_completed),
+    status: row.status,
+    due_at: row.due_at,
+    parent_id: row.parent_id,
+    tags: [...tags].sort(compareTagNames),
+    archived_at: row.archived_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,134 @@
+import { sql, type Updateable } from 'kysely';
+import type { Executor, ItemsTable } from '../../db/schema.js';
+import type { CursorKey } from '../../lib/cursor.js';
+import type { ItemRow } from './item-view.js';
+
+const ITEM_COLUMNS = [
+  'id',
+  'user_id',
+  'project_id',
+  'parent_id',
+  'type',
+  'title',
+  'content_md',
+  'is_completed',
+  'status',
+  'status_before_archive',
+  'due_at',
+  'archived_at',
+  'client_id',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type NewItemRow = Omit<ItemRow, 'is_completed'> & { is_completed: number };
+export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;
+
+export async function insertItem(db: Executor, row: NewItemRow): Promise<void> {
+  await db.insertInto('items').values(row).execute();
+}
+
+export async function findItemById(db: Executor, userId: string, id: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findItemsByIds(db: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('id', 'in', ids).execute();
+}
+
+export async function findItemByClientId(db: Executor, userId: string, clientId: string): Promise<ItemRow | undefined> {
+  return db
+    .selectFrom('items')
+    .select(ITEM_COLUMNS)
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+}
+
+export interface ItemPageQuery {
+  /** `created`: newest created_at first. `updated`: oldest updated_at first (the sync feed). */
+  order: 'created' | 'updated';
+  since?: string;
+  projectId?: string;
+  parentId?: string;
+  after?: CursorKey;
+  limit: number;
+}
+
+/** One page plus one row, so the caller knows whether another page exists. */
+export async function findItemPage(db: Executor, userId: string, q: ItemPageQuery): Promise<ItemRow[]> {
+  const key = q.order === 'created' ? 'created_at' : 'updated_at';
+  const dir = q.order === 'created' ? 'desc' : 'asc';
+  let query = db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId);
+  if (q.projectId) query = query.where('project_id', '=', q.projectId);
+  if (q.parentId) query = query.where('parent_id', '=', q.parentId);
+  if (q.since) query = query.where('updated_at', '>=', q.since);
+  if (q.after) {
+    const { k, id } = q.after;
+    const cmp = dir === 'desc' ? '<' : '>';
+    query = query.where((eb) => eb.or([eb(key, cmp, k), eb.and([eb(key, '=', k), eb('id', cmp, id)])]));
+  }
+  return query.orderBy(key, dir).orderBy('id', dir).limit(q.limit + 1).execute();
+}
+
+export async function updateItem(db: Executor, userId: string, id: string, patch: ItemPatch): Promise<void> {
+  await db.updateTable('items').set(patch).where('user_id', '=', userId).where('id', '=', id).execute();
+}
+
+export async function findItemIdsInProject(db: Executor, userId: string, projectId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('items')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function moveItemsToProject(
+  db: Executor,
+  userId: string,
+  ids: readonly string[],
+  projectId: string,
+  now: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('items')
+    .set({ project_id: projectId, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The item and all its subtasks at any depth. UNION (not ALL) stops on a cycle, should one exist. */
+export async function findSubtreeIds(db: Executor, userId: string, rootId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    with recursive subtree(id) as (
+      select cast(${rootId} as text)
+      union
+      select items.id from items join subtree on items.parent_id = subtree.id
+      where items.user_id = ${userId}
+    )
+    select id from subtree`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** Ids from the item up to its root, itself included. */
+export async function findAncestorIds(db: Executor, userId: string, itemId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    with recursive chain(id, parent_id) as (
+      select id, parent_id from items where user_id = ${userId} and id = ${itemId}
+      union
+      select items.id, items.parent_id from items join chain on items.id = chain.parent_id
+      where items.user_id = ${userId}
+    )
+    select id from chain`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+export async function deleteItemsByIds(db: Executor, userId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('items').where('user_id', '=', userId).where('id', 'in', ids).execute();
+}

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../container.js';
+import { authUser } from '../../plugins/auth.js';
+import { IdParams, ArrayPageQuery, errorResponses, ref } from '../../schemas/common.js';
+import { CaptureBody, CapturedItemSchema, ItemArray, ItemPageSchema, ItemSchema, ItemsQuery, PatchItemBody } from './items.schemas.js';
+
+const tags = ['items'];
+
+export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { items, itemChanges } = services;
+
+  app.post('/capture', {
+    schema: {
+      tags,
+      operationId: 'capture',
+      summary: 'Capture free text as a new item',
+      description: 'Creates an item (201). Repeating a client_id returns the item it created, with 200.',
+      body: CaptureBody,
+      response: {
+        201: ref(CapturedItemSchema),
+        200: ref(CapturedItemSchema),
+        ...errorResponses(400, 401, 402, 404, 413, 415, 429, 503),
+      },
+    },
+  }, async (request, reply) => {
+    const { item, created } = await items.capture(authUser(request), request.body);
+    return reply.status(created ? 201 : 200).send(item);
+  });
+
+  app.get('/items', {
+    schema: {
+      tags,
+      operationId: 'listItems',
+      summary: 'List items, newest first, or as a sync feed with since',
+      querystring: ItemsQuery,
+      response: { 200: ref(ItemPageSchema), ...errorResponses(400, 401, 429) },
+    },
+  }, async (request) => items.list(authUser(request).id, request.query));
+
+  app.get('/items/:id', {
+    schema: { tags, operationId: 'getItem', summary: 'Get an item', params: IdParams, response: { 200: ref(ItemSchema), ...errorResponses(401, 404, 429) } },
+  }, async (request) => items.get(authUser(request).id, request.params.id));
+
+  app.patch('/items/:id', {
+    schema: {
+      tags,
+      operationId: 'updateItem',
+      summary: 'Update fields of an item',
+      params: IdParams,
+      body: PatchItemBody,
+      response: { 200: ref(ItemSchema), ...errorResponses(400, 401, 404, 413, 415, 429) },
+    },
+  }, async (request) => itemChanges.patch(authUser(request).id, request.params.id, request.body));
+
+  app.delete('/items/:id', {
+    schema: {
+      tags,
+      operationId: 'deleteItem',
+      summary: 'Delete an item and its subtasks',
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 404, 429) },
+    },
+  }, async (request, reply) => {
+    await itemChanges.remove(authUser(request).id, request.params.id);
+    return reply.status(204).send(null);
+  });
+
+  const stateRoutes = [
+    ['toggle', 'toggleItem', 'Flip is_completed', itemChanges.toggle],
+    ['archive', 'archiveItem', 'Archive an item', itemChanges.archive],
+    ['unarchive', 'unarchiveItem', 'Unarchive an item', itemChanges.unarchive],
+  ] as const;
+  for (const [action, operationId, summary, run] of stateRoutes) {
+    app.post(`/items/:id/${action}`, {
+      schema: { tags, operationId, summary, params: IdParams, response: { 200: ref(ItemSchema), ...errorResponses(401, 404, 413, 415, 429) } },
+    }, async (request) => run(authUser(request).id, request.params.id));
+  }
+
+  app.get('/items/:id/children', {
+    schema: {
+      tags,
+      operationId: 'listChildren',
+      summary: 'List the direct subtasks of an item',
+      params: IdParams,
+      querystring: ArrayPageQuery,
+      response: { 200: ItemArray, ...errorResponses(400, 401, 404, 429) },
+    },
+  }, async (request, reply) => {
+    const page = await items.children(authUser(request).id, request.params.id, request.query);
+    if (page.next_cursor) void reply.header('x-next-cursor', page.next_cursor);
+    return page.items;
+  });
+};

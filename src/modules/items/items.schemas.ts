@@ -1,0 +1,79 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Nullable, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
+
+export const ItemStatusSchema = Type.Union(
+  [Type.Literal('backlog'), Type.Literal('todo'), Type.Literal('doing'), Type.Literal('done'), Type.Literal('archived')],
+  { description: 'backlog | todo | doing | done | archived' },
+);
+export const ItemTypeSchema = Type.Union([Type.Literal('note'), Type.Literal('todo')]);
+
+export const ItemSchema = Type.Object(
+  {
+    id: Uuid,
+    project_id: Uuid,
+    type: ItemTypeSchema,
+    title: Nullable(Type.String()),
+    content_md: Nullable(Type.String({ description: 'Markdown body' })),
+    is_completed: Type.Boolean(),
+    status: ItemStatusSchema,
+    due_at: Nullable(UtcTimestamp),
+    parent_id: Nullable(Uuid),
+    tags: Type.Array(Type.String(), { description: 'tag names, sorted case-insensitively' }),
+    archived_at: Nullable(UtcTimestamp),
+    created_at: UtcTimestamp,
+    updated_at: UtcTimestamp,
+  },
+  { $id: 'Item', title: 'Item' },
+);
+
+export const CapturedItemSchema = Type.Object(
+  {
+    ...ItemSchema.properties,
+    ai: Type.Null({ description: 'what the AI organizer decided; null when it did not run' }),
+  },
+  { $id: 'CapturedItem', title: 'CapturedItem' },
+);
+
+export const ItemPageSchema = Type.Object(
+  {
+    items: Type.Array(ref(ItemSchema)),
+    next_cursor: Nullable(Type.String({ description: 'pass as cursor for the next page; null on the last page' })),
+  },
+  { $id: 'ItemPage', title: 'ItemPage' },
+);
+
+export const ItemArray = Type.Array(ref(ItemSchema), {
+  description: 'newest first; when more remain, the X-Next-Cursor response header holds the cursor of the next page',
+});
+
+export const CaptureBody = Type.Object({
+  text: Type.String({ minLength: 1, maxLength: 100000, pattern: '\\S', description: 'first line becomes the title, the rest content_md' }),
+  project_id: Type.Optional(Uuid),
+  type: Type.Optional(ItemTypeSchema),
+  organize: Type.Optional(Type.Boolean({ default: false, description: 'run the AI organizer (Pro)' })),
+  client_id: Type.Optional(Type.String({ format: 'uuid', description: 'idempotency key: repeating it returns the first item with 200' })),
+  due_at: Type.Optional(DateTime),
+});
+export type CaptureBody = Static<typeof CaptureBody>;
+
+export const ItemsQuery = Type.Object({
+  since: Type.Optional(Type.String({ format: 'date-time', description: 'sync feed: items with updated_at >= since, oldest first' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'default 50, at most 200 (larger values are clamped)' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+});
+
+export const PatchItemBody = Type.Object({
+  title: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  content_md: Type.Optional(Nullable(Type.String({ maxLength: 100000 }))),
+  due_at: Type.Optional(Nullable(DateTime)),
+  project_id: Type.Optional(Uuid),
+  status: Type.Optional(ItemStatusSchema),
+  parent_id: Type.Optional(Nullable(Uuid)),
+  tags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: '^[^,]*$' }), {
+      maxItems: 20,
+      description: 'replaces the whole set; unknown names are created',
+    }),
+  ),
+  type: Type.Optional(ItemTypeSchema),
+});

@@ -1,0 +1,143 @@
+import type { Db } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { clampLimit, decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
+import type { AuthUser } from '../users/auth-user.js';
+import type { EventsService } from '../events/events.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { splitCapturedText } from './capture-text.js';
+import type { ItemLoader } from './item-loader.js';
+import { toItemView, type ItemView } from './item-view.js';
+import { findItemByClientId, findItemPage, insertItem, type ItemPageQuery } from './items.repository.js';
+
+export interface CaptureInput {
+  text: string;
+  project_id?: string;
+  type?: 'note' | 'todo';
+  organize?: boolean;
+  client_id?: string;
+  due_at?: string;
+}
+
+/** `ai` is null until the organizer runs; it is its own issue. */
+export type CapturedItem = ItemView & { ai: null };
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export interface ListQuery {
+  since?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ItemsService {
+  capture(user: AuthUser, input: CaptureInput): Promise<{ item: CapturedItem; created: boolean }>;
+  get(userId: string, id: string): Promise<ItemView>;
+  list(userId: string, query: ListQuery): Promise<Page<ItemView>>;
+  children(userId: string, id: string, query: ListQuery): Promise<Page<ItemView>>;
+  inProject(userId: string, projectId: string, query: ListQuery): Promise<Page<ItemView>>;
+}
+
+export function createItemsService(deps: {
+  db: Db;
+  clock: Clock;
+  newId: IdGenerator;
+  loader: ItemLoader;
+  projects: ProjectsService;
+  events: EventsService;
+}): ItemsService {
+  const { db, loader } = deps;
+
+  async function page(userId: string, q: Omit<ItemPageQuery, 'after'>, cursor: string | undefined): Promise<Page<ItemView>> {
+    const ordering = [q.order, q.projectId ?? '', q.parentId ?? ''].join(':');
+    const after = cursor === undefined ? undefined : decodeCursor(ordering, cursor);
+    const rows = await findItemPage(db, userId, { ...q, ...(after ? { after } : {}) });
+    const more = rows.length > q.limit;
+    const pageRows = more ? rows.slice(0, q.limit) : rows;
+    const last = pageRows[pageRows.length - 1];
+    const key = q.order === 'created' ? last?.created_at : last?.updated_at;
+    return {
+      items: await loader.views(db, userId, pageRows),
+      next_cursor: more && last && key ? encodeCursor(ordering, { k: key, id: last.id }) : null,
+    };
+  }
+
+  async function replay(user: AuthUser, clientId: string): Promise<CapturedItem | undefined> {
+    const existing = await findItemByClientId(db, user.id, clientId);
+    return existing ? { ...(await loader.view(db, user.id, existing)), ai: null } : undefined;
+  }
+
+  return {
+    async capture(user, input) {
+      if (input.organize) {
+        if (user.plan !== 'pro') throw new AppError('pro_required', 'organize: true needs the Pro plan');
+        throw new AppError('organizer_unavailable', 'the AI organizer is not available on this server yet');
+      }
+      if (input.client_id) {
+        const previous = await replay(user, input.client_id);
+        if (previous) return { item: previous, created: false };
+      }
+      const dueAt = input.due_at === undefined ? null : parseTimestamp(input.due_at, 'due_at');
+      const project = input.project_id
+        ? await deps.projects.requireProject(db, user.id, input.project_id)
+        : await deps.projects.requireInbox(db, user.id);
+      const type = input.type ?? 'todo';
+      const now = toTimestamp(deps.clock.now());
+      const row = {
+        id: deps.newId(),
+        user_id: user.id,
+        project_id: project.id,
+        parent_id: null,
+        type,
+        ...splitCapturedText(input.text),
+        is_completed: 0,
+        status: type === 'todo' ? ('todo' as const) : ('backlog' as const),
+        status_before_archive: null,
+        due_at: dueAt,
+        archived_at: null,
+        client_id: input.client_id ?? null,
+        created_at: now,
+        updated_at: now,
+      };
+      const item = toItemView(row, []);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await insertItem(trx, row);
+          await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
+        });
+      } catch (error) {
+        // Two captures with one client_id raced; the loser answers with the winner's item.
+        const winner = isUniqueViolation(error) && input.client_id ? await replay(user, input.client_id) : undefined;
+        if (winner) return { item: winner, created: false };
+        throw error;
+      }
+      return { item: { ...item, ai: null }, created: true };
+    },
+
+    async get(userId, id) {
+      return loader.view(db, userId, await loader.requireRow(db, userId, id));
+    },
+
+    async list(userId, query) {
+      const since = query.since === undefined ? undefined : parseTimestamp(query.since, 'since');
+      const order = since === undefined ? 'created' : 'updated';
+      return page(userId, { order, ...(since ? { since } : {}), limit: clampLimit(query.limit, 50, 200) }, query.cursor);
+    },
+
+    async children(userId, id, query) {
+      const parent = await loader.requireRow(db, userId, id);
+      return page(userId, { order: 'created', parentId: parent.id, limit: clampLimit(query.limit, 200, 1000) }, query.cursor);
+    },
+
+    async inProject(userId, projectId, query) {
+      const project = await deps.projects.requireProject(db, userId, projectId);
+      return page(userId, { order: 'created', projectId: project.id, limit: clampLimit(query.limit, 200, 1000) }, query.cursor);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { ApiKeysTable, Executor, Plan } from '../../db/schema.js';
+
+export type KeyRow = ApiKeysTable;
+
+export interface KeyWithUser {
+  key_id: string;
+  secret_hash: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  user_id: string;
+  email: string;
+  plan: Plan;
+  timezone: string;
+}
+
+export async function insertKey(db: Executor, row: KeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+/** The key and its owner in one query: authentication runs on every request. */
+export async function findKeyWithUserByPrefix(db: Executor, prefix: string): Promise<KeyWithUser | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.secret_hash',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'users.id as user_id',
+      'users.email',
+      'users.plan',
+      'users.timezone',
+    ])
+    .where('api_keys.prefix', '=', prefix)
+    .executeTakeFirst();
+}
+
+export async function updateKeyLastUsed(db: Executor, keyId: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+}
+
+export async function findKeyById(db: Executor, keyId: string): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'user_id', 'label', 'prefix', 'secret_hash', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+}
+
+export async function markKeyRevoked(db: Executor, keyId: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+}
+
+export async function findKeysOfUser(db: Executor, userId: string): Promise<KeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'user_id', 'label', 'prefix', 'secret_hash', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../container.js';
+import { authUser } from '../../plugins/auth.js';
+import { errorResponses } from '../../schemas/common.js';
+
+const TagSchema = Type.Object({ name: Type.String(), item_count: Type.Integer() }, { title: 'Tag' });
+
+export const tagsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get('/tags', {
+    schema: {
+      tags: ['tags'],
+      operationId: 'listTags',
+      summary: "List the user's tags, sorted case-insensitively by name",
+      response: { 200: Type.Array(TagSchema), ...errorResponses(401, 429) },
+    },
+  }, async (request) => services.tags.list(authUser(request).id));
+};

@@ -1,0 +1,75 @@
+import type { Db, Executor } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { toTimestamp } from '../../lib/timestamps.js';
+import { compareTagNames } from '../items/item-view.js';
+import {
+  findTagNamesForItems,
+  findTagsByKeys,
+  insertTagsIgnoringExisting,
+  listTagsWithCounts,
+  replaceItemTags,
+} from './tags.repository.js';
+
+export const MAX_TAGS_PER_ITEM = 20;
+const TAG_NAME_MAX = 50;
+
+export const tagKey = (name: string): string => name.trim().toLowerCase();
+
+export interface TagsService {
+  /** Tag names per item id, for a whole page of items in one query. */
+  namesForItems(db: Executor, userId: string, itemIds: readonly string[]): Promise<Map<string, string[]>>;
+  /** Replaces an item's tag set, creating unknown names; returns the stored spellings. */
+  setItemTags(trx: Executor, userId: string, itemId: string, names: readonly string[]): Promise<string[]>;
+  list(userId: string): Promise<{ name: string; item_count: number }[]>;
+}
+
+/** Trims, checks and de-duplicates (case-insensitively, first spelling wins) a requested tag set. */
+export function normalizeTagNames(names: readonly string[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const raw of names) {
+    const name = raw.trim();
+    if (name === '' || Array.from(name).length > TAG_NAME_MAX || name.includes(',')) {
+      throw badRequest(`tag names must be 1 to ${TAG_NAME_MAX} characters without commas`, 'tags');
+    }
+    if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name);
+  }
+  if (byKey.size > MAX_TAGS_PER_ITEM) throw badRequest(`an item has at most ${MAX_TAGS_PER_ITEM} tags`, 'tags');
+  return [...byKey.values()];
+}
+
+export function createTagsService(deps: { db: Db; clock: Clock; newId: IdGenerator }): TagsService {
+  return {
+    async namesForItems(db, userId, itemIds) {
+      const rows = await findTagNamesForItems(db, userId, itemIds);
+      const out = new Map<string, string[]>();
+      for (const row of rows) {
+        const list = out.get(row.item_id);
+        if (list) list.push(row.name);
+        else out.set(row.item_id, [row.name]);
+      }
+      return out;
+    },
+
+    async setItemTags(trx, userId, itemId, names) {
+      const wanted = normalizeTagNames(names);
+      const keys = wanted.map(tagKey);
+      const existing = await findTagsByKeys(trx, userId, keys);
+      const known = new Set(existing.map((t) => t.name_key));
+      const createdAt = toTimestamp(deps.clock.now());
+      const missing = wanted
+        .filter((name) => !known.has(tagKey(name)))
+        .map((name) => ({ id: deps.newId(), user_id: userId, name, name_key: tagKey(name), created_at: createdAt }));
+      await insertTagsIgnoringExisting(trx, missing);
+      const tags = missing.length > 0 ? await findTagsByKeys(trx, userId, keys) : existing;
+      await replaceItemTags(trx, userId, itemId, tags.map((t) => t.id));
+      return tags.map((t) => t.name).sort(compareTagNames);
+    },
+
+    async list(userId) {
+      const rows = await listTagsWithCounts(deps.db, userId);
+      return rows.sort((a, b) => compareTagNames(a.name, b.name));
+    },
+  };
+}

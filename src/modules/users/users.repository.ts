@@ -1,0 +1,27 @@
+import type { Executor, Plan, UsersTable } from '../../db/schema.js';
+
+export type UserRow = UsersTable;
+
+const USER_COLUMNS = ['id', 'email', 'email_key', 'plan', 'timezone', 'password_hash', 'created_at', 'updated_at'] as const;
+
+export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByEmailKey(db: Executor, emailKey: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('email_key', '=', emailKey).executeTakeFirst();
+}
+
+export async function updateUser(
+  db: Executor,
+  id: string,
+  patch: Partial<Pick<UserRow, 'plan' | 'timezone'>> & { updated_at: string },
+): Promise<void> {
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}
+
+export type { Plan };

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../container.js';
+import { authUser } from '../../plugins/auth.js';
+import { UtcTimestamp, errorResponses, ref } from '../../schemas/common.js';
+
+export const MeSchema = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    is_pro: Type.Boolean(),
+    plan: Type.Union([Type.Literal('free'), Type.Literal('pro')]),
+    timezone: Type.String({ description: 'IANA time zone the organizer reads dates in' }),
+    created_at: UtcTimestamp,
+  },
+  { $id: 'Me', title: 'Me' },
+);
+
+const PatchMeBody = Type.Object({ timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA name, e.g. Europe/Berlin' })) });
+
+export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get('/me', {
+    schema: { tags: ['account'], operationId: 'getMe', summary: 'The user the key belongs to', response: { 200: ref(MeSchema), ...errorResponses(401, 429) } },
+  }, async (request) => services.users.me(authUser(request).id));
+
+  app.patch('/me', {
+    schema: {
+      tags: ['account'],
+      operationId: 'updateMe',
+      summary: "Set the user's time zone",
+      body: PatchMeBody,
+      response: { 200: ref(MeSchema), ...errorResponses(400, 401, 413, 415, 429) },
+    },
+  }, async (request) => services.users.updateMe(authUser(request).id, request.body));
+};

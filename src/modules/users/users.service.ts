@@ -1,0 +1,125 @@
+import type { Db, Plan } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { toTimestamp } from '../../lib/timestamps.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { canonicalTimeZone } from './timezones.js';
+import { findUserByEmailKey, findUserById, insertUser, updateUser, type UserRow } from './users.repository.js';
+
+export interface UserView {
+  id: string;
+  email: string;
+  plan: Plan;
+}
+
+export interface MeView {
+  id: string;
+  email: string;
+  is_pro: boolean;
+  plan: Plan;
+  timezone: string;
+  created_at: string;
+}
+
+export interface CreateUserInput {
+  email: string;
+  password?: string;
+  plan?: Plan;
+  timezone?: string;
+}
+
+export interface UsersService {
+  create(input: CreateUserInput): Promise<UserView>;
+  setPlan(email: string, plan: Plan): Promise<UserView>;
+  requireByEmail(email: string): Promise<UserRow>;
+  me(userId: string): Promise<MeView>;
+  updateMe(userId: string, input: { timezone?: string }): Promise<MeView>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const emailKey = (email: string): string => email.trim().toLowerCase();
+
+const toUserView = (row: UserRow): UserView => ({ id: row.id, email: row.email, plan: row.plan });
+const toMeView = (row: UserRow): MeView => ({
+  id: row.id,
+  email: row.email,
+  is_pro: row.plan === 'pro',
+  plan: row.plan,
+  timezone: row.timezone,
+  created_at: row.created_at,
+});
+
+function requireTimeZone(name: string): string {
+  const zone = canonicalTimeZone(name);
+  if (!zone) throw badRequest(`timezone "${name}" is not an IANA time zone name such as Europe/Berlin`, 'timezone');
+  return zone;
+}
+
+export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenerator; projects: ProjectsService }): UsersService {
+  const { db } = deps;
+
+  async function requireById(id: string): Promise<UserRow> {
+    const row = await findUserById(db, id);
+    if (!row) throw notFound('user');
+    return row;
+  }
+
+  async function requireByEmail(email: string): Promise<UserRow> {
+    const row = await findUserByEmailKey(db, emailKey(email));
+    if (!row) throw notFound(`user ${email}`);
+    return row;
+  }
+
+  return {
+    async create(input) {
+      const email = input.email.trim();
+      if (!EMAIL.test(email) || email.length > 254) throw badRequest('email is not a valid address', 'email');
+      const now = toTimestamp(deps.clock.now());
+      const row: UserRow = {
+        id: deps.newId(),
+        email,
+        email_key: emailKey(email),
+        plan: input.plan ?? 'free',
+        timezone: input.timezone ? requireTimeZone(input.timezone) : 'UTC',
+        password_hash: input.password ? await hashPassword(input.password) : null,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        // The Inbox is created with the user, so no user ever exists without one.
+        await db.transaction().execute(async (trx) => {
+          await insertUser(trx, row);
+          await deps.projects.createInbox(trx, row.id);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('conflict', `a user with email ${email} already exists`);
+        throw error;
+      }
+      return toUserView(row);
+    },
+
+    async setPlan(email, plan) {
+      const row = await requireByEmail(email);
+      await updateUser(db, row.id, { plan, updated_at: toTimestamp(deps.clock.now()) });
+      return toUserView({ ...row, plan });
+    },
+
+    requireByEmail,
+
+    async me(userId) {
+      return toMeView(await requireById(userId));
+    },
+
+    async updateMe(userId, input) {
+      const row = await requireById(userId);
+      if (input.timezone === undefined) return toMeView(row);
+      const timezone = requireTimeZone(input.timezone);
+      if (timezone === row.timezone) return toMeView(row);
+      await updateUser(db, userId, { timezone, updated_at: toTimestamp(deps.clock.now()) });
+      return toMeView({ ...row, timezone });
+    },
+  };
+}

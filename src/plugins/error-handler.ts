@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
+
+interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+function validationBody(error: FastifyError): ErrorBody {
+  const part = error.validationContext ?? 'request';
+  const details = (error.validation ?? []).map((v): ErrorDetail => {
+    const missing = (v.params as { missingProperty?: unknown }).missingProperty;
+    const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const field = typeof missing === 'string' ? [path, missing].filter(Boolean).join('.') : path;
+    const message = typeof missing === 'string' ? 'is required' : (v.message ?? 'is invalid');
+    return { field: field || part, message };
+  });
+  const first = details[0];
+  const message = first ? `${part === 'body' ? '' : `${part} `}${first.field} ${first.message}`.trim() : `invalid ${part}`;
+  return { error: 'bad_request', message, details };
+}
+
+function fastifyErrorBody(error: FastifyError, status: number): ErrorBody {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { error: 'unsupported_media_type', message: 'send the body as application/json' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { error: 'payload_too_large', message: 'request body is larger than 1 MiB' };
+    default:
+      return { error: CODE_BY_STATUS[status] ?? 'bad_request', message: error.message };
+  }
+}
+
+/** One place renders every error in the contract's `{ error, message, details? }` shape. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler<FastifyError>((error, request, reply) => {
+    if (error instanceof AppError) {
+      const body: ErrorBody = { error: error.code, message: error.message };
+      if (error.details) body.details = error.details;
+      return reply.status(error.statusCode).send(body);
+    }
+    if (error.validation) return reply.status(400).send(validationBody(error));
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.status(status).send(fastifyErrorBody(error, status));
+    // 5xx internals stay in the log, keyed by the request id the client also sees.
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ error: 'internal_error', message: 'internal error; quote the X-Request-Id header when reporting it' });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` }),
+  );
+}

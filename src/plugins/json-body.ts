@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+
+/**
+ * Replaces Fastify's JSON parser so that an empty body (common from clients that always send
+ * `Content-Type: application/json`, e.g. on POST .../toggle) is "no body" rather than an error,
+ * and so that a body that does not parse gets the contract's 400 with a readable message.
+ */
+export function installJsonParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      // Reject prototype-pollution keys outright instead of silently keeping them.
+      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
+    } catch {
+      done(new AppError('bad_request', 'request body is not valid JSON'), undefined);
+    }
+  });
+}

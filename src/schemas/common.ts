@@ -1,0 +1,64 @@
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+
+/** A reference to a schema registered with `app.addSchema`, keeping its static type. */
+export function ref<S extends TSchema>(schema: S): TUnsafe<Static<S>> {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('ref() needs a schema with an $id');
+  return Type.Unsafe<Static<S>>(Type.Ref(`${id}#`));
+}
+
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
+export const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 date-time with an offset' });
+export const UtcTimestamp = Type.String({ format: 'date-time', description: 'UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z' });
+export const Nullable = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()]);
+
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.String({ description: 'stable error code' }),
+    message: Type.String(),
+    details: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: 'present on validation errors: one entry per invalid field',
+      }),
+    ),
+  },
+  { $id: 'Error', title: 'Error' },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'invalid body, query or parameters (bad_request)',
+  401: 'missing, invalid or revoked API key (unauthorized)',
+  402: 'the route needs the Pro plan (pro_required)',
+  404: 'no such resource for this user (not_found)',
+  409: 'conflicts with an existing resource (conflict)',
+  413: 'body larger than allowed (payload_too_large)',
+  415: 'body is not application/json (unsupported_media_type)',
+  429: 'rate limit exceeded',
+  503: 'a dependency is unavailable',
+};
+
+export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 429 | 503;
+
+/** The documented error answers of a route, each with the shared error schema. */
+export function errorResponses(...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>> {
+  const out: Record<number, TUnsafe<Static<typeof ErrorSchema>>> = {};
+  for (const status of statuses) out[status] = Type.Unsafe<Static<typeof ErrorSchema>>({ ...Type.Ref('Error#'), description: ERROR_DESCRIPTIONS[status] });
+  return out;
+}
+
+/** Every authenticated JSON route can answer these. */
+export const AUTHED_ERRORS = [400, 401, 415, 413] as const;
+
+export const IdParams = Type.Object({ id: Type.String({ description: 'resource id (UUID)' }) });
+
+export const PageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'page size; default 50, values above 200 are clamped to 200' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor of the previous page' })),
+});
+
+export const ArrayPageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'page size; default 200, values above 1000 are clamped to 1000' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'the X-Next-Cursor header of the previous page' })),
+});
+
+export const OkSchema = Type.Object({ ok: Type.Literal(true) });

@@ -1,0 +1,32 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { createServices } from './container.js';
+import { createDb } from './db/create-db.js';
+import { migrateToLatest } from './db/migrate.js';
+
+/** The only place that listens on a port. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const handle = createDb(config.databaseUrl);
+  await migrateToLatest(handle.db);
+  const services = createServices(handle);
+  const app = await buildApp({ config, services });
+  app.addHook('onClose', async () => {
+    await handle.db.destroy();
+  });
+
+  // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
