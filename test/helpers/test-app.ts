@@ -1,0 +1,97 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { createServices, type Services } from '../../src/container.js';
+import type { DialectName } from '../../src/db/create-db.js';
+import type { Plan } from '../../src/db/schema.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createTestDb, type TestDb } from './test-db.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  clock: ManualClock;
+  db: TestDb;
+  /** Counts queries since the last reset; for "constant number of queries" checks. */
+  queries: { count: number; reset(): void };
+  close(): Promise<void>;
+}
+
+// Test bodies are asserted field by field against the contract; a loose type keeps that short.
+export type JsonBody = any;
+
+export interface Response<T = unknown> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+}
+
+/** Builds the app on a fresh database; nothing listens on a port. */
+export async function createTestApp(dialect: DialectName): Promise<TestApp> {
+  const queries = { count: 0, reset() { this.count = 0; } };
+  const db = await createTestDb(dialect, { onQuery: () => { queries.count += 1; } });
+  const clock = new ManualClock();
+  const services = createServices(db.handle, { clock });
+  const app = await buildApp({ config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' }, services, logger: false });
+  await app.ready();
+  return {
+    app,
+    services,
+    clock,
+    db,
+    queries,
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+  keyId: string;
+  inboxId: string;
+}
+
+let userCounter = 0;
+
+/** A user with an API key, made through the same services the admin CLI uses. */
+export async function createUser(t: TestApp, plan: Plan = 'free'): Promise<TestUser> {
+  userCounter += 1;
+  const email = `user${userCounter}-${Date.now()}@example.test`;
+  const user = await t.services.users.create({ email, plan });
+  const { key_id, token } = await t.services.keys.mint(user.id, 'test');
+  const inbox = await t.services.projects.requireInbox(t.services.db, user.id);
+  return { id: user.id, email, token, keyId: key_id, inboxId: inbox.id };
+}
+
+/** A small HTTP client over fastify.inject, bound to one user's key. */
+export function client(app: FastifyInstance, token?: string) {
+  async function send<T>(method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response<T>> {
+    const res = await app.inject({
+      method,
+      url: url.startsWith('/') ? url : `/api/v1/${url}`,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = res.body;
+    let parsed: unknown = undefined;
+    if (text && String(res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(text);
+    return { status: res.statusCode, body: parsed as T, headers: res.headers, text };
+  }
+  return {
+    get: <T = JsonBody>(url: string, headers?: Record<string, string>) => send<T>('GET', url, undefined, headers),
+    post: <T = JsonBody>(url: string, body?: unknown, headers?: Record<string, string>) => send<T>('POST', url, body, headers),
+    patch: <T = JsonBody>(url: string, body?: unknown, headers?: Record<string, string>) => send<T>('PATCH', url, body, headers),
+    delete: <T = JsonBody>(url: string, headers?: Record<string, string>) => send<T>('DELETE', url, undefined, headers),
+    send,
+  };
+}
+
+export type Client = ReturnType<typeof client>;

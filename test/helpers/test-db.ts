@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createDb, type CreateDbOptions, type DbHandle, type DialectName } from '../../src/db/create-db.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+export interface TestDb {
+  handle: DbHandle;
+  /** The URL another process (the CLI, a second server) can use to reach the same data. */
+  url: string;
+  /** PostgreSQL schema name, when the dialect is postgres. */
+  searchPath?: string;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database per call: a temporary SQLite file, or a new schema inside the
+ * PostgreSQL database of TEST_DATABASE_URL (dropped again by destroy()).
+ */
+export async function createTestDb(dialect: DialectName, options: CreateDbOptions = {}): Promise<TestDb> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'inbox-test-'));
+    const url = `sqlite:${join(dir, 'test.db')}`;
+    const handle = createDb(url, options);
+    await migrateToLatest(handle.db);
+    return {
+      handle,
+      url,
+      async destroy() {
+        await handle.db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = createDb(base, { ...options, searchPath: schema, poolSize: 5 });
+  await migrateToLatest(handle.db);
+  return {
+    handle,
+    url: base,
+    searchPath: schema,
+    async destroy() {
+      await handle.db.destroy();
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
