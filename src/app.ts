@@ -46,6 +46,15 @@ export async function buildApp({ config, services, logger }: BuildAppOptions): P
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  // During shutdown, responses to in-flight requests close their connection, so a keep-alive
+  // client cannot hold the process open after its last answer.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
 
   await installOpenApi(app, config.publicUrl);
   await app.register(systemRoutes, { services });

@@ -47,7 +47,8 @@ export const ItemArray = Type.Array(ref(ItemSchema), {
 });
 
 export const CaptureBody = Type.Object({
-  text: Type.String({ minLength: 1, maxLength: 100000, pattern: '\\S', description: 'first line becomes the title, the rest content_md' }),
+  // The 100000 limit applies after trim (checked by the service), so padding around a full text is fine.
+  text: Type.String({ minLength: 1, pattern: '\\S', description: '1..100000 characters after trim; the first line becomes the title, the rest content_md' }),
   project_id: Type.Optional(Uuid),
   type: Type.Optional(ItemTypeSchema),
   organize: Type.Optional(Type.Boolean({ default: false, description: 'run the AI organizer (Pro)' })),

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { clampLimit, decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -12,6 +12,9 @@ import { splitCapturedText } from './capture-text.js';
 import type { ItemLoader } from './item-loader.js';
 import { toItemView, type ItemView } from './item-view.js';
 import { findItemByClientId, findItemPage, insertItem, type ItemPageQuery } from './items.repository.js';
+
+/** The contract's limit on captured text, counted after trim. */
+const TEXT_MAX = 100000;
 
 export interface CaptureInput {
   text: string;
@@ -75,6 +78,7 @@ export function createItemsService(deps: {
 
   return {
     async capture(user, input) {
+      if (Array.from(input.text.trim()).length > TEXT_MAX) throw badRequest(`text must be 1 to ${TEXT_MAX} characters after trim`, 'text');
       if (input.organize) {
         if (user.plan !== 'pro') throw new AppError('pro_required', 'organize: true needs the Pro plan');
         throw new AppError('organizer_unavailable', 'the AI organizer is not available on this server yet');

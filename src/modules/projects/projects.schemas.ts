@@ -15,6 +15,7 @@ export const ProjectSchema = Type.Object(
 
 export const ProjectListSchema = Type.Object({ projects: Type.Array(ref(ProjectSchema)) }, { $id: 'ProjectList', title: 'ProjectList' });
 
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: '1 to 100 characters after trimming' });
+// The 100-character limit applies after trimming, so the service checks it (a padded 100-character name is valid).
+const Name = Type.String({ minLength: 1, pattern: '\\S', description: '1 to 100 characters after trimming' });
 export const ProjectNameBody = Type.Object({ name: Name });
 export const PatchProjectBody = Type.Object({ name: Type.Optional(Name) });
