@@ -10,7 +10,7 @@ import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
-import { installErrorHandlers } from './plugins/error-handler.js';
+import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installValidators } from './plugins/validation.js';
@@ -38,6 +38,7 @@ export async function buildApp({ config, services, logger }: BuildAppOptions): P
     requestIdHeader: false,
     bodyLimit: ONE_MIB,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: routerErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);

@@ -25,8 +25,13 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   const command = positionals.join(' ');
+  if (command === '') throw new UsageError('no command given; run "admin help" for the list');
+  if (command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const run = COMMANDS[command];
-  if (command !== 'migrate' && !run) throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+  if (command !== 'migrate' && !run) throw new UsageError(`unknown command "${command}"; run "admin help" for the list`);
 
   const handle = createDb(loadConfig().databaseUrl);
   try {
@@ -43,6 +48,5 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`admin: ${message.split('\n')[0]}\n`);
-  if (error instanceof UsageError && message.includes('\n')) process.stderr.write(`${USAGE}\n`);
   process.exitCode = 1;
 });

@@ -1,4 +1,6 @@
 import { badRequest } from '../errors.js';
+import { isUuid } from './ids.js';
+import { isCanonicalTimestamp } from './timestamps.js';
 
 /**
  * Keyset cursors: which ordering they belong to, and the sort key and id of the last row of a
@@ -24,7 +26,8 @@ export function decodeCursor(ordering: string, cursor: string): CursorKey {
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) throw invalid;
   const [o, k, id] = parsed as unknown[];
-  if (o !== ordering || typeof k !== 'string' || typeof id !== 'string' || k.length > 64 || id.length > 64) throw invalid;
+  // Only values this service could have written get through to a query.
+  if (o !== ordering || typeof k !== 'string' || typeof id !== 'string' || !isCanonicalTimestamp(k) || !isUuid(id)) throw invalid;
   return { k, id };
 }
 

@@ -8,6 +8,8 @@ export type Timestamp = string;
 
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+export const isCanonicalTimestamp = (value: string): boolean => CANONICAL.test(value);
+
 export const toTimestamp = (date: Date): Timestamp => date.toISOString();
 
 /** Normalises a validated date-time input (any offset) to the stored form. */

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 interface ErrorBody {
@@ -40,9 +40,27 @@ function fastifyErrorBody(error: FastifyError, status: number): ErrorBody {
   }
 }
 
+const routeNotFound = (method: string, url: string): ErrorBody => ({ error: 'not_found', message: `no route for ${method} ${url.split('?')[0]}` });
+
+/**
+ * Fastify's `frameworkErrors`, for failures before any route runs. A path the router cannot decode
+ * (bad %-encoding) or with a parameter over its length limit names no resource: the contract's 404
+ * for a malformed id, not Fastify's own 400/414 body.
+ */
+export function routerErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(404).send(routeNotFound(request.method, request.url));
+    return;
+  }
+  void reply.status(500).send({ error: 'internal_error', message: 'internal error; quote the X-Request-Id header when reporting it' });
+}
+
 /** One place renders every error in the contract's `{ error, message, details? }` shape. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError>((error, request, reply) => {
+    // Fastify reads the body even for a route that does not exist; its absence is the answer, not
+    // the body's content type, size or syntax.
+    if (request.is404) return reply.status(404).send(routeNotFound(request.method, request.url));
     if (error instanceof AppError) {
       const body: ErrorBody = { error: error.code, message: error.message };
       if (error.details) body.details = error.details;
@@ -56,7 +74,5 @@ export function installErrorHandlers(app: FastifyInstance): void {
     return reply.status(500).send({ error: 'internal_error', message: 'internal error; quote the X-Request-Id header when reporting it' });
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` }),
-  );
+  app.setNotFoundHandler((request, reply) => reply.status(404).send(routeNotFound(request.method, request.url)));
 }

@@ -16,9 +16,15 @@ export function installJsonParser(app: FastifyInstance): void {
     }
     try {
       // Reject prototype-pollution keys outright instead of silently keeping them.
-      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
-    } catch {
-      done(new AppError('bad_request', 'request body is not valid JSON'), undefined);
+      done(null, JSON.parse(text, (key, value: unknown) => {
+        // PostgreSQL text cannot hold U+0000; refuse it on every database rather than fail at the write.
+        if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
+          throw new AppError('bad_request', 'strings in the body must not contain NUL (\\u0000) characters');
+        }
+        return key === '__proto__' ? undefined : value;
+      }));
+    } catch (error) {
+      done(error instanceof AppError ? error : new AppError('bad_request', 'request body is not valid JSON'), undefined);
     }
   });
 }

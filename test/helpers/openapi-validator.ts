@@ -85,9 +85,10 @@ export function createOpenApiValidator(doc: OpenApiDocument): OpenApiValidator {
   const components = doc.components?.schemas ?? {};
   const compiled = new Map<string, ValidateFunction>();
 
+  // A templated segment may be empty: the router hands /items//toggle to /items/{id}/toggle with id "".
   const routes = Object.entries(doc.paths).map(([path, item]) => {
     const segments = path.split('/');
-    const pattern = new RegExp(`^${segments.map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]+' : escapeRegExp(s))).join('/')}$`);
+    const pattern = new RegExp(`^${segments.map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]*' : escapeRegExp(s))).join('/')}$`);
     // Literal segments win over templated ones (/items/search before /items/{id}).
     const literal = segments.filter((s) => !s.startsWith('{')).length;
     return { path, item, pattern, literal };
@@ -95,7 +96,8 @@ export function createOpenApiValidator(doc: OpenApiDocument): OpenApiValidator {
 
   function findOperation(method: string, urlPath: string): FoundOperation | undefined {
     const m = method.toLowerCase() as HttpMethod;
-    let path = urlPath.split('?')[0] ?? '';
+    // Resolve dot segments the way HTTP clients (and fastify.inject) do: /projects/../items is /items.
+    let path = new URL(urlPath.split('?')[0] ?? '', 'http://localhost').pathname;
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     const candidates = routes.filter((r) => r.pattern.test(path) && r.item[m]).sort((a, b) => b.literal - a.literal);
     const hit = candidates[0];

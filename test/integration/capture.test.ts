@@ -54,6 +54,13 @@ describe.each(DIALECTS)('capture (%s)', (dialect) => {
       expect(event).toEqual({ id: expect.stringMatching(UUID), event: 'item.created', created_at: iso(t), data: { item } });
     });
 
+    it('ignores unknown fields', async () => {
+      const a = await actor(t);
+      const body = ok(await a.c.post('capture', { text: 'Plain', status: 'done', tags: ['x'], id: UNKNOWN_ID, color: 'red' }), 201);
+      expect(body).toMatchObject({ title: 'Plain', status: 'todo', is_completed: false, tags: [] });
+      expect(body.id).not.toBe(UNKNOWN_ID);
+    });
+
     describe('title and content_md', () => {
       const cases: [string, string, string, string | null][] = [
         ['a single line is the title, content_md null', 'Buy milk', 'Buy milk', null],

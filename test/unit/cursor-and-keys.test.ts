@@ -6,8 +6,12 @@ import { parseTimestamp } from '../../src/lib/timestamps.js';
 
 describe('cursors', () => {
   it('round-trip and refuse another listing or garbage', () => {
-    const cursor = encodeCursor('created', { k: '2026-11-21T10:00:00.000Z', id: 'abc' });
-    expect(decodeCursor('created', cursor)).toEqual({ k: '2026-11-21T10:00:00.000Z', id: 'abc' });
+    const id = '01a1fde4-9162-773f-9f64-df66d26ccae5';
+    const cursor = encodeCursor('created', { k: '2026-11-21T10:00:00.000Z', id });
+    expect(decodeCursor('created', cursor)).toEqual({ k: '2026-11-21T10:00:00.000Z', id });
+    const forged = (k: string, i: string) => Buffer.from(JSON.stringify(['created', k, i])).toString('base64url');
+    expect(() => decodeCursor('created', forged('2026-11-21T10:00:00.000Z\u0000', id))).toThrow(/cursor/);
+    expect(() => decodeCursor('created', forged('2026-11-21T10:00:00.000Z', 'abc'))).toThrow(/cursor/);
     expect(() => decodeCursor('updated', cursor)).toThrow(/cursor/);
     for (const bad of ['!!', 'e30', Buffer.from('[1,2,3]').toString('base64url'), 'a'.repeat(10)]) {
       expect(() => decodeCursor('created', bad)).toThrow(/cursor/);

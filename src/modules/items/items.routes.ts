@@ -59,7 +59,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       operationId: 'deleteItem',
       summary: 'Delete an item and its subtasks',
       params: IdParams,
-      response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 404, 429) },
+      response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404, 413, 415, 429) },
     },
   }, async (request, reply) => {
     await itemChanges.remove(authUser(request).id, request.params.id);
@@ -73,7 +73,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   ] as const;
   for (const [action, operationId, summary, run] of stateRoutes) {
     app.post(`/items/:id/${action}`, {
-      schema: { tags, operationId, summary, params: IdParams, response: { 200: ref(ItemSchema), ...errorResponses(401, 404, 413, 415, 429) } },
+      schema: { tags, operationId, summary, params: IdParams, response: { 200: ref(ItemSchema), ...errorResponses(400, 401, 404, 413, 415, 429) } },
     }, async (request) => run(authUser(request).id, request.params.id));
   }
 

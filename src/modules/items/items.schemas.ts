@@ -71,7 +71,7 @@ export const PatchItemBody = Type.Object({
   status: Type.Optional(ItemStatusSchema),
   parent_id: Type.Optional(Nullable(Uuid)),
   tags: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: '^[^,]*$' }), {
+    Type.Array(Type.String({ minLength: 1, pattern: '^[^,]*$', description: 'tag name: 1..50 characters after trim, no comma' }), {
       maxItems: 20,
       description: 'replaces the whole set; unknown names are created',
     }),

@@ -49,7 +49,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       operationId: 'deleteProject',
       summary: 'Delete a project; its items move to the Inbox',
       params: IdParams,
-      response: { 200: OkSchema, ...errorResponses(400, 401, 404, 429) },
+      response: { 200: OkSchema, ...errorResponses(400, 401, 404, 413, 415, 429) },
     },
   }, async (request) => {
     await projects.remove(authUser(request).id, request.params.id);

@@ -77,7 +77,8 @@ export function createProjectsService(deps: {
   const now = () => toTimestamp(deps.clock.now());
 
   async function view(userId: string, id: string): Promise<ProjectView> {
-    const [row] = await findProjectsWithCounts(db, userId, id);
+    // A malformed id is a 404 like an unknown one, and never reaches the database (PostgreSQL refuses NUL bytes).
+    const [row] = isUuid(id) ? await findProjectsWithCounts(db, userId, id) : [];
     if (!row) throw notFound('project');
     return toView(row);
   }

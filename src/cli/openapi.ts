@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import { buildApp } from '../app.js';
+import { createServices } from '../container.js';
+import { createDb } from '../db/create-db.js';
+
+/**
+ * Prints the OpenAPI document the server would serve, built from the route schemas on a
+ * throwaway in-memory database. With a path argument it writes the file instead (docs/openapi.json
+ * is kept in the repository so clients can diff it; a test fails when it drifts from the code).
+ */
+export async function generateOpenApi(): Promise<string> {
+  const handle = createDb('sqlite::memory:');
+  try {
+    const app = await buildApp({
+      config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' },
+      services: createServices(handle),
+      logger: false,
+    });
+    await app.ready();
+    const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;
+    await app.close();
+    return document;
+  } finally {
+    await handle.db.destroy();
+  }
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isMain) {
+  generateOpenApi()
+    .then((document) => {
+      const target = process.argv[2];
+      if (target) writeFileSync(target, document);
+      else process.stdout.write(document);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`openapi: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    });
+}

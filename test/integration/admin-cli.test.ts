@@ -1,0 +1,222 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { createServices, type Services } from '../../src/container.js';
+import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { DIALECTS } from '../helpers/dialects.js';
+import { client } from '../helpers/test-app.js';
+
+const CLI = resolve(import.meta.dirname, '../../dist/cli/admin.js');
+const TOKEN = /^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/;
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface CliDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A database of its own for the CLI: a temporary SQLite file, or a new PostgreSQL database. */
+async function freshDatabase(dialect: DialectName): Promise<CliDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'inbox-cli-'));
+    return { url: `sqlite:${join(dir, 'cli.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `cli_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: base });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+function runCli(databaseUrl: string, args: string[]): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 25_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The single JSON line a successful command prints. */
+function jsonLine(result: CliResult): Record<string, unknown> {
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const lines = result.stdout.split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toBe('');
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+function expectFailure(result: CliResult, message: RegExp): void {
+  expect(result.code).not.toBe(0);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.split('\n')[0]).toMatch(message);
+}
+
+describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
+  let database: CliDatabase;
+  let handle: DbHandle | undefined;
+  let services: Services;
+  let app: FastifyInstance;
+  let counter = 0;
+
+  const cli = (...args: string[]) => runCli(database.url, args);
+  const email = () => `cli${(counter += 1)}-${randomBytes(3).toString('hex')}@example.test`;
+
+  beforeAll(async () => {
+    database = await freshDatabase(dialect);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await handle?.db.destroy();
+    await database?.drop();
+  });
+
+  /** An app on the database the CLI writes to, built once the CLI has migrated it. */
+  async function sameDatabaseApp(): Promise<{ app: FastifyInstance; services: Services }> {
+    if (!handle) {
+      handle = createDb(database.url);
+      services = createServices(handle);
+      app = await buildApp({ config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' }, services, logger: false });
+      await app.ready();
+    }
+    return { app, services };
+  }
+
+  describe('admin migrate', () => {
+    it('prints {"applied":[...]} with the migrations it applied, then none', async () => {
+      const first = jsonLine(await cli('migrate'));
+      expect(first).toEqual({ applied: Object.keys(migrations) });
+      expect(jsonLine(await cli('migrate'))).toEqual({ applied: [] });
+    });
+  });
+
+  describe('admin user create', () => {
+    it('prints one JSON line {id, email, plan} and the user gets an Inbox', async () => {
+      const address = email();
+      const created = jsonLine(await cli('user', 'create', '--email', address));
+      expect(Object.keys(created).sort()).toEqual(['email', 'id', 'plan']);
+      expect(created).toMatchObject({ email: address, plan: 'free' });
+      const { services: s } = await sameDatabaseApp();
+      const inbox = await s.projects.requireInbox(s.db, String(created.id));
+      expect(inbox).toMatchObject({ name: 'Inbox' });
+      expect(Boolean(inbox.is_default)).toBe(true);
+    });
+
+    it('creates a Pro user with --plan pro', async () => {
+      const created = jsonLine(await cli('user', 'create', '--email', email(), '--plan', 'pro', '--password', 'correct horse'));
+      expect(created.plan).toBe('pro');
+    });
+
+    it('exits non-zero with one line on stderr for a duplicate email, in any case', async () => {
+      const address = email();
+      jsonLine(await cli('user', 'create', '--email', address));
+      for (const again of [address, address.toUpperCase()]) {
+        const result = await cli('user', 'create', '--email', again);
+        expectFailure(result, /already exists/);
+        expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      }
+    });
+
+    it('exits non-zero with a message on stderr when --email is missing', async () => {
+      const result = await cli('user', 'create');
+      expectFailure(result, /--email/);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    });
+  });
+
+  describe('admin user set-plan', () => {
+    it('prints the user with the new plan as one JSON line', async () => {
+      const address = email();
+      const created = jsonLine(await cli('user', 'create', '--email', address));
+      const updated = jsonLine(await cli('user', 'set-plan', '--email', address, '--plan', 'pro'));
+      expect(updated).toEqual({ id: created.id, email: address, plan: 'pro' });
+      const { services: s } = await sameDatabaseApp();
+      expect((await s.users.me(String(created.id))).is_pro).toBe(true);
+    });
+
+    it('exits non-zero for an unknown user or plan', async () => {
+      expectFailure(await cli('user', 'set-plan', '--email', email(), '--plan', 'pro'), /not found/);
+      const address = email();
+      jsonLine(await cli('user', 'create', '--email', address));
+      expectFailure(await cli('user', 'set-plan', '--email', address, '--plan', 'gold'), /--plan/);
+    });
+  });
+
+  describe('admin key create and key revoke', () => {
+    it('prints {key_id, token}; the token authenticates against the API until it is revoked', async () => {
+      const address = email();
+      const created = jsonLine(await cli('user', 'create', '--email', address));
+      const minted = jsonLine(await cli('key', 'create', '--email', address, '--label', 'laptop'));
+      expect(Object.keys(minted).sort()).toEqual(['key_id', 'token']);
+      expect(String(minted.token)).toMatch(TOKEN);
+
+      const { app: server, services: s } = await sameDatabaseApp();
+      const api = client(server, String(minted.token));
+      const me = await api.get('me');
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({ id: created.id, email: address });
+      expect((await api.get('projects')).body.projects.map((p: { name: string }) => p.name)).toEqual(['Inbox']);
+      const keys = await s.keys.list(String(created.id));
+      expect(keys.map((k) => [k.id, k.label])).toEqual([[minted.key_id, 'laptop']]);
+
+      const revoked = await cli('key', 'revoke', '--key-id', String(minted.key_id));
+      expect(revoked.code).toBe(0);
+      expect(revoked.stderr).toBe('');
+      const after = await api.get('me');
+      expect(after.status).toBe(401);
+      expect(after.body.error).toBe('unauthorized');
+      expect(await s.keys.authenticate(String(minted.token))).toBeNull();
+    });
+
+    it('exits non-zero for a key of an unknown user or an unknown key id', async () => {
+      expectFailure(await cli('key', 'create', '--email', email()), /not found/);
+      expectFailure(await cli('key', 'revoke', '--key-id', '0190a000-0000-7000-8000-000000000000'), /not found/);
+      expectFailure(await cli('key', 'revoke'), /--key-id/);
+    });
+  });
+
+  describe('usage errors', () => {
+    it('exits non-zero with a message on stderr for an unknown command', async () => {
+      for (const args of [['frobnicate'], ['user', 'delete', '--email', 'x@example.test'], []]) {
+        expectFailure(await cli(...args), /command/);
+      }
+    });
+
+    it('prints the usage for help', async () => {
+      const result = await cli('help');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^usage: admin user create/);
+    });
+  });
+});
