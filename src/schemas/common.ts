@@ -1,10 +1,11 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 
 /** A reference to a schema registered with `app.addSchema`, keeping its static type. */
-export function ref<S extends TSchema>(schema: S): TUnsafe<Static<S>> {
+export function ref<S extends TSchema>(schema: S, description?: string): TUnsafe<Static<S>> {
   const id = (schema as { $id?: unknown }).$id;
   if (typeof id !== 'string') throw new Error('ref() needs a schema with an $id');
-  return Type.Unsafe<Static<S>>(Type.Ref(`${id}#`));
+  // As a response schema, the description becomes the response's description in the document.
+  return Type.Unsafe<Static<S>>({ ...Type.Ref(`${id}#`), ...(description ? { description } : {}) });
 }
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
@@ -61,4 +62,4 @@ export const ArrayPageQuery = Type.Object({
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'the X-Next-Cursor header of the previous page' })),
 });
 
-export const OkSchema = Type.Object({ ok: Type.Literal(true) });
+export const OkSchema = Type.Object({ ok: Type.Literal(true) }, { description: 'done' });

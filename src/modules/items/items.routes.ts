@@ -18,8 +18,8 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       description: 'Creates an item (201). Repeating a client_id returns the item it created, with 200.',
       body: CaptureBody,
       response: {
-        201: ref(CapturedItemSchema),
-        200: ref(CapturedItemSchema),
+        201: ref(CapturedItemSchema, 'the new item'),
+        200: ref(CapturedItemSchema, 'the item an earlier capture with this client_id created'),
         ...errorResponses(400, 401, 402, 404, 413, 415, 429, 503),
       },
     },
@@ -34,12 +34,12 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       operationId: 'listItems',
       summary: 'List items, newest first, or as a sync feed with since',
       querystring: ItemsQuery,
-      response: { 200: ref(ItemPageSchema), ...errorResponses(400, 401, 429) },
+      response: { 200: ref(ItemPageSchema, 'a page of items'), ...errorResponses(400, 401, 429) },
     },
   }, async (request) => items.list(authUser(request).id, request.query));
 
   app.get('/items/:id', {
-    schema: { tags, operationId: 'getItem', summary: 'Get an item', params: IdParams, response: { 200: ref(ItemSchema), ...errorResponses(401, 404, 429) } },
+    schema: { tags, operationId: 'getItem', summary: 'Get an item', params: IdParams, response: { 200: ref(ItemSchema, 'the item'), ...errorResponses(401, 404, 429) } },
   }, async (request) => items.get(authUser(request).id, request.params.id));
 
   app.patch('/items/:id', {
@@ -49,7 +49,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       summary: 'Update fields of an item',
       params: IdParams,
       body: PatchItemBody,
-      response: { 200: ref(ItemSchema), ...errorResponses(400, 401, 404, 413, 415, 429) },
+      response: { 200: ref(ItemSchema, 'the updated item'), ...errorResponses(400, 401, 404, 413, 415, 429) },
     },
   }, async (request) => itemChanges.patch(authUser(request).id, request.params.id, request.body));
 
@@ -73,7 +73,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   ] as const;
   for (const [action, operationId, summary, run] of stateRoutes) {
     app.post(`/items/:id/${action}`, {
-      schema: { tags, operationId, summary, params: IdParams, response: { 200: ref(ItemSchema), ...errorResponses(400, 401, 404, 413, 415, 429) } },
+      schema: { tags, operationId, summary, params: IdParams, response: { 200: ref(ItemSchema, 'the item after the change'), ...errorResponses(400, 401, 404, 413, 415, 429) } },
     }, async (request) => run(authUser(request).id, request.params.id));
   }
 

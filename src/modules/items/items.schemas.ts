@@ -44,6 +44,8 @@ export const ItemPageSchema = Type.Object(
 
 export const ItemArray = Type.Array(ref(ItemSchema), {
   description: 'newest first; when more remain, the X-Next-Cursor response header holds the cursor of the next page',
+  // @fastify/swagger turns this into the response's documented headers.
+  headers: { 'X-Next-Cursor': Type.String({ description: 'pass as cursor for the next page; absent on the last page' }) },
 });
 
 export const CaptureBody = Type.Object({

@@ -11,7 +11,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   const { projects, items } = services;
 
   app.get('/projects', {
-    schema: { tags, operationId: 'listProjects', summary: 'List projects, Inbox first', response: { 200: ref(ProjectListSchema), ...errorResponses(401, 429) } },
+    schema: { tags, operationId: 'listProjects', summary: 'List projects, Inbox first', response: { 200: ref(ProjectListSchema, 'the projects'), ...errorResponses(401, 429) } },
   }, async (request) => ({ projects: await projects.list(authUser(request).id) }));
 
   app.post('/projects', {
@@ -20,12 +20,12 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       operationId: 'createProject',
       summary: 'Create a project, or return the one with that name (case-insensitive)',
       body: ProjectNameBody,
-      response: { 200: ref(ProjectSchema), ...errorResponses(400, 401, 413, 415, 429) },
+      response: { 200: ref(ProjectSchema, 'the new or existing project'), ...errorResponses(400, 401, 413, 415, 429) },
     },
   }, async (request) => projects.findOrCreate(authUser(request).id, request.body.name));
 
   app.get('/projects/:id', {
-    schema: { tags, operationId: 'getProject', summary: 'Get a project', params: IdParams, response: { 200: ref(ProjectSchema), ...errorResponses(401, 404, 429) } },
+    schema: { tags, operationId: 'getProject', summary: 'Get a project', params: IdParams, response: { 200: ref(ProjectSchema, 'the project'), ...errorResponses(401, 404, 429) } },
   }, async (request) => projects.get(authUser(request).id, request.params.id));
 
   app.patch('/projects/:id', {
@@ -35,7 +35,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       summary: 'Rename a project',
       params: IdParams,
       body: PatchProjectBody,
-      response: { 200: ref(ProjectSchema), ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+      response: { 200: ref(ProjectSchema, 'the renamed project'), ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
     },
   }, async (request) => {
     const userId = authUser(request).id;

@@ -12,7 +12,7 @@ export const tagsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       tags: ['tags'],
       operationId: 'listTags',
       summary: "List the user's tags, sorted case-insensitively by name",
-      response: { 200: Type.Array(TagSchema), ...errorResponses(401, 429) },
+      response: { 200: Type.Array(TagSchema, { description: 'the tags with their item counts' }), ...errorResponses(401, 429) },
     },
   }, async (request) => services.tags.list(authUser(request).id));
 };

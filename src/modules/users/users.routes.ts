@@ -20,7 +20,7 @@ const PatchMeBody = Type.Object({ timezone: Type.Optional(Type.String({ minLengt
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/me', {
-    schema: { tags: ['account'], operationId: 'getMe', summary: 'The user the key belongs to', response: { 200: ref(MeSchema), ...errorResponses(401, 429) } },
+    schema: { tags: ['account'], operationId: 'getMe', summary: 'The user the key belongs to', response: { 200: ref(MeSchema, 'the current user'), ...errorResponses(401, 429) } },
   }, async (request) => services.users.me(authUser(request).id));
 
   app.patch('/me', {
@@ -29,7 +29,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       operationId: 'updateMe',
       summary: "Set the user's time zone",
       body: PatchMeBody,
-      response: { 200: ref(MeSchema), ...errorResponses(400, 401, 413, 415, 429) },
+      response: { 200: ref(MeSchema, 'the updated user'), ...errorResponses(400, 401, 413, 415, 429) },
     },
   }, async (request) => services.users.updateMe(authUser(request).id, request.body));
 };
