@@ -1,36 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/schema.js';
+import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, createUser, type JsonBody, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 const ONE_MIB = 1024 * 1024;
-
-/** Every table with its primary key, so rows are hashed in a stable order. */
-const TABLES: Array<[string, string[]]> = [
-  ['users', ['id']],
-  ['api_keys', ['id']],
-  ['projects', ['user_id', 'id']],
-  ['items', ['user_id', 'id']],
-  ['tags', ['user_id', 'id']],
-  ['item_tags', ['user_id', 'item_id', 'tag_id']],
-  ['outbox_events', ['user_id', 'id']],
-];
-
-/** Row counts plus a hash of every row of every table: equal fingerprints mean nothing was written. */
-async function fingerprint(db: Db): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [table, keys] of TABLES) {
-    const order = sql.join(keys.map((k) => sql.ref(k)));
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by ${order}`.execute(db);
-    const hash = createHash('sha256');
-    for (const row of rows) hash.update(`${JSON.stringify(row)}\n`);
-    out[table] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`;
-  }
-  return out;
-}
 
 interface Sent {
   status: number;

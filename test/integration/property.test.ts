@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/schema.js';
+import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { loadOpenApiValidator, type OpenApiValidator } from '../helpers/openapi-validator.js';
 import { createTestApp, createUser, type JsonBody, type TestApp, type TestUser } from '../helpers/test-app.js';
@@ -17,28 +15,6 @@ const RUNS: Record<string, number> = { sqlite: 3000, postgres: 1200 };
 const ONE_MIB = 1024 * 1024;
 const OVERSIZED = JSON.stringify({ text: 'x'.repeat(ONE_MIB), name: 'x' });
 
-const TABLES: Array<[string, string[]]> = [
-  ['users', ['id']],
-  ['api_keys', ['id']],
-  ['projects', ['user_id', 'id']],
-  ['items', ['user_id', 'id']],
-  ['tags', ['user_id', 'id']],
-  ['item_tags', ['user_id', 'item_id', 'tag_id']],
-  ['outbox_events', ['user_id', 'id']],
-];
-
-/** Row counts plus a hash of every row of every table, ordered by primary key. */
-async function fingerprint(db: Db): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [table, keys] of TABLES) {
-    const order = sql.join(keys.map((k) => sql.ref(k)));
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by ${order}`.execute(db);
-    const hash = createHash('sha256');
-    for (const row of rows) hash.update(`${JSON.stringify(row)}\n`);
-    out[table] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`;
-  }
-  return out;
-}
 
 type Ref = 'own-item' | 'own-project' | 'other-item' | 'other-project';
 const REFS: Ref[] = ['own-item', 'own-project', 'other-item', 'other-project'];
