@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Services } from './container.js';
@@ -13,6 +13,8 @@ import { installBearerAuth } from './plugins/auth.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
+import { installPlanGate } from './plugins/plan-gate.js';
+import { installRateLimits } from './plugins/rate-limit.js';
 import { installValidators } from './plugins/validation.js';
 
 export const API_PREFIX = '/api/v1';
@@ -20,9 +22,9 @@ const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'publicUrl' | 'logLevel'>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy'>>;
+  /** Their logger is the app's logger too, so service and request log lines look alike. */
   services: Services;
-  logger?: FastifyServerOptions['logger'];
 }
 
 /** A caller's X-Request-Id is kept when it is sane, so logs can be joined across services. */
@@ -31,9 +33,12 @@ function requestId(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export async function buildApp({ config, services, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, services }: BuildAppOptions): Promise<FastifyInstance> {
+  // Widened to Fastify's logger type so plugins typed against the default instance still fit.
+  const loggerInstance: FastifyBaseLogger = services.logger;
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    loggerInstance,
+    trustProxy: config.trustProxy ?? false,
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: ONE_MIB,
@@ -63,6 +68,8 @@ export async function buildApp({ config, services, logger }: BuildAppOptions): P
   await app.register(
     async (api) => {
       installBearerAuth(api, services.keys);
+      installRateLimits(api, services.limits);
+      installPlanGate(api);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { services });
       await api.register(itemsRoutes, { services });

@@ -7,9 +7,30 @@ const ConfigSchema = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.String({ pattern: '^(sqlite:|postgres(ql)?://)', default: 'sqlite:./data/inbox.db' }),
   LOG_LEVEL: Type.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  REDIS_KEY_PREFIX: Type.String({ default: 'cin:' }),
+  RATE_LIMIT_FREE_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
+  RATE_LIMIT_FREE_PER_DAY: Type.Integer({ minimum: 1, default: 1000 }),
+  RATE_LIMIT_PRO_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
+  RATE_LIMIT_PRO_PER_DAY: Type.Integer({ minimum: 1, default: 10000 }),
+  AI_DAILY_QUOTA: Type.Integer({ minimum: 0, default: 200 }),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
+
+export interface PlanLimits {
+  readonly perMinute: number;
+  readonly perDay: number;
+}
+
+export interface LimitsConfig {
+  readonly free: PlanLimits;
+  readonly pro: PlanLimits;
+  readonly aiDailyQuota: number;
+  /** Unauthenticated pairing routes, per client IP (contract: 60 a minute). */
+  readonly pairingPerMinute: number;
+}
 
 export interface Config {
   readonly port: number;
@@ -17,7 +38,20 @@ export interface Config {
   readonly publicUrl: string;
   readonly databaseUrl: string;
   readonly logLevel: string;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (per-IP limits). */
+  readonly trustProxy: boolean;
+  /** When set, rate-limit and quota counters live in Redis, shared by every instance. */
+  readonly redisUrl: string | undefined;
+  readonly redisKeyPrefix: string;
+  readonly limits: LimitsConfig;
 }
+
+export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
+  free: Object.freeze({ perMinute: 60, perDay: 1000 }),
+  pro: Object.freeze({ perMinute: 300, perDay: 10000 }),
+  aiDailyQuota: 200,
+  pairingPerMinute: 60,
+});
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -42,5 +76,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
     databaseUrl: raw.DATABASE_URL,
     logLevel: raw.LOG_LEVEL,
+    trustProxy: raw.TRUST_PROXY,
+    redisUrl: raw.REDIS_URL,
+    redisKeyPrefix: raw.REDIS_KEY_PREFIX,
+    limits: Object.freeze({
+      free: Object.freeze({ perMinute: raw.RATE_LIMIT_FREE_PER_MINUTE, perDay: raw.RATE_LIMIT_FREE_PER_DAY }),
+      pro: Object.freeze({ perMinute: raw.RATE_LIMIT_PRO_PER_MINUTE, perDay: raw.RATE_LIMIT_PRO_PER_DAY }),
+      aiDailyQuota: raw.AI_DAILY_QUOTA,
+      pairingPerMinute: DEFAULT_LIMITS.pairingPerMinute,
+    }),
   });
 }

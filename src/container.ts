@@ -1,3 +1,5 @@
+import { pino, type Logger } from 'pino';
+import { DEFAULT_LIMITS, type LimitsConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -7,6 +9,11 @@ import { createItemChangesService, type ItemChangesService } from './modules/ite
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
+import type { CounterStore } from './modules/limits/counter-store.js';
+import { createLimitsService, type LimitsService } from './modules/limits/limits.service.js';
+import { createMemoryStore } from './modules/limits/memory-store.js';
+import { createRedisStore } from './modules/limits/redis-store.js';
+import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
@@ -22,11 +29,20 @@ export interface Services {
   items: ItemsService;
   itemChanges: ItemChangesService;
   events: EventsService;
+  limits: LimitsService;
+  metrics: Metrics;
+  logger: Logger;
+  /** Releases what the container opened besides the database (the Redis connection). */
+  close(): Promise<void>;
 }
 
 export interface ContainerOptions {
   clock?: Clock;
   newId?: IdGenerator;
+  logger?: Logger;
+  limits?: LimitsConfig;
+  /** Counters in Redis (shared by instances) instead of in process memory. */
+  redis?: { url: string; keyPrefix: string };
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
@@ -34,6 +50,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const { db, dialect } = handle;
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? defaultNewId;
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const metrics = createMetrics();
   const base = { db, clock, newId };
 
   const events = createEventsService(base);
@@ -52,6 +70,11 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const items = createItemsService({ ...base, loader, projects, events });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
+  const store: CounterStore = options.redis ? createRedisStore(options.redis) : createMemoryStore(clock);
+  const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
 
-  return { db, dialect, clock, users, keys, projects, tags, items, itemChanges, events };
+  return {
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, limits, metrics, logger,
+    close: () => limits.close(),
+  };
 }

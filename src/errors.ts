@@ -31,21 +31,36 @@ export interface ErrorDetail {
   message: string;
 }
 
+export interface AppErrorOptions {
+  details?: ErrorDetail[];
+  /** Extra members of the error body (the rate-limit fields of a 429). */
+  fields?: Record<string, string | number>;
+  /** Response headers that belong to the error (Retry-After). */
+  headers?: Record<string, string>;
+}
+
 export class AppError extends Error {
   override readonly name = 'AppError';
   readonly statusCode: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly fields: Record<string, string | number> | undefined;
+  readonly headers: Record<string, string> | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    options: ErrorDetail[] | AppErrorOptions = {},
   ) {
     super(message);
     this.statusCode = STATUS_BY_CODE[code];
+    const opts = Array.isArray(options) ? { details: options } : options;
+    this.details = opts.details;
+    this.fields = opts.fields;
+    this.headers = opts.headers;
   }
 }
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
 
 export const badRequest = (message: string, field?: string): AppError =>
-  new AppError('bad_request', message, field ? [{ field, message }] : undefined);
+  new AppError('bad_request', message, field ? [{ field, message }] : {});

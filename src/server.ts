@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace';
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createServices } from './container.js';
@@ -10,11 +11,18 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const handle = createDb(config.databaseUrl);
   await migrateToLatest(handle.db);
-  const services = createServices(handle);
+  const logger = pino({ level: config.logLevel });
+  const services = createServices(handle, {
+    logger,
+    limits: config.limits,
+    ...(config.redisUrl ? { redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } } : {}),
+  });
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
+    await services.close();
     await handle.db.destroy();
   });
+  logger.info({ store: services.limits.storeKind }, 'rate-limit counters');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

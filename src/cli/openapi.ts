@@ -12,9 +12,8 @@ export async function generateOpenApi(): Promise<string> {
   const handle = createDb('sqlite::memory:');
   try {
     const app = await buildApp({
-      config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' },
+      config: { publicUrl: 'http://localhost:8080' },
       services: createServices(handle),
-      logger: false,
     });
     await app.ready();
     const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 interface ErrorBody {
+  [field: string]: unknown;
   error: ErrorCode;
   message: string;
   details?: ErrorDetail[];
@@ -62,8 +63,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
     // the body's content type, size or syntax.
     if (request.is404) return reply.status(404).send(routeNotFound(request.method, request.url));
     if (error instanceof AppError) {
-      const body: ErrorBody = { error: error.code, message: error.message };
+      const body: ErrorBody = { ...error.fields, error: error.code, message: error.message };
       if (error.details) body.details = error.details;
+      if (error.headers) void reply.headers(error.headers);
       return reply.status(error.statusCode).send(body);
     }
     if (error.validation) return reply.status(400).send(validationBody(error));

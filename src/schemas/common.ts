@@ -26,6 +26,18 @@ export const ErrorSchema = Type.Object(
   { $id: 'Error', title: 'Error' },
 );
 
+export const RateLimitErrorSchema = Type.Object(
+  {
+    error: Type.String({ description: 'rate_limited or ai_rate_limited' }),
+    message: Type.String(),
+    scope: Type.Optional(Type.Union([Type.Literal('minute'), Type.Literal('day')], { description: 'the window that is full (day when both are)' })),
+    retry_after: Type.Optional(Type.Integer({ description: 'seconds until the window resets; also in the Retry-After header' })),
+    limit_per_minute: Type.Optional(Type.Integer()),
+    limit_per_day: Type.Optional(Type.Integer()),
+  },
+  { $id: 'RateLimitError', title: 'RateLimitError' },
+);
+
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid body, query or parameters (bad_request)',
   401: 'missing, invalid or revoked API key (unauthorized)',
@@ -34,7 +46,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'conflicts with an existing resource (conflict)',
   413: 'body larger than allowed (payload_too_large)',
   415: 'body is not application/json (unsupported_media_type)',
-  429: 'rate limit exceeded',
+  429: 'a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After',
   503: 'a dependency is unavailable',
 };
 
@@ -43,7 +55,10 @@ export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 429 | 503;
 /** The documented error answers of a route, each with the shared error schema. */
 export function errorResponses(...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>> {
   const out: Record<number, TUnsafe<Static<typeof ErrorSchema>>> = {};
-  for (const status of statuses) out[status] = Type.Unsafe<Static<typeof ErrorSchema>>({ ...Type.Ref('Error#'), description: ERROR_DESCRIPTIONS[status] });
+  for (const status of statuses) {
+    const schema = status === 429 ? 'RateLimitError#' : 'Error#';
+    out[status] = Type.Unsafe<Static<typeof ErrorSchema>>({ ...Type.Ref(schema), description: ERROR_DESCRIPTIONS[status] });
+  }
   return out;
 }
 

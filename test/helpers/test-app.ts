@@ -3,6 +3,8 @@ import { buildApp } from '../../src/app.js';
 import { createServices, type Services } from '../../src/container.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
+import type { Logger } from 'pino';
+import type { LimitsConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createTestDb, type TestDb } from './test-db.js';
 
@@ -26,13 +28,36 @@ export interface Response<T = unknown> {
   text: string;
 }
 
+/** Limits no ordinary test reaches; tests of the limiter pass their own. */
+export const UNLIMITED: LimitsConfig = {
+  free: { perMinute: 1_000_000_000, perDay: 1_000_000_000 },
+  pro: { perMinute: 1_000_000_000, perDay: 1_000_000_000 },
+  aiDailyQuota: 1_000_000_000,
+  pairingPerMinute: 1_000_000_000,
+};
+
+export interface TestAppOptions {
+  limits?: LimitsConfig;
+  redis?: { url: string; keyPrefix: string };
+  logger?: Logger;
+  /** Reuse a database another test app created (several instances on one database). */
+  db?: TestDb;
+  clock?: ManualClock;
+}
+
 /** Builds the app on a fresh database; nothing listens on a port. */
-export async function createTestApp(dialect: DialectName): Promise<TestApp> {
+export async function createTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
   const queries = { count: 0, reset() { this.count = 0; } };
-  const db = await createTestDb(dialect, { onQuery: () => { queries.count += 1; } });
-  const clock = new ManualClock();
-  const services = createServices(db.handle, { clock });
-  const app = await buildApp({ config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' }, services, logger: false });
+  const ownsDb = !options.db;
+  const db = options.db ?? (await createTestDb(dialect, { onQuery: () => { queries.count += 1; } }));
+  const clock = options.clock ?? new ManualClock();
+  const services = createServices(db.handle, {
+    clock,
+    limits: options.limits ?? UNLIMITED,
+    ...(options.redis ? { redis: options.redis } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
   await app.ready();
   return {
     app,
@@ -42,7 +67,8 @@ export async function createTestApp(dialect: DialectName): Promise<TestApp> {
     queries,
     async close() {
       await app.close();
-      await db.destroy();
+      await services.close();
+      if (ownsDb) await db.destroy();
     },
   };
 }

@@ -107,7 +107,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
     if (!handle) {
       handle = createDb(database.url);
       services = createServices(handle);
-      app = await buildApp({ config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' }, services, logger: false });
+      app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
       await app.ready();
     }
     return { app, services };

@@ -79,8 +79,9 @@ describe('the OpenAPI document', () => {
         const schema = response.content?.['application/json']?.schema;
         if (status.startsWith('2') && status !== '204' && !schema) problems.push(`${key}: ${status} has no JSON schema`);
         if (!status.startsWith('2') && !ERROR_STATUSES.includes(status)) problems.push(`${key}: unexpected status ${status}`);
-        if (ERROR_STATUSES.includes(status) && schema?.$ref !== '#/components/schemas/Error') {
-          problems.push(`${key}: ${status} does not use the Error schema`);
+        const errorSchema = status === '429' ? '#/components/schemas/RateLimitError' : '#/components/schemas/Error';
+        if (ERROR_STATUSES.includes(status) && schema?.$ref !== errorSchema) {
+          problems.push(`${key}: ${status} does not use the ${errorSchema.split('/').pop()} schema`);
         }
       }
       // Fastify reads a body on every method but GET/HEAD, so each of them can answer these three.

@@ -9,7 +9,24 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:8080',
       databaseUrl: 'sqlite:./data/inbox.db',
       logLevel: 'info',
+      trustProxy: false,
+      redisUrl: undefined,
+      redisKeyPrefix: 'cin:',
+      limits: {
+        free: { perMinute: 60, perDay: 1000 },
+        pro: { perMinute: 300, perDay: 10000 },
+        aiDailyQuota: 200,
+        pairingPerMinute: 60,
+      },
     });
+  });
+
+  it('reads the rate-limit settings', () => {
+    const config = loadConfig({ RATE_LIMIT_FREE_PER_MINUTE: '5', RATE_LIMIT_PRO_PER_DAY: '7', AI_DAILY_QUOTA: '3', REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(config.limits.free.perMinute).toBe(5);
+    expect(config.limits.pro.perDay).toBe(7);
+    expect(config.limits.aiDailyQuota).toBe(3);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {

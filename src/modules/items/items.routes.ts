@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
+import { organizeRequested } from '../../plugins/plan-gate.js';
 import { IdParams, ArrayPageQuery, errorResponses, ref } from '../../schemas/common.js';
 import { CaptureBody, CapturedItemSchema, ItemArray, ItemPageSchema, ItemSchema, ItemsQuery, PatchItemBody } from './items.schemas.js';
 
@@ -11,6 +12,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   const { items, itemChanges } = services;
 
   app.post('/capture', {
+    config: { pro: organizeRequested },
     schema: {
       tags,
       operationId: 'capture',

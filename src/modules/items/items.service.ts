@@ -79,10 +79,8 @@ export function createItemsService(deps: {
   return {
     async capture(user, input) {
       if (Array.from(input.text.trim()).length > TEXT_MAX) throw badRequest(`text must be 1 to ${TEXT_MAX} characters after trim`, 'text');
-      if (input.organize) {
-        if (user.plan !== 'pro') throw new AppError('pro_required', 'organize: true needs the Pro plan');
-        throw new AppError('organizer_unavailable', 'the AI organizer is not available on this server yet');
-      }
+      // The route's `pro` marker already refused free users.
+      if (input.organize) throw new AppError('organizer_unavailable', 'the AI organizer is not available on this server yet');
       if (input.client_id) {
         const previous = await replay(user, input.client_id);
         if (previous) return { item: previous, created: false };

@@ -9,6 +9,12 @@ const Status = Type.Object({ status: Type.String() });
 export const systemRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
+  // Prometheus text format; for the operator's scraper, like the probes above.
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const { registry } = services.metrics;
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+
   app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Status } } }, async (request, reply) => {
     try {
       await pingDb(services.db);

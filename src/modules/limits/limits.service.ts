@@ -1,0 +1,130 @@
+import type { Logger } from 'pino';
+import type { LimitsConfig, PlanLimits } from '../../config.js';
+import type { Plan } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { ConsumeResult, CounterSpec, CounterStore } from './counter-store.js';
+import { currentWindow, secondsUntil, type FixedWindow, type Scope } from './windows.js';
+
+export interface WindowState {
+  scope: Scope;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+  /** Window length in seconds. */
+  length: number;
+}
+
+export interface RequestDecision {
+  allowed: boolean;
+  /** The minute window first, then the day window. */
+  windows: [WindowState, WindowState];
+  /** When refused: the window that refused (day wins when both are full) and when to retry. */
+  scope?: Scope;
+  retryAfter?: number;
+}
+
+export interface LimitsService {
+  readonly storeKind: CounterStore['kind'];
+  limitsFor(plan: Plan): PlanLimits;
+  /** Counts one authenticated request, unless it is over a limit (then nothing is counted). */
+  checkUserRequest(user: { id: string; plan: Plan }): Promise<RequestDecision>;
+  /** Counts one organizer run against the daily AI quota; 429 ai_rate_limited past it. */
+  consumeAiRun(user: { id: string }): Promise<void>;
+  /** Counts one unauthenticated request of a client IP (the pairing routes). */
+  checkClientIp(ip: string): Promise<{ allowed: boolean; window: WindowState; retryAfter: number }>;
+  close(): Promise<void>;
+}
+
+/** While the store is down every request would log; once per interval is enough to be noticed. */
+const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
+
+export function createLimitsService(deps: {
+  store: CounterStore;
+  config: LimitsConfig;
+  clock: Clock;
+  metrics: Metrics;
+  logger: Logger;
+}): LimitsService {
+  const { store, config, clock } = deps;
+  let lastErrorLog = 0;
+
+  /** Fails open: a broken store must not take the API down with it. */
+  async function consume(specs: CounterSpec[]): Promise<ConsumeResult> {
+    try {
+      return await store.consume(specs);
+    } catch (error) {
+      deps.metrics.rateLimitStoreErrors.inc();
+      const now = Date.now();
+      if (now - lastErrorLog >= STORE_ERROR_LOG_INTERVAL_MS) {
+        lastErrorLog = now;
+        deps.logger.error({ err: error, store: store.kind }, 'rate-limit store failed; serving requests without limits until it is back');
+      }
+      return { allowed: true, counts: specs.map(() => 0) };
+    }
+  }
+
+  const spec = (key: string, limit: number, window: FixedWindow, now: Date): CounterSpec => ({
+    key: `${key}:${window.id}`,
+    limit,
+    // A little past the window's end, so a slow clock on another instance still finds the counter.
+    ttlMs: window.endsAt - now.getTime() + 5_000,
+  });
+
+  const state = (window: FixedWindow, limit: number, count: number, now: Date): WindowState => ({
+    scope: window.scope,
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset: secondsUntil(window.endsAt, now),
+    length: window.length,
+  });
+
+  const limitsFor = (plan: Plan): PlanLimits => (plan === 'pro' ? config.pro : config.free);
+
+  return {
+    storeKind: store.kind,
+    limitsFor,
+
+    async checkUserRequest(user) {
+      const now = clock.now();
+      const limits = limitsFor(user.plan);
+      const minute = currentWindow('minute', now);
+      const day = currentWindow('day', now);
+      // The hash tag keeps both counters of a user in one Redis Cluster slot, as the script needs.
+      const key = `rl:{u:${user.id}}`;
+      const result = await consume([spec(key, limits.perMinute, minute, now), spec(key, limits.perDay, day, now)]);
+      const [minuteCount = 0, dayCount = 0] = result.counts;
+      const windows: [WindowState, WindowState] = [
+        state(minute, limits.perMinute, minuteCount, now),
+        state(day, limits.perDay, dayCount, now),
+      ];
+      if (result.allowed) return { allowed: true, windows };
+      const scope: Scope = dayCount >= limits.perDay ? 'day' : 'minute';
+      return { allowed: false, windows, scope, retryAfter: scope === 'day' ? windows[1].reset : windows[0].reset };
+    },
+
+    async consumeAiRun(user) {
+      const now = clock.now();
+      const day = currentWindow('day', now);
+      const result = await consume([spec(`ai:{u:${user.id}}`, config.aiDailyQuota, day, now)]);
+      if (result.allowed) return;
+      const retryAfter = secondsUntil(day.endsAt, now);
+      throw new AppError('ai_rate_limited', `the daily AI quota of ${config.aiDailyQuota} organizer runs is used up; it resets at 00:00 UTC`, {
+        fields: { retry_after: retryAfter },
+        headers: { 'retry-after': String(retryAfter) },
+      });
+    },
+
+    async checkClientIp(ip) {
+      const now = clock.now();
+      const minute = currentWindow('minute', now);
+      const result = await consume([spec(`ip:{${ip}}`, config.pairingPerMinute, minute, now)]);
+      const window = state(minute, config.pairingPerMinute, result.counts[0] ?? 0, now);
+      return { allowed: result.allowed, window, retryAfter: window.reset };
+    },
+
+    close: () => store.close(),
+  };
+}

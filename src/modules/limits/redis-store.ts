@@ -1,0 +1,69 @@
+import { Redis } from 'ioredis';
+import type { ConsumeResult, CounterSpec, CounterStore } from './counter-store.js';
+
+/*
+ * One round trip per request: read every counter, refuse without counting when any is at its
+ * limit, otherwise increment all (setting the expiry on a counter's first unit).
+ * KEYS: counters. ARGV: limits, then TTLs in ms.
+ */
+const CONSUME = `
+local n = #KEYS
+local counts = {}
+for i = 1, n do counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0') end
+for i = 1, n do
+  if counts[i] >= tonumber(ARGV[i]) then return {0, unpack(counts)} end
+end
+for i = 1, n do
+  counts[i] = redis.call('INCR', KEYS[i])
+  if counts[i] == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[n + i]) end
+end
+return {1, unpack(counts)}
+`;
+
+type ConsumeCommand = (numKeys: number, ...args: (string | number)[]) => Promise<number[]>;
+
+export interface RedisStoreOptions {
+  url: string;
+  keyPrefix: string;
+  /** How long one command may take before the request is served without counting. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Counters in Redis, shared by every instance. It never queues commands while disconnected and
+ * never retries them: a request must not wait on a Redis that is down (the caller fails open),
+ * while the client keeps reconnecting in the background so counting resumes by itself.
+ */
+export function createRedisStore(options: RedisStoreOptions): CounterStore {
+  const redis = new Redis(options.url, {
+    keyPrefix: options.keyPrefix,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 250,
+    connectTimeout: 2_000,
+    lazyConnect: false,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+  });
+  // Connection errors surface on each command as rejections; this listener only stops ioredis
+  // from treating them as unhandled.
+  redis.on('error', () => undefined);
+  redis.defineCommand('inboxConsume', { lua: CONSUME });
+  const consume = (redis as unknown as { inboxConsume: ConsumeCommand }).inboxConsume.bind(redis);
+
+  return {
+    kind: 'redis',
+    async consume(specs: readonly CounterSpec[]): Promise<ConsumeResult> {
+      const reply = await consume(
+        specs.length,
+        ...specs.map((s) => s.key),
+        ...specs.map((s) => s.limit),
+        ...specs.map((s) => Math.max(1, Math.ceil(s.ttlMs))),
+      );
+      const [allowed, ...counts] = reply.map(Number);
+      return { allowed: allowed === 1, counts };
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
