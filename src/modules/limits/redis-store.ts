@@ -27,6 +27,8 @@ export interface RedisStoreOptions {
   keyPrefix: string;
   /** How long one command may take before the request is served without counting. */
   commandTimeoutMs?: number;
+  /** How long requests right after start wait for the first connection. */
+  startupWaitMs?: number;
 }
 
 /**
@@ -50,9 +52,40 @@ export function createRedisStore(options: RedisStoreOptions): CounterStore {
   redis.defineCommand('inboxConsume', { lua: CONSUME });
   const consume = (redis as unknown as { inboxConsume: ConsumeCommand }).inboxConsume.bind(redis);
 
+  // Requests right after start wait (briefly) for the first connection attempt instead of going
+  // uncounted; after that attempt (connected or failed) nothing waits: a Redis that is not
+  // connected fails the call at once and the caller fails open.
+  const startupWaitMs = options.startupWaitMs ?? 2_000;
+  let firstAttemptDone = false;
+  const firstAttempt = new Promise<void>((resolve) => {
+    const done = () => {
+      firstAttemptDone = true;
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
+
+  async function connected(): Promise<void> {
+    if (redis.status === 'ready') return;
+    if (!firstAttemptDone) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, startupWaitMs);
+        timer.unref();
+      });
+      await Promise.race([firstAttempt, waited]);
+      clearTimeout(timer);
+    }
+    // Re-read: the status may have changed while waiting (TypeScript narrowed it above).
+    const status: string = redis.status;
+    if (status !== 'ready') throw new Error(`redis is not connected (${status})`);
+  }
+
   return {
     kind: 'redis',
     async consume(specs: readonly CounterSpec[]): Promise<ConsumeResult> {
+      await connected();
       const reply = await consume(
         specs.length,
         ...specs.map((s) => s.key),
