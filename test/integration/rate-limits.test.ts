@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LimitsConfig } from '../../src/config.js';
 import { DIALECTS } from '../helpers/dialects.js';
+import { loadOpenApiValidator } from '../helpers/openapi-validator.js';
 import { STORES, removeRedisKeys, testRedis, type TestRedis } from '../helpers/redis.js';
 import { UNLIMITED, client, createTestApp, createUser, type TestApp } from '../helpers/test-app.js';
 
@@ -53,6 +54,8 @@ describe.each(DIALECTS.flatMap((dialect) => STORES.map((store) => [dialect, stor
         limit_per_minute: 3,
         limit_per_day: 100,
       });
+      const openapi = await loadOpenApiValidator(t.app);
+      openapi.validateResponse('GET', '/api/v1/me', 429, limited.body);
     });
 
     it('does not count requests refused with 429', async () => {
