@@ -4,8 +4,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Services } from './container.js';
+import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { searchRoutes } from './modules/search/search.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -73,6 +75,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { services });
       await api.register(itemsRoutes, { services });
+      await api.register(searchRoutes, { services });
+      await api.register(bulkRoutes, { services });
       await api.register(projectsRoutes, { services });
       await api.register(tagsRoutes, { services });
     },
