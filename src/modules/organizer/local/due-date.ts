@@ -1,4 +1,4 @@
-import type { ParsedResult } from 'chrono-node';
+import type { Component, ParsedResult } from 'chrono-node';
 import { parserForZone, TAG_EOD, TAG_ORDINAL_DAY } from './date-parsers.js';
 import { normalizeForDates } from './normalize.js';
 import { addDays, compareDays, instantOf, offsetMinutesAt, wallTimeAt, weekdayOf, type WallTime } from './zoned-time.js';
@@ -31,12 +31,25 @@ const WORDLIKE = new Set(['sat', 'sun', 'wed', 'mar', 'may', 'jan', 'june', 'aug
 /** Leads that make a wordlike abbreviation a date after all. */
 const DATE_LEADS = new Set(['on', 'by', 'due', 'until', 'till', 'before', 'this', 'next', 'every', 'in', 'coming']);
 /** Phrases that make a sentence a record of the past ("notes from …", "Bob said on monday …"). */
-const PAST_SENTENCE =
-  /\b(?:(?:notes?|minutes|recap|summary|debrief|takeaways?|retro|photos?|pics)\s+(?:from|of)|was|were|had|went|said|told|discussed|decided|happened|talked|spoke|mentioned|agreed|met|saw|heard|learned|learnt|gave|came|finished|received|bought|paid|called|emailed|sent)\b/i;
+const PAST_SENTENCE = new RegExp(
+  '\\b(?:(?:notes?|minutes|recap|summary|debrief|takeaways?|retro|photos?|pics)\\s+(?:from|of)|' +
+    'was|were|had|went|said|told|discussed|decided|happened|talked|spoke|mentioned|agreed|met|saw|heard|learned|learnt|' +
+    'gave|came|finished|received|bought|paid|called|emailed|sent|felt|lost|broke|dropped|moved|rejected|tried|did|ran|' +
+    'forgot|missed|noticed|realized|realised|enjoyed|loved|liked|hated|won|started|ended)\\b',
+  'i',
+);
 /** Leads after which a date in a past-tense sentence is still a deadline ("for", "by"). */
 const FUTURE_LEADS = new Set(['for', 'by', 'until', 'till', 'before', 'due']);
 const LEADING_PREPOSITION = /^(on|at|by|in|from|since|during|for|due)\s+/;
 const EXPLICIT_TODAY = /\b(?:today|tonight|this (?:morning|afternoon|evening))\b/;
+
+/** What the readings need of a chrono result (a result, or a day and a time joined). */
+interface Phrase {
+  text: string;
+  index: number;
+  tags(): Set<string>;
+  start: { isCertain(c: Component): boolean; get(c: Component): number | null; date(): Date };
+}
 
 type Reading = { kind: 'due'; at: Date } | { kind: 'past' } | { kind: 'none' };
 
@@ -49,7 +62,7 @@ interface Context {
 }
 
 /** Hours 1..6 without am/pm are afternoon hours in a to-do ("call at 3" is 15:00). */
-function timeOf(r: ParsedResult, tags: Set<string>, rt: string): { hour: number; minute: number } | null {
+function timeOf(r: Phrase, tags: Set<string>, rt: string): { hour: number; minute: number } | null {
   const s = r.start;
   if (tags.has(TAG_EOD)) return EOD;
   if (s.isCertain('hour')) {
@@ -73,7 +86,7 @@ function mondayOfNextWeek(day: WallTime): WallTime {
   return addDays(day, 7 - ((weekdayOf(day) + 6) % 7));
 }
 
-function read(r: ParsedResult, ctx: Context): Reading {
+function read(r: Phrase, ctx: Context): Reading {
   const s = r.start;
   const tags = r.tags();
   const rt = r.text.toLowerCase().trim();
@@ -85,12 +98,20 @@ function read(r: ParsedResult, ctx: Context): Reading {
   // "tuesday's meeting", "yesterday", "last friday", "3 days ago": a date of the past, not a deadline.
   if (/^['’]s\b/.test(after)) return { kind: 'past' };
   if (/^(?:last|past|previous)\b/.test(core) || /\bago$/.test(core) || /\byesterday\b/.test(core)) return { kind: 'past' };
-  if (WORDLIKE.has(core) && !DATE_LEADS.has(lead)) return { kind: 'none' };
-  const monthOnly = s.isCertain('month') && !s.isCertain('day') && !s.isCertain('weekday');
+  // "I sat down", "pizza night": words that are dates only with a lead, at the very end, or before a time.
+  const endsText = /^\W*$/.test(after);
+  const timeFollows = /^\s*(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)?\b/i.test(after);
+  if (WORDLIKE.has(core) && !DATE_LEADS.has(lead) && !endsText && !timeFollows) return { kind: 'none' };
+  if (core === 'night' && lead !== 'at') return { kind: 'none' };
+  // A duration is a date only when anchored to now: "in 15 min", "2 weeks from now", not "15 min after the run".
+  const anchored = /^(?:in|within)\b/.test(rt) || /\b(?:from now|later)\b/.test(core);
+  if (tags.has('result/relativeDate') && /^\d|^an?\s/.test(core) && !anchored) return { kind: 'none' };
+  const relative = tags.has('result/relativeDate');
+  const monthOnly = s.isCertain('month') && !s.isCertain('day') && !s.isCertain('weekday') && !relative;
   if (monthOnly && !MONTH_LEADS.has(lead)) return { kind: 'none' };
-  const futureWord = /^(?:tomorrow|next|this|coming|in\b)/.test(core);
+  const futureWord = /^(?:tomorrow|today|tonight|next|this|coming|in\b)/.test(core);
   if ((lead === 'from' || lead === 'since') && !futureWord) return { kind: 'past' };
-  if (ctx.pastSentence && !futureWord && !FUTURE_LEADS.has(lead) && !tags.has('result/relativeDate')) return { kind: 'past' };
+  if (ctx.pastSentence && !futureWord && !FUTURE_LEADS.has(lead) && !relative) return { kind: 'past' };
 
   // "in 2 hours": from now, to the minute; chrono counted it on the reference instant.
   if (tags.has('result/relativeDateAndTime')) return { kind: 'due', at: s.date() };
@@ -124,7 +145,13 @@ function read(r: ParsedResult, ctx: Context): Reading {
   } else if (s.isCertain('weekday')) {
     const weekday = s.get('weekday')!;
     if (/^next\b/.test(core)) day = addDays(mondayOfNextWeek(ctx.today), (weekday + 6) % 7);
-    else day = nextWeekday(ctx.today, weekday, /^(?:this|coming)\b/.test(core));
+    else {
+      // The next occurrence: with a time, today's still counts while that time is ahead ("wed 7pm" on a Wednesday
+      // afternoon); a bare weekday is a day after today ("friday" said on a Friday is next week's).
+      const todayCounts =
+        /^(?:this|coming)\b/.test(core) || (time !== null && weekdayOf(ctx.today) === weekday && instantOf(ctx.zone, { ...ctx.today, ...time }) > ctx.now);
+      day = nextWeekday(ctx.today, weekday, todayCounts);
+    }
   } else if (monthOnly) {
     const month = s.get('month')!;
     if (month === ctx.today.month && !s.isCertain('year')) return { kind: 'none' };
@@ -166,19 +193,44 @@ function cut(title: string, start: number, end: number): string {
   return rest === '' ? title : rest;
 }
 
+const isTimeOnly = (r: ParsedResult): boolean =>
+  r.start.isCertain('hour') && !r.start.isCertain('day') && !r.start.isCertain('weekday') && !r.tags().has('result/relativeDate');
+const isDayOnly = (r: ParsedResult): boolean =>
+  (r.start.isCertain('day') || r.start.isCertain('weekday')) && !r.start.isCertain('hour') && !r.tags().has('result/relativeDateAndTime');
+
+/** The day of one result with the time of another, as chrono would have read them side by side. */
+function joinTime(day: ParsedResult, time: ParsedResult): Phrase {
+  const fromTime = (c: Component) => c === 'hour' || c === 'minute' || c === 'meridiem';
+  return {
+    text: day.text,
+    index: day.index,
+    tags: () => day.tags(),
+    start: {
+      isCertain: (c) => (fromTime(c) ? time.start.isCertain(c) : day.start.isCertain(c)),
+      get: (c) => (fromTime(c) ? time.start.get(c) : day.start.get(c)),
+      date: () => day.start.date(),
+    },
+  };
+}
+
 /** The due date a title names, read in the user's zone by the contract's rules, and the title without it. */
 export function findDueDate(title: string, now: Date, zone: string): DueDateFinding {
   const norm = normalizeForDates(title);
   const results = parserForZone(zone).parse(norm.text, { instant: now, timezone: offsetMinutesAt(zone, now) });
   const ctx: Context = { now, zone, today: wallTimeAt(zone, now), text: norm.text, pastSentence: PAST_SENTENCE.test(norm.text) };
   let aboutPast = false;
-  for (const r of results) {
-    const reading = read(r, ctx);
+  for (const [i, r] of results.entries()) {
+    // "sunday long run 8am": a day and a time apart are one moment; chrono only joins them when adjacent.
+    const later = results.slice(i + 1).find((t) => isTimeOnly(t));
+    const joined = later && isDayOnly(r) ? joinTime(r, later) : undefined;
+    const reading = read(joined ?? r, ctx);
     if (reading.kind === 'past') aboutPast = true;
     if (reading.kind !== 'due') continue;
-    const start = norm.toOriginal[r.index] ?? 0;
-    const end = norm.toOriginal[r.index + r.text.length] ?? title.length;
-    return { dueAt: reading.at, title: cut(title, start, end), aboutPast: false };
+    const span = (x: ParsedResult): [number, number] => [norm.toOriginal[x.index] ?? 0, norm.toOriginal[x.index + x.text.length] ?? title.length];
+    let rest = title;
+    // Cut the later phrase first, so the earlier one's positions still hold.
+    if (joined && later) rest = cut(rest, ...span(later));
+    return { dueAt: reading.at, title: cut(rest, ...span(r)), aboutPast: false };
   }
   return { dueAt: null, title, aboutPast };
 }

@@ -1,5 +1,5 @@
 import type { ProjectContext } from '../organizer.types.js';
-import { contentTokens } from './tokens.js';
+import { contentTokens, tokenWeight } from './tokens.js';
 
 export interface Routing {
   /** The chosen project, or null to leave the item where it is. */
@@ -32,14 +32,23 @@ function byHashtag(title: string, content: string, projects: ProjectContext[]): 
   return undefined;
 }
 
-/** "for work", "to the Garden list", "@home", or the name itself; the longest name wins a tie. */
+/**
+ * "Garden: …", "for work", "to the Garden list", "@home", or the name written as the project is
+ * ("Client Acme", not "after work" nor "Home Depot"); the longest name wins a tie.
+ */
 function byMention(text: string, projects: ProjectContext[]): Routing | undefined {
   const named = projects.filter((p) => !p.is_default).sort((a, b) => b.name.length - a.name.length);
-  for (const lead of [true, false]) {
-    for (const p of named) {
-      const prefix = lead ? "(?:^|[\\s(])(?:for|in|into|to|under|re:?|@)\\s*(?:the\\s+|my\\s+|our\\s+)?" : '(?:^|[^\\p{L}\\p{N}])';
-      if (new RegExp(`${prefix}${namePattern(p.name)}(?![\\p{L}\\p{N}])`, 'iu').test(text)) return { projectId: p.id, title: '', how: 'mention' };
-    }
+  const found = (p: ProjectContext): Routing => ({ projectId: p.id, title: '', how: 'mention' });
+  for (const p of named) {
+    if (new RegExp(`^\\s*${namePattern(p.name)}\\s*:`, 'iu').test(text)) return found(p);
+  }
+  for (const p of named) {
+    const lead = "(?:^|[\\s(])(?:for|into|under|re:?|@)\\s*(?:the\\s+|my\\s+|our\\s+)?";
+    if (new RegExp(`${lead}${namePattern(p.name)}(?![\\p{L}\\p{N}])`, 'iu').test(text)) return found(p);
+  }
+  for (const p of named) {
+    // Case as in the project's name, and not the start of a longer proper name ("Home Depot").
+    if (new RegExp(`(?:^|[^\\p{L}\\p{N}])${namePattern(p.name)}(?![\\p{L}\\p{N}])(?!\\s+\\p{Lu})`, 'u').test(text)) return found(p);
   }
   return undefined;
 }
@@ -50,9 +59,10 @@ interface Doc {
   length: number;
 }
 
-function bySimilarity(text: string, projects: ProjectContext[]): string | null {
+/** Projects by similarity to the text, best first (exported for the evaluation's diagnostics). */
+export function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: string; score: number }> {
   const query = [...new Set(contentTokens(text))];
-  if (query.length === 0) return null;
+  if (query.length === 0) return [];
   const docs: Doc[] = [];
   for (const p of projects) {
     // The project's own name is one more document of it, so a project without history can still match.
@@ -64,7 +74,7 @@ function bySimilarity(text: string, projects: ProjectContext[]): string | null {
       docs.push({ projectId: p.id, tf, length: tokens.length });
     }
   }
-  if (docs.length === 0) return null;
+  if (docs.length === 0) return [];
   const avg = docs.reduce((n, d) => n + d.length, 0) / docs.length;
   const idf = new Map<string, number>();
   for (const t of query) {
@@ -76,14 +86,17 @@ function bySimilarity(text: string, projects: ProjectContext[]): string | null {
     let score = 0;
     for (const t of query) {
       const tf = d.tf.get(t);
-      if (tf) score += idf.get(t)! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avg)));
+      if (tf) score += tokenWeight(t) * idf.get(t)! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avg)));
     }
     if (score > 0) perProject.set(d.projectId, [...(perProject.get(d.projectId) ?? []), score]);
   }
-  const ranked = [...perProject]
+  return [...perProject]
     .map(([id, scores]) => ({ id, score: scores.sort((a, b) => b - a).slice(0, TOP_WEIGHTS.length).reduce((sum, s, i) => sum + s * TOP_WEIGHTS[i]!, 0) }))
     .sort((a, b) => b.score - a.score);
-  const [best, second] = ranked;
+}
+
+function bySimilarity(text: string, projects: ProjectContext[]): string | null {
+  const [best, second] = rankProjects(text, projects);
   if (!best) return null;
   const share = best.score / (best.score + (second?.score ?? 0));
   const project = projects.find((p) => p.id === best.id);

@@ -7,9 +7,21 @@ const STOPWORDS = new Set(
     'you your he him his she her it its they them their this that these those am what which who whom when where why how ' +
     'all any both each few more most other some such no nor not only own same s t don need needs get got make also ' +
     'pls please via re fw fwd asap todo tomorrow today tonight monday tuesday wednesday thursday friday saturday sunday ' +
-    'next week weekend morning afternoon evening am pm eod'
+    'next week weekend morning afternoon evening am pm eod idea ideas thought thoughts quote note notes remember reminder ' +
+    'remind fyi'
   ).split(/\s+/),
 );
+
+/** Verbs that start to-dos of every kind ("call", "buy"): they say little about which project an item is for. */
+const GENERIC = new Set(
+  'take call buy make get pay send check fix book order clean put go do find ask bring pick set try write read look start finish update'
+    .split(' ')
+    .map((w) => stemmer(w)),
+);
+const GENERIC_WEIGHT = 0.3;
+
+/** How much a matching token counts in routing: full weight, less for the generic verbs. */
+export const tokenWeight = (token: string): number => (GENERIC.has(token) ? GENERIC_WEIGHT : 1);
 
 /** Lower-cased, stemmed content words: what two titles about the same thing tend to share. */
 export function contentTokens(text: string): string[] {
