@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Services } from './container.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
+import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
@@ -73,6 +74,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { services });
       await api.register(itemsRoutes, { services });
+      await api.register(organizerRoutes, { services });
       await api.register(projectsRoutes, { services });
       await api.register(tagsRoutes, { services });
     },
