@@ -36,6 +36,8 @@ const validAnswer = ajv.compile<Answer>(AnswerSchema);
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** Examples per project: enough to show what a project is about, few enough to keep the prompt small. */
 const EXAMPLES_PER_PROJECT = 8;
+/** Enough of a long body to judge it by, without sending 100,000 characters per capture. */
+const CONTENT_SENT = 4000;
 
 const SYSTEM_PROMPT = [
   'You organize one captured note or todo for a personal inbox. Answer with one JSON object and nothing else:',
@@ -64,7 +66,7 @@ function userMessage(request: OrganizeRequest): string {
   return JSON.stringify({
     now: localNow(request.now, request.timezone),
     timezone: request.timezone,
-    text: request.content_md ? `${request.title}\n${request.content_md}` : request.title,
+    text: request.content_md ? `${request.title}\n${request.content_md.slice(0, CONTENT_SENT)}` : request.title,
     projects: request.projects.map((p) => ({
       id: p.id,
       name: p.name,

@@ -105,10 +105,14 @@ function bySimilarity(text: string, projects: ProjectContext[]): string | null {
   return project.id;
 }
 
+/** The start of a long body says what it is about; the rest would only cost time (bodies reach 100,000 characters). */
+const CONTENT_READ = 2000;
+
 export function routeProject(title: string, content: string | null, projects: ProjectContext[]): Routing {
-  const hashtag = byHashtag(title, content ?? '', projects);
+  const body = (content ?? '').slice(0, CONTENT_READ);
+  const hashtag = byHashtag(title, body, projects);
   if (hashtag) return hashtag;
-  const text = `${title}\n${content ?? ''}`;
+  const text = `${title}\n${body}`;
   const mention = byMention(text, projects);
   if (mention) return { ...mention, title };
   const similar = bySimilarity(text, projects);
