@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
+import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -77,6 +78,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(itemsRoutes, { services });
       await api.register(searchRoutes, { services });
       await api.register(bulkRoutes, { services });
+      await api.register(organizerRoutes, { services });
       await api.register(projectsRoutes, { services });
       await api.register(tagsRoutes, { services });
     },

@@ -15,6 +15,11 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_PRO_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   RATE_LIMIT_PRO_PER_DAY: Type.Integer({ minimum: 1, default: 10000 }),
   AI_DAILY_QUOTA: Type.Integer({ minimum: 0, default: 200 }),
+  ORGANIZER_ENGINE: Type.Union([Type.Literal('local'), Type.Literal('openai')], { default: 'local' }),
+  OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  OPENAI_API_KEY: Type.Optional(Type.String()),
+  ORGANIZER_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  ORGANIZER_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -32,6 +37,16 @@ export interface LimitsConfig {
   readonly pairingPerMinute: number;
 }
 
+export interface OrganizerConfig {
+  readonly engine: 'local' | 'openai';
+  /** Any OpenAI-compatible chat-completions API; set when the engine is `openai`. */
+  readonly openai: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
+  /** How long one `openai` answer may take before the local engine decides instead. */
+  readonly timeoutMs: number;
+}
+
+export const DEFAULT_ORGANIZER: OrganizerConfig = Object.freeze({ engine: 'local', openai: undefined, timeoutMs: 10000 });
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -44,6 +59,7 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly redisKeyPrefix: string;
   readonly limits: LimitsConfig;
+  readonly organizer: OrganizerConfig;
 }
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
@@ -70,6 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message ?? 'is invalid'}`);
     throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   }
+  if (raw.ORGANIZER_ENGINE === 'openai' && (!raw.OPENAI_BASE_URL || !raw.ORGANIZER_MODEL)) {
+    throw new ConfigError('invalid settings: ORGANIZER_ENGINE=openai needs OPENAI_BASE_URL and ORGANIZER_MODEL');
+  }
   return Object.freeze({
     port: raw.PORT,
     host: raw.HOST,
@@ -84,6 +103,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pro: Object.freeze({ perMinute: raw.RATE_LIMIT_PRO_PER_MINUTE, perDay: raw.RATE_LIMIT_PRO_PER_DAY }),
       aiDailyQuota: raw.AI_DAILY_QUOTA,
       pairingPerMinute: DEFAULT_LIMITS.pairingPerMinute,
+    }),
+    organizer: Object.freeze({
+      engine: raw.ORGANIZER_ENGINE,
+      openai:
+        raw.OPENAI_BASE_URL && raw.ORGANIZER_MODEL
+          ? Object.freeze({ baseUrl: raw.OPENAI_BASE_URL.replace(/\/+$/, ''), apiKey: raw.OPENAI_API_KEY, model: raw.ORGANIZER_MODEL })
+          : undefined,
+      timeoutMs: raw.ORGANIZER_TIMEOUT_MS,
     }),
   });
 }

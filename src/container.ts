@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { DEFAULT_LIMITS, type LimitsConfig } from './config.js';
+import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, type LimitsConfig, type OrganizerConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -15,6 +15,8 @@ import { createLimitsService, type LimitsService } from './modules/limits/limits
 import { createMemoryStore } from './modules/limits/memory-store.js';
 import { createRedisStore } from './modules/limits/redis-store.js';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
+import { createOrganizerEngine } from './modules/organizer/engines.js';
+import { createOrganizerService, type OrganizerService } from './modules/organizer/organizer.service.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
@@ -34,6 +36,7 @@ export interface Services {
   search: SearchService;
   bulk: BulkService;
   limits: LimitsService;
+  organizer: OrganizerService;
   metrics: Metrics;
   logger: Logger;
   /** Releases what the container opened besides the database (the Redis connection). */
@@ -47,6 +50,9 @@ export interface ContainerOptions {
   limits?: LimitsConfig;
   /** Counters in Redis (shared by instances) instead of in process memory. */
   redis?: { url: string; keyPrefix: string };
+  organizer?: OrganizerConfig;
+  /** Outbound HTTP of the `openai` organizer engine; tests pass one that only reaches 127.0.0.1. */
+  fetch?: typeof fetch;
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
@@ -71,16 +77,18 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     },
   });
   itemChanges = createItemChangesService({ db, clock, loader, tags, projects, events });
-  const items = createItemsService({ ...base, loader, projects, events });
   const search = createSearchService({ db, dialect, loader });
   const bulk = createBulkService({ db, loader, itemChanges, projects });
-  const users = createUsersService({ ...base, projects });
-  const keys = createKeysService(base);
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : createMemoryStore(clock);
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
+  const engine = createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, itemChanges });
+  const items = createItemsService({ ...base, loader, projects, events, organizer });
+  const users = createUsersService({ ...base, projects });
+  const keys = createKeysService(base);
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, metrics, logger,
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, organizer, metrics, logger,
     close: () => limits.close(),
   };
 }

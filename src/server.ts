@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const services = createServices(handle, {
     logger,
     limits: config.limits,
+    organizer: config.organizer,
     ...(config.redisUrl ? { redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } } : {}),
   });
   const app = await buildApp({ config, services });
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     await handle.db.destroy();
   });
   logger.info({ store: services.limits.storeKind }, 'rate-limit counters');
+  logger.info({ engine: config.organizer.engine, model: config.organizer.openai?.model }, 'organizer engine');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -5,11 +5,12 @@ import type { TSchema } from 'typebox';
 import { ErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
 import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
 import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
+import { AiSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
-export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, BulkResultSchema];
+export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, BulkResultSchema];
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

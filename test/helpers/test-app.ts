@@ -4,7 +4,7 @@ import { createServices, type Services } from '../../src/container.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import type { LimitsConfig } from '../../src/config.js';
+import type { LimitsConfig, OrganizerConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createTestDb, type TestDb } from './test-db.js';
 
@@ -43,6 +43,10 @@ export interface TestAppOptions {
   /** Reuse a database another test app created (several instances on one database). */
   db?: TestDb;
   clock?: ManualClock;
+  /** The organizer engine and its settings (the local engine when absent). */
+  organizer?: OrganizerConfig;
+  /** Outbound HTTP of the `openai` organizer engine. */
+  fetch?: typeof fetch;
 }
 
 /** Builds the app on a fresh database; nothing listens on a port. */
@@ -56,6 +60,8 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     limits: options.limits ?? UNLIMITED,
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.organizer ? { organizer: options.organizer } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
   await app.ready();

@@ -211,10 +211,11 @@ describe.each(DIALECTS)('capture (%s)', (dialect) => {
         await expectNothingCreated(a);
       });
 
-      it('answers 503 organizer_unavailable on Pro and creates nothing', async () => {
+      it('runs the organizer on Pro and answers 201 with ai (its own tests are in organizer.test.ts)', async () => {
         const a = await actor(t, 'pro');
-        expectError(await a.c.post('capture', { text: 'call mom tomorrow', organize: true }), 503, 'organizer_unavailable');
-        await expectNothingCreated(a);
+        const body = ok(await a.c.post('capture', { text: 'call mom tomorrow', organize: true }), 201);
+        expect(body.ai).toMatchObject({ engine: 'local', type: 'todo', title: 'call mom' });
+        expect(body.title).toBe('call mom');
       });
 
       it('stores the item as given with organize false on the free plan', async () => {

@@ -8,7 +8,7 @@ import { createTestApp, createUser, type JsonBody, type TestApp, type TestUser }
 
 const ONE_MIB = 1024 * 1024;
 
-/** Every path + method of api-spec.md that exists so far (organize, voice, webhooks and pairing come later). */
+/** Every path + method of api-spec.md that exists so far. */
 const SPEC_OPERATIONS = [
   'GET /api/v1/me',
   'PATCH /api/v1/me',
@@ -23,6 +23,7 @@ const SPEC_OPERATIONS = [
   'GET /api/v1/items/{id}/children',
   'GET /api/v1/items/search',
   'POST /api/v1/items/bulk',
+  'POST /api/v1/items/{id}/organize',
   'GET /api/v1/projects',
   'POST /api/v1/projects',
   'GET /api/v1/projects/{id}',
@@ -180,7 +181,8 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     await call('POST', '/api/v1/capture', 404, { body: { text: 'x', project_id: randomUUID() } });
     await call('POST', '/api/v1/capture', 404, { body: { text: 'x', project_id: other.inboxId } });
     await call('POST', '/api/v1/capture', 402, { body: { text: 'x', organize: true } });
-    await call('POST', '/api/v1/capture', 503, { as: pro, body: { text: 'x', organize: true } });
+    const organized = await call('POST', '/api/v1/capture', 201, { as: pro, body: { text: 'call mom tomorrow at 5pm', organize: true } });
+    expect(organized.ai).toMatchObject({ engine: 'local', type: 'todo', title: 'call mom', applied: ['due_at', 'title'] });
     await call('POST', '/api/v1/capture', 415, { raw: 'text=x', contentType: 'text/plain' });
     await call('POST', '/api/v1/capture', 415, { raw: '{"text":"x"}', contentType: 'application/x-www-form-urlencoded' });
     await call('POST', '/api/v1/capture', 413, { raw: huge() });
@@ -239,6 +241,18 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     await call('GET', `/api/v1/items/${first.id}/children?cursor=bm9wZQ`, 400);
     await call('GET', `/api/v1/items/${randomUUID()}/children`, 404);
     await call('GET', `/api/v1/items/${first.id}/children`, 401, { as: null });
+
+    const plain = await call('POST', '/api/v1/capture', 201, { as: pro, body: { text: 'pay rent friday' } });
+    const reorganized = await call('POST', `/api/v1/items/${plain.id}/organize`, 200, { as: pro });
+    expect(reorganized).toMatchObject({ id: plain.id, title: 'pay rent', ai: { applied: ['due_at', 'title'] } });
+    await call('POST', `/api/v1/items/${plain.id}/organize`, 200, { as: pro, body: {} });
+    await call('POST', `/api/v1/items/${plain.id}/organize`, 402);
+    await call('POST', `/api/v1/items/${randomUUID()}/organize`, 404, { as: pro });
+    await call('POST', `/api/v1/items/${first.id}/organize`, 404, { as: pro });
+    await call('POST', `/api/v1/items/${plain.id}/organize`, 400, { as: pro, raw: '{', contentType: 'application/json' });
+    await call('POST', `/api/v1/items/${plain.id}/organize`, 415, { as: pro, raw: 'x', contentType: 'text/plain' });
+    await call('POST', `/api/v1/items/${plain.id}/organize`, 413, { as: pro, raw: huge() });
+    await call('POST', `/api/v1/items/${plain.id}/organize`, 401, { as: null });
 
     await call('DELETE', `/api/v1/items/${first.id}`, 404, { as: other });
     await call('DELETE', `/api/v1/items/${first.id}`, 415, { raw: 'x', contentType: 'text/plain' });

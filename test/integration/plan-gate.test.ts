@@ -30,11 +30,11 @@ describe.each(DIALECTS)('Pro gating (%s)', (dialect) => {
       expect(res.status).toBe(401);
     });
 
-    it('lets a Pro user through to the organizer (503 until it exists)', async () => {
+    it('lets a Pro user through to the organizer', async () => {
       const user = await createUser(t, 'pro');
       const res = await client(t.app, user.token).post('capture', { text: 'x', organize: true });
-      expect(res.status).toBe(503);
-      expect(res.body.error).toBe('organizer_unavailable');
+      expect(res.status).toBe(201);
+      expect(res.body.ai).toMatchObject({ engine: 'local' });
     });
   });
 
@@ -53,6 +53,6 @@ describe.each(DIALECTS)('Pro gating (%s)', (dialect) => {
     const api = client(t.app, user.token);
     expect((await api.post('capture', { text: 'x', organize: true })).status).toBe(402);
     await t.services.users.setPlan(user.email, 'pro');
-    expect((await api.post('capture', { text: 'x', organize: true })).status).toBe(503);
+    expect((await api.post('capture', { text: 'x', organize: true })).status).toBe(201);
   });
 });

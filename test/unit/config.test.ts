@@ -18,7 +18,25 @@ describe('loadConfig', () => {
         aiDailyQuota: 200,
         pairingPerMinute: 60,
       },
+      organizer: { engine: 'local', openai: undefined, timeoutMs: 10000 },
     });
+  });
+
+  it('reads the organizer settings; the openai engine needs a base URL and a model', () => {
+    const config = loadConfig({
+      ORGANIZER_ENGINE: 'openai',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1/',
+      OPENAI_API_KEY: 'sk-test',
+      ORGANIZER_MODEL: 'llama3.2',
+      ORGANIZER_TIMEOUT_MS: '2500',
+    });
+    expect(config.organizer).toEqual({
+      engine: 'openai',
+      openai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-test', model: 'llama3.2' },
+      timeoutMs: 2500,
+    });
+    expect(() => loadConfig({ ORGANIZER_ENGINE: 'openai', ORGANIZER_MODEL: 'm' })).toThrow(/OPENAI_BASE_URL and ORGANIZER_MODEL/);
+    expect(() => loadConfig({ ORGANIZER_ENGINE: 'gpt' })).toThrow(ConfigError);
   });
 
   it('reads the rate-limit settings', () => {

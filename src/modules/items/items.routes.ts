@@ -22,7 +22,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       response: {
         201: ref(CapturedItemSchema, 'the new item'),
         200: ref(CapturedItemSchema, 'the item an earlier capture with this client_id created'),
-        ...errorResponses(400, 401, 402, 404, 413, 415, 429, 503),
+        ...errorResponses(400, 401, 402, 404, 413, 415, 429),
       },
     },
   }, async (request, reply) => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
+import { AiSchema } from '../organizer/organizer.schemas.js';
 
 export const ItemStatusSchema = Type.Union(
   [Type.Literal('backlog'), Type.Literal('todo'), Type.Literal('doing'), Type.Literal('done'), Type.Literal('archived')],
@@ -29,7 +30,7 @@ export const ItemSchema = Type.Object(
 export const CapturedItemSchema = Type.Object(
   {
     ...ItemSchema.properties,
-    ai: Type.Null({ description: 'what the AI organizer decided; null when it did not run' }),
+    ai: Type.Union([ref(AiSchema), Type.Null()], { description: 'what the AI organizer decided; null when it did not run' }),
   },
   { $id: 'CapturedItem', title: 'CapturedItem' },
 );

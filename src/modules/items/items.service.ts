@@ -1,12 +1,14 @@
 import type { Db } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError, badRequest } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { clampLimit, decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
 import type { AuthUser } from '../users/auth-user.js';
 import type { EventsService } from '../events/events.service.js';
+import type { AiView } from '../organizer/organizer.schemas.js';
+import type { OrganizerService } from '../organizer/organizer.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { splitCapturedText } from './capture-text.js';
 import type { ItemLoader } from './item-loader.js';
@@ -25,8 +27,8 @@ export interface CaptureInput {
   due_at?: string;
 }
 
-/** `ai` is null until the organizer runs; it is its own issue. */
-export type CapturedItem = ItemView & { ai: null };
+/** `ai` is what the organizer decided, or null when it did not run. */
+export type CapturedItem = ItemView & { ai: AiView | null };
 
 export interface Page<T> {
   items: T[];
@@ -54,6 +56,7 @@ export function createItemsService(deps: {
   loader: ItemLoader;
   projects: ProjectsService;
   events: EventsService;
+  organizer: Pick<OrganizerService, 'organizeCapture'>;
 }): ItemsService {
   const { db, loader } = deps;
 
@@ -79,8 +82,6 @@ export function createItemsService(deps: {
   return {
     async capture(user, input) {
       if (Array.from(input.text.trim()).length > TEXT_MAX) throw badRequest(`text must be 1 to ${TEXT_MAX} characters after trim`, 'text');
-      // The route's `pro` marker already refused free users.
-      if (input.organize) throw new AppError('organizer_unavailable', 'the AI organizer is not available on this server yet');
       if (input.client_id) {
         const previous = await replay(user, input.client_id);
         if (previous) return { item: previous, created: false };
@@ -89,19 +90,28 @@ export function createItemsService(deps: {
       const project = input.project_id
         ? await deps.projects.requireProject(db, user.id, input.project_id)
         : await deps.projects.requireInbox(db, user.id);
-      const type = input.type ?? 'todo';
+      const text = splitCapturedText(input.text);
+      let fields = { type: input.type ?? ('todo' as const), project_id: project.id, due_at: dueAt, title: text.title as string | null };
+      let ai: AiView | null = null;
+      // The route's `pro` marker already refused free users; a replay above never runs the organizer again.
+      if (input.organize) {
+        const fixed = { type: input.type !== undefined, project_id: input.project_id !== undefined, due_at: input.due_at !== undefined };
+        ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
+      }
+      const { type } = fields;
       const now = toTimestamp(deps.clock.now());
       const row = {
         id: deps.newId(),
         user_id: user.id,
-        project_id: project.id,
+        project_id: fields.project_id,
         parent_id: null,
         type,
-        ...splitCapturedText(input.text),
+        title: fields.title,
+        content_md: text.content_md,
         is_completed: 0,
         status: type === 'todo' ? ('todo' as const) : ('backlog' as const),
         status_before_archive: null,
-        due_at: dueAt,
+        due_at: fields.due_at,
         archived_at: null,
         client_id: input.client_id ?? null,
         created_at: now,
@@ -119,7 +129,7 @@ export function createItemsService(deps: {
         if (winner) return { item: winner, created: false };
         throw error;
       }
-      return { item: { ...item, ai: null }, created: true };
+      return { item: { ...item, ai }, created: true };
     },
 
     async get(userId, id) {

@@ -69,8 +69,10 @@ export function createLimitsService(deps: {
   const spec = (key: string, limit: number, window: FixedWindow, now: Date): CounterSpec => ({
     key: `${key}:${window.id}`,
     limit,
-    // A little past the window's end, so a slow clock on another instance still finds the counter.
-    ttlMs: window.endsAt - now.getTime() + 5_000,
+    // The window id is part of the key, so the TTL only collects garbage: a whole extra window
+    // keeps a counter alive for instances whose clocks lag (or a test's frozen clock) without
+    // ever letting a counter outlive its usefulness by more than one window.
+    ttlMs: window.endsAt - now.getTime() + window.length * 1000,
   });
 
   const state = (window: FixedWindow, limit: number, count: number, now: Date): WindowState => ({

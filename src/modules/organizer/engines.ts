@@ -1,0 +1,17 @@
+import { pino, type Logger } from 'pino';
+import type { OrganizerConfig } from '../../config.js';
+import { localEngine } from './local/local-engine.js';
+import { createOpenAiEngine } from './openai-engine.js';
+import type { OrganizerEngine } from './organizer.types.js';
+
+/** The engine ORGANIZER_ENGINE names; `openai` always has the local engine behind it. */
+export function createOrganizerEngine(config: OrganizerConfig, deps: { fetch?: typeof fetch; logger?: Logger } = {}): OrganizerEngine {
+  if (config.engine === 'local' || !config.openai) return localEngine;
+  return createOpenAiEngine({
+    ...config.openai,
+    timeoutMs: config.timeoutMs,
+    fetch: deps.fetch ?? globalThis.fetch,
+    logger: deps.logger ?? pino({ level: 'silent' }),
+    fallback: localEngine,
+  });
+}

@@ -1,0 +1,154 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Logger } from 'pino';
+import { Type, type Static } from 'typebox';
+import { wallTimeAt, offsetMinutesAt, weekdayOf } from './local/zoned-time.js';
+import type { Decided, OrganizeRequest, OrganizerEngine } from './organizer.types.js';
+
+export interface OpenAiEngineOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+  /** Outbound HTTP, injected so tests talk to a fake server and nothing else. */
+  fetch: typeof fetch;
+  logger: Logger;
+  /** Decides whenever the API cannot: down, slow, or answering something unusable. */
+  fallback: OrganizerEngine;
+}
+
+/** The only answer the model may give; anything else is a failure and the fallback decides. */
+const AnswerSchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('note'), Type.Literal('todo')]),
+    project_id: Type.Union([Type.String(), Type.Null()]),
+    due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    title: Type.String({ minLength: 1, maxLength: 500 }),
+  },
+  { additionalProperties: true },
+);
+type Answer = Static<typeof AnswerSchema>;
+
+const ajv = new Ajv({ allErrors: true });
+addFormats.default(ajv);
+const validAnswer = ajv.compile<Answer>(AnswerSchema);
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** Examples per project: enough to show what a project is about, few enough to keep the prompt small. */
+const EXAMPLES_PER_PROJECT = 8;
+/** Enough of a long body to judge it by, without sending 100,000 characters per capture. */
+const CONTENT_SENT = 4000;
+
+const SYSTEM_PROMPT = [
+  'You organize one captured note or todo for a personal inbox. Answer with one JSON object and nothing else:',
+  '{"type": "note" | "todo", "project_id": string | null, "due_at": string | null, "title": string}.',
+  '- type: "todo" for something to do; "note" for information, ideas, quotes or records of what happened.',
+  '- project_id: the id of one of the given projects when the text clearly belongs there (an explicit #Name or "for name",',
+  '  or it is like the examples of that project); otherwise null. Never invent an id; never pick the default project.',
+  '- due_at: an ISO 8601 date-time with the user\'s UTC offset when the text names when it is due, else null. Read dates in',
+  '  the user\'s time zone relative to "now": a bare time that has passed today means tomorrow; a bare weekday means its next',
+  '  occurrence; a date without a time means 09:00; "tonight" 20:00; "eod" 17:00 today; "next week" Monday of next week;',
+  '  "this weekend" Saturday; "in 2 hours" from now. Never a past date unless the text says so. Words that only look like',
+  '  dates ("2nd floor", May as a name) are not dates, and notes about the past get null.',
+  '- title: the first line of the text with the date phrase (and a #Project tag) removed; otherwise as written.',
+].join('\n');
+
+function localNow(now: Date, zone: string): string {
+  const w = wallTimeAt(zone, now);
+  const offset = offsetMinutesAt(zone, now);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${w.year}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)} (${WEEKDAYS[weekdayOf(w)]})`;
+}
+
+function userMessage(request: OrganizeRequest): string {
+  return JSON.stringify({
+    now: localNow(request.now, request.timezone),
+    timezone: request.timezone,
+    text: request.content_md ? `${request.title}\n${request.content_md.slice(0, CONTENT_SENT)}` : request.title,
+    projects: request.projects.map((p) => ({
+      id: p.id,
+      name: p.name,
+      ...(p.is_default ? { default: true } : {}),
+      examples: p.titles.slice(0, EXAMPLES_PER_PROJECT),
+    })),
+  });
+}
+
+class AnswerError extends Error {
+  override readonly name = 'AnswerError';
+}
+
+/** The model's message as a checked decision; throws AnswerError on anything unusable. */
+function parseAnswer(body: unknown, request: OrganizeRequest): Omit<Decided, 'engine'> {
+  const content = (body as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') throw new AnswerError('the answer has no choices[0].message.content string');
+  // Some models wrap JSON in a Markdown fence even when asked not to.
+  const json = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  let answer: unknown;
+  try {
+    answer = JSON.parse(json);
+  } catch {
+    throw new AnswerError('the message is not JSON');
+  }
+  if (!validAnswer(answer)) throw new AnswerError(`the message does not match the schema: ${ajv.errorsText(validAnswer.errors)}`);
+  const project = answer.project_id === null ? undefined : request.projects.find((p) => p.id === answer.project_id);
+  if (answer.project_id !== null && !project) throw new AnswerError('project_id is not one of the given projects');
+  let due: string | null = null;
+  if (answer.due_at !== null) {
+    const ms = Date.parse(answer.due_at);
+    if (Number.isNaN(ms)) throw new AnswerError('due_at is not a date-time');
+    due = new Date(ms).toISOString();
+  }
+  return { type: answer.type, project_id: project && !project.is_default ? project.id : null, due_at: due, title: answer.title.trim() || request.title };
+}
+
+/** Any OpenAI-compatible chat-completions API; every failure falls back to the local engine and is logged. */
+export function createOpenAiEngine(options: OpenAiEngineOptions): OrganizerEngine {
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+
+  async function ask(request: OrganizeRequest): Promise<Omit<Decided, 'engine'>> {
+    const response = await options.fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: options.model,
+        temperature: 0,
+        response_format: { type: 'json_object' },
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: userMessage(request) },
+        ],
+      }),
+      redirect: 'error',
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new AnswerError(`HTTP ${response.status}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new AnswerError('the response body is not JSON');
+    }
+    return parseAnswer(body, request);
+  }
+
+  return {
+    name: 'openai',
+    async decide(request) {
+      try {
+        return { engine: 'openai', ...(await ask(request)) };
+      } catch (error) {
+        const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+        options.logger.warn({ engine: 'openai', model: options.model, reason }, 'organizer: the openai engine failed; the local engine decided instead');
+        return options.fallback.decide(request);
+      }
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, UtcTimestamp, Uuid } from '../../schemas/common.js';
+
+export const AiFieldSchema = Type.Union([Type.Literal('type'), Type.Literal('project_id'), Type.Literal('due_at'), Type.Literal('title')]);
+
+export const AiSchema = Type.Object(
+  {
+    engine: Type.Union([Type.Literal('local'), Type.Literal('openai')], { description: 'the engine that decided (local when openai failed and fell back)' }),
+    type: Type.Union([Type.Literal('note'), Type.Literal('todo')]),
+    project_id: Nullable(Uuid),
+    due_at: Nullable(UtcTimestamp),
+    title: Nullable(Type.String()),
+    applied: Type.Array(AiFieldSchema, { description: 'the fields the organizer changed, compared with the item as it would be without it' }),
+  },
+  {
+    $id: 'Ai',
+    title: 'Ai',
+    description:
+      'What the AI organizer decided. A field the client gave explicitly (type, project_id, due_at) is kept and shown as is; project_id is null when no project was chosen.',
+  },
+);
+export type AiView = Static<typeof AiSchema>;
+export type AiField = Static<typeof AiFieldSchema>;

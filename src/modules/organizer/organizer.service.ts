@@ -1,0 +1,91 @@
+import type { Db } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { ItemChangesService, PatchInput } from '../items/item-changes.service.js';
+import type { ItemLoader } from '../items/item-loader.js';
+import type { CapturedItem } from '../items/items.service.js';
+import type { LimitsService } from '../limits/limits.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { AuthUser } from '../users/auth-user.js';
+import { applyDecision, type FixedFields, type OrganizedFields } from './apply-decision.js';
+import type { AiView } from './organizer.schemas.js';
+import { findRecentTitles } from './organizer.repository.js';
+import type { Decided, OrganizerEngine, ProjectContext } from './organizer.types.js';
+
+/** How many of the user's latest item titles the engines see: plenty to learn from, bounded in cost. */
+const HISTORY_LIMIT = 2000;
+
+export interface CaptureToOrganize {
+  /** The item as the capture alone would store it. */
+  baseline: OrganizedFields;
+  content_md: string | null;
+  /** The fields the client gave explicitly. */
+  fixed: FixedFields;
+}
+
+export interface OrganizerService {
+  /** Decides for a capture before it is stored; counts one run against the AI quota. */
+  organizeCapture(user: AuthUser, capture: CaptureToOrganize): Promise<{ fields: OrganizedFields; ai: AiView }>;
+  /** Runs the organizer on a stored item and saves what it changed, with its item.updated event. */
+  organizeItem(user: AuthUser, id: string): Promise<CapturedItem>;
+}
+
+export function createOrganizerService(deps: {
+  db: Db;
+  clock: Clock;
+  engine: OrganizerEngine;
+  limits: LimitsService;
+  projects: ProjectsService;
+  loader: ItemLoader;
+  itemChanges: ItemChangesService;
+}): OrganizerService {
+  const { db } = deps;
+
+  async function history(userId: string, excludeItemId?: string): Promise<ProjectContext[]> {
+    const projects = await deps.projects.list(userId);
+    const titles = await findRecentTitles(db, userId, { limit: HISTORY_LIMIT, ...(excludeItemId ? { excludeItemId } : {}) });
+    const byProject = new Map<string, string[]>();
+    for (const t of titles) byProject.set(t.project_id, [...(byProject.get(t.project_id) ?? []), t.title]);
+    return projects.map((p) => ({ id: p.id, name: p.name, is_default: p.is_default, titles: byProject.get(p.id) ?? [] }));
+  }
+
+  async function decide(user: AuthUser, subject: { title: string; content_md: string | null; excludeItemId?: string }): Promise<Decided> {
+    // Counted before the work, so a run that fails half-way still counts, as a paid API call would.
+    await deps.limits.consumeAiRun(user);
+    const projects = await history(user.id, subject.excludeItemId);
+    const decided = await deps.engine.decide({
+      title: subject.title,
+      content_md: subject.content_md,
+      now: deps.clock.now(),
+      timezone: user.timezone,
+      projects,
+    });
+    // An engine may only name one of the user's projects; anything else means "no project".
+    const known = projects.find((p) => p.id === decided.project_id);
+    return { ...decided, project_id: known && !known.is_default ? known.id : null };
+  }
+
+  return {
+    async organizeCapture(user, capture) {
+      const decided = await decide(user, { title: capture.baseline.title ?? '', content_md: capture.content_md });
+      return applyDecision(capture.baseline, capture.fixed, decided);
+    },
+
+    async organizeItem(user, id) {
+      const before = await deps.loader.view(db, user.id, await deps.loader.requireRow(db, user.id, id));
+      const inbox = await deps.projects.requireInbox(db, user.id);
+      // A stored item keeps what was settled before: a project other than the Inbox, a due date it has.
+      const fixed: FixedFields = { type: false, project_id: before.project_id !== inbox.id, due_at: before.due_at !== null };
+      const baseline: OrganizedFields = { type: before.type, project_id: before.project_id, due_at: before.due_at, title: before.title };
+      const decided = await decide(user, { title: before.title ?? '', content_md: before.content_md, excludeItemId: before.id });
+      const { fields, ai } = applyDecision(baseline, fixed, decided);
+      if (ai.applied.length === 0) return { ...before, ai };
+      const patch: PatchInput = {};
+      if (ai.applied.includes('type')) patch.type = fields.type;
+      if (ai.applied.includes('project_id')) patch.project_id = fields.project_id;
+      if (ai.applied.includes('due_at')) patch.due_at = fields.due_at;
+      if (ai.applied.includes('title')) patch.title = fields.title;
+      // One transaction: the change and its item.updated event (the PATCH rules, events included).
+      return { ...(await deps.itemChanges.patch(user.id, id, patch)), ai };
+    },
+  };
+}
