@@ -13,7 +13,7 @@ import { createKeysService, type KeysService } from './modules/keys/keys.service
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { createLimitsService, type LimitsService } from './modules/limits/limits.service.js';
 import { createMemoryStore } from './modules/limits/memory-store.js';
-import { createRedisStore } from './modules/limits/redis-store.js';
+import { createRedisStore, type RedisStoreOptions } from './modules/limits/redis-store.js';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createOrganizerEngine } from './modules/organizer/engines.js';
 import { createOrganizerService, type OrganizerService } from './modules/organizer/organizer.service.js';
@@ -49,7 +49,7 @@ export interface ContainerOptions {
   logger?: Logger;
   limits?: LimitsConfig;
   /** Counters in Redis (shared by instances) instead of in process memory. */
-  redis?: { url: string; keyPrefix: string };
+  redis?: RedisStoreOptions;
   organizer?: OrganizerConfig;
   /** Outbound HTTP of the `openai` organizer engine; tests pass one that only reaches 127.0.0.1. */
   fetch?: typeof fetch;

@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     await services.close();
     await handle.db.destroy();
   });
-  logger.info({ store: services.limits.storeKind }, 'rate-limit counters');
+  const counting = await services.limits.ready(2_000);
+  logger[counting ? 'info' : 'warn']({ store: services.limits.storeKind, counting }, 'rate-limit counters');
   logger.info({ engine: config.organizer.engine, model: config.organizer.openai?.model }, 'organizer engine');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.

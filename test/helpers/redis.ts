@@ -9,13 +9,15 @@ export const STORES: StoreName[] = ['memory', ...(process.env.TEST_REDIS_URL ? (
 export interface TestRedis {
   url: string;
   keyPrefix: string;
+  /** Generous: on a loaded machine a stalled event loop must not turn into an uncounted request. */
+  commandTimeoutMs: number;
 }
 
 /** A key prefix of its own for one test, so parallel runs never share counters. */
 export function testRedis(): TestRedis {
   const url = process.env.TEST_REDIS_URL;
   if (!url) throw new Error('TEST_REDIS_URL is not set');
-  return { url, keyPrefix: `cin-test:${randomUUID()}:` };
+  return { url, keyPrefix: `cin-test:${randomUUID()}:`, commandTimeoutMs: 5_000 };
 }
 
 /** Deletes every key under the prefix (bounded: a test writes a handful). */

@@ -6,6 +6,7 @@ import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
 import type { LimitsConfig, OrganizerConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import type { RedisStoreOptions } from '../../src/modules/limits/redis-store.js';
 import { createTestDb, type TestDb } from './test-db.js';
 
 export interface TestApp {
@@ -38,7 +39,7 @@ export const UNLIMITED: LimitsConfig = {
 
 export interface TestAppOptions {
   limits?: LimitsConfig;
-  redis?: { url: string; keyPrefix: string };
+  redis?: RedisStoreOptions;
   logger?: Logger;
   /** Reuse a database another test app created (several instances on one database). */
   db?: TestDb;
@@ -65,6 +66,8 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
   });
   const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
   await app.ready();
+  // Counting starts with the store's first connection; tests of the limiter start after it.
+  await services.limits.ready(10_000);
   return {
     app,
     services,

@@ -70,7 +70,7 @@ describe.each(DIALECTS)('Redis-backed limits (%s)', (dialect) => {
       const { logger } = capturingLogger();
       const t = await createTestApp(dialect, {
         limits: { ...UNLIMITED, free: { perMinute: 5, perDay: 1000 } },
-        redis: { url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: redis.keyPrefix },
+        redis: { ...redis, url: `redis://127.0.0.1:${proxy.port}` },
         logger,
       });
       opened.push(t);

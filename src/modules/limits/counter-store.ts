@@ -21,5 +21,7 @@ export interface ConsumeResult {
 export interface CounterStore {
   readonly kind: 'memory' | 'redis';
   consume(specs: readonly CounterSpec[]): Promise<ConsumeResult>;
+  /** Resolves once the store can count (Redis: first connection attempt over), or after `maxWaitMs`. */
+  ready(maxWaitMs: number): Promise<boolean>;
   close(): Promise<void>;
 }

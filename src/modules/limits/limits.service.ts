@@ -35,6 +35,8 @@ export interface LimitsService {
   consumeAiRun(user: { id: string }): Promise<void>;
   /** Counts one unauthenticated request of a client IP (the pairing routes). */
   checkClientIp(ip: string): Promise<{ allowed: boolean; window: WindowState; retryAfter: number }>;
+  /** Waits (bounded) until the counter store can count; false when it still cannot. */
+  ready(maxWaitMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -127,6 +129,7 @@ export function createLimitsService(deps: {
       return { allowed: result.allowed, window, retryAfter: window.reset };
     },
 
+    ready: (maxWaitMs) => store.ready(maxWaitMs),
     close: () => store.close(),
   };
 }

@@ -43,6 +43,7 @@ export function createMemoryStore(clock: Clock): CounterStore {
       });
       return { allowed: true, counts };
     },
+    ready: async () => true,
     async close() {
       counters.clear();
     },

@@ -66,17 +66,19 @@ export function createRedisStore(options: RedisStoreOptions): CounterStore {
     redis.once('error', done);
   });
 
+  async function firstAttemptWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+    await Promise.race([firstAttempt, waited]);
+    clearTimeout(timer);
+  }
+
   async function connected(): Promise<void> {
     if (redis.status === 'ready') return;
-    if (!firstAttemptDone) {
-      let timer: NodeJS.Timeout | undefined;
-      const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, startupWaitMs);
-        timer.unref();
-      });
-      await Promise.race([firstAttempt, waited]);
-      clearTimeout(timer);
-    }
+    if (!firstAttemptDone) await firstAttemptWithin(startupWaitMs);
     // Re-read: the status may have changed while waiting (TypeScript narrowed it above).
     const status: string = redis.status;
     if (status !== 'ready') throw new Error(`redis is not connected (${status})`);
@@ -94,6 +96,10 @@ export function createRedisStore(options: RedisStoreOptions): CounterStore {
       );
       const [allowed, ...counts] = reply.map(Number);
       return { allowed: allowed === 1, counts };
+    },
+    async ready(maxWaitMs) {
+      if (redis.status !== 'ready') await firstAttemptWithin(maxWaitMs);
+      return redis.status === 'ready';
     },
     async close() {
       redis.disconnect();
