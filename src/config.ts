@@ -15,6 +15,12 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_PRO_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   RATE_LIMIT_PRO_PER_DAY: Type.Integer({ minimum: 1, default: 10000 }),
   AI_DAILY_QUOTA: Type.Integer({ minimum: 0, default: 200 }),
+  TRANSCRIBE_ENGINE: Type.String({ enum: ['auto', 'pocketsphinx', 'openai'], default: 'auto' }),
+  TRANSCRIBE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  TRANSCRIBE_API_KEY: Type.Optional(Type.String()),
+  TRANSCRIBE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  // Not a setting of ours: where the engines' executables (ffmpeg, pocketsphinx) are looked up.
+  PATH: Type.Optional(Type.String()),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -32,6 +38,25 @@ export interface LimitsConfig {
   readonly pairingPerMinute: number;
 }
 
+export type TranscribeEngineSetting = 'auto' | 'pocketsphinx' | 'openai';
+
+export interface OpenAiTranscribeConfig {
+  /** Up to and including /v1, as OpenAI's own clients take it; /audio/transcriptions is appended. */
+  readonly baseUrl: string;
+  readonly apiKey: string | undefined;
+  readonly model: string;
+}
+
+export interface TranscribeConfig {
+  readonly engine: TranscribeEngineSetting;
+  /** Present when TRANSCRIBE_BASE_URL is set. */
+  readonly openai: OpenAiTranscribeConfig | undefined;
+  readonly searchPath: string | undefined;
+}
+
+/** OpenAI's own transcription model, used when TRANSCRIBE_MODEL is unset. */
+export const DEFAULT_TRANSCRIBE_MODEL = 'whisper-1';
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -44,6 +69,7 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly redisKeyPrefix: string;
   readonly limits: LimitsConfig;
+  readonly transcribe: TranscribeConfig;
 }
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
@@ -70,6 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message ?? 'is invalid'}`);
     throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   }
+  if (raw.TRANSCRIBE_ENGINE === 'openai' && !raw.TRANSCRIBE_BASE_URL) {
+    throw new ConfigError('invalid settings: TRANSCRIBE_ENGINE=openai needs TRANSCRIBE_BASE_URL');
+  }
   return Object.freeze({
     port: raw.PORT,
     host: raw.HOST,
@@ -84,6 +113,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pro: Object.freeze({ perMinute: raw.RATE_LIMIT_PRO_PER_MINUTE, perDay: raw.RATE_LIMIT_PRO_PER_DAY }),
       aiDailyQuota: raw.AI_DAILY_QUOTA,
       pairingPerMinute: DEFAULT_LIMITS.pairingPerMinute,
+    }),
+    transcribe: Object.freeze({
+      engine: raw.TRANSCRIBE_ENGINE as TranscribeEngineSetting,
+      openai: raw.TRANSCRIBE_BASE_URL
+        ? Object.freeze({
+          baseUrl: raw.TRANSCRIBE_BASE_URL.replace(/\/+$/, ''),
+          apiKey: raw.TRANSCRIBE_API_KEY,
+          model: raw.TRANSCRIBE_MODEL ?? DEFAULT_TRANSCRIBE_MODEL,
+        })
+        : undefined,
+      searchPath: raw.PATH,
     }),
   });
 }

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { DEFAULT_LIMITS, type LimitsConfig } from './config.js';
+import { DEFAULT_LIMITS, type LimitsConfig, type TranscribeConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
+import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
 
 export interface Services {
   db: Db;
@@ -31,6 +32,7 @@ export interface Services {
   events: EventsService;
   limits: LimitsService;
   metrics: Metrics;
+  voice: VoiceService;
   logger: Logger;
   /** Releases what the container opened besides the database (the Redis connection). */
   close(): Promise<void>;
@@ -43,6 +45,10 @@ export interface ContainerOptions {
   limits?: LimitsConfig;
   /** Counters in Redis (shared by instances) instead of in process memory. */
   redis?: { url: string; keyPrefix: string };
+  /** The transcription settings (engine auto: pocketsphinx when installed, when not given). */
+  transcribe?: Partial<TranscribeConfig>;
+  /** Bounds and injection points of transcription (outbound HTTP, temp directory, timeouts). */
+  voice?: Partial<VoiceOptions>;
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
@@ -72,9 +78,14 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const keys = createKeysService(base);
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : createMemoryStore(clock);
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
+  const voice = createVoiceService({
+    config: { engine: 'auto', openai: undefined, ...options.transcribe },
+    options: { ...defaultVoiceOptions(), ...options.voice },
+    logger,
+  });
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, limits, metrics, logger,
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, limits, metrics, voice, logger,
     close: () => limits.close(),
   };
 }

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     logger,
     limits: config.limits,
     ...(config.redisUrl ? { redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } } : {}),
+    transcribe: config.transcribe,
   });
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     await handle.db.destroy();
   });
   logger.info({ store: services.limits.storeKind }, 'rate-limit counters');
+  if (services.voice.engineName) logger.info({ engine: services.voice.engineName }, 'transcription engine');
+  else logger.warn({ reason: services.voice.unavailableReason }, 'transcription unavailable: POST /voice/transcribe answers 503');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

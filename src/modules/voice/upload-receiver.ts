@@ -1,0 +1,86 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { AppError, badRequest } from '../../errors.js';
+
+/** The contract's limit on the audio file: 10 MiB. */
+export const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
+
+/** Room for the multipart envelope and the small fields beside the file. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+/** Busboy's limits for the form: one file, a few short fields. */
+export const FORM_LIMITS = {
+  fileSize: MAX_AUDIO_BYTES,
+  files: 1,
+  fields: 8,
+  fieldSize: 1024,
+  parts: 16,
+  headerPairs: 32,
+} as const;
+
+export interface ReceivedForm {
+  /** The file part named `file`, once it is on disk in full. */
+  file: { filename: string; bytes: number } | undefined;
+  /** Text fields by name (the first of each name). */
+  fields: Record<string, string>;
+}
+
+const tooLarge = (): AppError =>
+  new AppError('payload_too_large', `the audio file is larger than 10 MiB (${MAX_AUDIO_BYTES.toLocaleString('en')} bytes)`, {
+    // The client may still be sending; closing the connection tells it to stop.
+    headers: { connection: 'close' },
+  });
+
+/** The error a multipart failure answers with; the body is abandoned, so the connection closes too. */
+function formError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown }).code;
+  const close = { headers: { connection: 'close' } };
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return tooLarge();
+    case 'FST_FILES_LIMIT':
+      return new AppError('payload_too_large', 'send one file per request, in the part named file', close);
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError('payload_too_large', 'the form has too many parts; send file and, optionally, language', close);
+    default:
+      return new AppError('bad_request', 'the multipart/form-data body is malformed or incomplete', close);
+  }
+}
+
+/**
+ * Streams the form of POST /voice/transcribe: the `file` part goes straight to `targetPath` (never
+ * held in memory), text fields are collected. The upload is refused with 413 as soon as it passes
+ * MAX_AUDIO_BYTES; a declared Content-Length that could only hold a larger file is refused before
+ * a byte is read.
+ */
+export async function receiveAudioForm(request: FastifyRequest, targetPath: string): Promise<ReceivedForm> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_AUDIO_BYTES + ENVELOPE_BYTES) throw tooLarge();
+  if (!request.isMultipart()) {
+    throw badRequest('send the audio as multipart/form-data with a file part named file', 'file');
+  }
+
+  const form: ReceivedForm = { file: undefined, fields: {} };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') form.fields[part.fieldname] ??= part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file') throw badRequest(`unexpected file part "${part.fieldname}"; the audio goes in the part named file`, 'file');
+      const out = createWriteStream(targetPath);
+      await pipeline(part.file, out);
+      if (part.file.truncated) throw tooLarge();
+      form.file = { filename: part.filename, bytes: out.bytesWritten };
+    }
+  } catch (error) {
+    throw formError(error);
+  }
+  if (!form.file && form.fields.file !== undefined) {
+    throw badRequest('file must be a file upload (a part with a filename), not a text field', 'file');
+  }
+  return form;
+}
