@@ -4,7 +4,8 @@ import { createServices, type Services } from '../../src/container.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import type { LimitsConfig } from '../../src/config.js';
+import type { LimitsConfig, TranscribeConfig } from '../../src/config.js';
+import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createTestDb, type TestDb } from './test-db.js';
 
@@ -43,6 +44,9 @@ export interface TestAppOptions {
   /** Reuse a database another test app created (several instances on one database). */
   db?: TestDb;
   clock?: ManualClock;
+  /** Transcription settings (default: engine auto, which finds pocketsphinx when installed). */
+  transcribe?: Partial<TranscribeConfig>;
+  voice?: Partial<VoiceOptions>;
 }
 
 /** Builds the app on a fresh database; nothing listens on a port. */
@@ -56,6 +60,8 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     limits: options.limits ?? UNLIMITED,
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.transcribe ? { transcribe: options.transcribe } : {}),
+    ...(options.voice ? { voice: options.voice } : {}),
   });
   const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
   await app.ready();

@@ -60,7 +60,9 @@ export async function receiveAudioForm(request: FastifyRequest, targetPath: stri
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_AUDIO_BYTES + ENVELOPE_BYTES) throw tooLarge();
   if (!request.isMultipart()) {
-    throw badRequest('send the audio as multipart/form-data with a file part named file', 'file');
+    const message = 'send the audio as multipart/form-data with a file part named file';
+    const sentBody = request.headers['content-type'] !== undefined || request.headers['transfer-encoding'] !== undefined || declared > 0;
+    throw sentBody ? new AppError('unsupported_media_type', message) : badRequest(message, 'file');
   }
 
   const form: ReceivedForm = { file: undefined, fields: {} };

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../container.js';
-import { AppError } from '../../errors.js';
 import { errorResponses, ref } from '../../schemas/common.js';
 import { RequestWorkspace } from './request-workspace.js';
 import { FORM_LIMITS, receiveAudioForm } from './upload-receiver.js';
@@ -26,8 +25,9 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   // non-JSON body with 415.
   app.removeAllContentTypeParsers();
   await app.register(multipart, { limits: FORM_LIMITS, throwFileSizeLimit: true });
+  // Any other body is left unread here and refused with 415 after the Pro gate has had its say.
   app.addContentTypeParser('*', (_request, _payload, done) => {
-    done(new AppError('unsupported_media_type', 'send the audio as multipart/form-data with a file part named file'), undefined);
+    done(null, undefined);
   });
   app.decorateRequest('voiceWorkspace', null);
   app.decorateRequest('voiceUpload', null);
