@@ -73,6 +73,9 @@ export async function receiveAudioForm(request: FastifyRequest, targetPath: stri
         continue;
       }
       if (part.fieldname !== 'file') throw badRequest(`unexpected file part "${part.fieldname}"; the audio goes in the part named file`, 'file');
+      // Busboy only flags the limit and skips the rest of the part, which would still be read to
+      // its end; failing the stream at once is what cuts the upload off.
+      part.file.once('limit', () => part.file.destroy(tooLarge()));
       const out = createWriteStream(targetPath);
       await pipeline(part.file, out);
       if (part.file.truncated) throw tooLarge();

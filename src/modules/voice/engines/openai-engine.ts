@@ -60,7 +60,7 @@ async function readBounded(response: Response): Promise<string> {
  */
 export function createOpenAiEngine(options: OpenAiEngineOptions): TranscriptionEngine {
   const url = `${options.baseUrl}/audio/transcriptions`;
-  const seconds = Math.round(options.timeoutMs / 1000);
+  const limit = options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} s` : `${options.timeoutMs} ms`;
   return {
     name: 'openai',
     cpuBound: false,
@@ -86,7 +86,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): TranscriptionE
       } catch (error) {
         if (signal.aborted) throw error;
         if (error instanceof EngineFailure) throw error;
-        if (timeout.aborted) throw new EngineFailure(`the transcription service did not answer within ${seconds} s`);
+        if (timeout.aborted) throw new EngineFailure(`the transcription service did not answer within ${limit}`);
         throw new EngineFailure('could not reach the transcription service', { cause: error instanceof Error ? (error.cause ?? error.message) : error });
       }
       if (status < 200 || status > 299) {
