@@ -7,7 +7,12 @@ import type { Db } from '../../src/db/schema.js';
  * tables added by later migrations are covered): equal fingerprints mean nothing was written.
  */
 export async function fingerprint(db: Db): Promise<Record<string, string>> {
-  const tables = (await db.introspection.getTables()).filter((t) => !t.name.startsWith('kysely_'));
+  const all = await db.introspection.getTables();
+  // On PostgreSQL introspection lists the tables of every schema, other test files' included; keep ours.
+  const current = all.some((t) => t.schema !== undefined)
+    ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name
+    : undefined;
+  const tables = all.filter((t) => !t.name.startsWith('kysely_') && (current === undefined || t.schema === current));
   const out: Record<string, string> = {};
   for (const table of tables.sort((a, b) => a.name.localeCompare(b.name))) {
     const order = sql.join(table.columns.map((c) => sql.ref(c.name)));

@@ -15,8 +15,8 @@ declare module 'fastify' {
   }
 }
 
-/** Error answers whose shared description would mislead here (they speak of JSON bodies). */
-const described = (status: 413 | 415, description: string) => ({ [status]: { ...errorResponses(status)[status], description } });
+/** Error answers whose shared description says too little (or speaks of JSON bodies) here. */
+const described = (status: 413 | 415 | 422 | 503, description: string) => ({ [status]: { ...errorResponses(status)[status], description } });
 
 export const voiceRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { voice } = services;
@@ -45,9 +45,11 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       body: { content: { 'multipart/form-data': { schema: TranscribeForm } } },
       response: {
         200: ref(TranscriptionSchema, 'the transcription'),
-        ...errorResponses(400, 401, 402, 422, 429, 503),
+        ...errorResponses(400, 401, 402, 429),
         ...described(413, 'the file is over 10 MiB or the audio over 10 minutes (payload_too_large)'),
         ...described(415, 'not multipart/form-data, or the file is not audio that can be read (unsupported_media_type)'),
+        ...described(422, 'the engine failed on the audio, or the offline engine was asked for a language other than English (transcription_failed)'),
+        ...described(503, 'no speech engine is available, or every transcription slot stayed busy; then with Retry-After (transcription_unavailable)'),
       },
     },
     // Runs after authentication, the rate limit and the Pro gate of the enclosing scope.
