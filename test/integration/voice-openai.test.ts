@@ -69,6 +69,14 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe with the openai engine (%
     expect(res.body).toEqual({ text: 'bonjour', language: 'fr', duration_ms: 2990 });
     expect(fake.received[0]!.fields).toEqual({ model: 'test-model', response_format: 'json' });
 
+    // An empty field, as an HTML form sends it, and "und" (undetermined) count as no language.
+    for (const language of ['', 'und']) {
+      fake.received.length = 0;
+      const blank = await transcribe(t.app, pro.token, [audioFile(SHORT_CLIP), { name: 'language', value: language }]);
+      expect(blank.status, language).toBe(200);
+      expect(fake.received[0]!.fields).toEqual({ model: 'test-model', response_format: 'json' });
+    }
+
     fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: 'hello', language: 'english' }) };
     const named = await transcribe(t.app, pro.token, [audioFile(SHORT_CLIP)]);
     expect(named.body.language).toBeNull();

@@ -121,6 +121,12 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe (%s)', (dialect) => {
       expect(res.body.message).toMatch(/named file/);
     });
 
+    it('answers 413 to a second file part', async () => {
+      const res = await transcribe(t.app, pro.token, [audioFile(SHORT_CLIP), { ...audioFile(SHORT_CLIP), filename: 'again.wav' }]);
+      expect(res.status).toBe(413);
+      expect(res.body.message).toMatch(/one file/);
+    });
+
     it('answers 400 for a language that is not a BCP-47 tag', async () => {
       for (const language of ['en_US', 'english please', '12', 'x', 'en-', 'a'.repeat(65)]) {
         const res = await transcribe(t.app, pro.token, [audioFile(SHORT_CLIP), { name: 'language', value: language }]);

@@ -69,9 +69,10 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const audioPath = join(workDir, 'upload');
       const form = await receiveAudioForm(request, audioPath);
       request.voiceUpload = { audioPath, workDir };
-      // The form as the schema validates it; unknown fields are ignored.
+      // The form as the schema validates it. Unknown fields are ignored, and an empty language
+      // (what an HTML form sends for a blank input) is no language.
       const { language } = form.fields;
-      request.body = { ...(form.file ? { file: form.file.filename } : {}), ...(language !== undefined ? { language } : {}) };
+      request.body = { ...(form.file ? { file: form.file.filename } : {}), ...(language ? { language } : {}) };
     },
     // Before the answer goes out, so a client that has it can rely on the files being gone.
     onSend: async (request) => {
