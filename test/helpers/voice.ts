@@ -47,6 +47,12 @@ export async function convert(source: string, container: Container, dir: string,
   return target;
 }
 
+/** Waits for real I/O elsewhere (another socket, the server's temp files): polls every 10 ms, at most 5 s. */
+export async function until(condition: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  return condition();
+}
+
 export function makeTempDir(prefix: string): { dir: string; entries(): string[]; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   return { dir, entries: () => readdirSync(dir), remove: () => rmSync(dir, { recursive: true, force: true }) };

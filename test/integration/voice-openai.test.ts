@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { FakeTranscriptionServer } from '../helpers/fake-transcription-server.js';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { audioFile, encodeForm, LIBRIVOX_DIR, makeTempDir, transcribe } from '../helpers/voice.js';
+import { audioFile, encodeForm, LIBRIVOX_DIR, makeTempDir, transcribe, until } from '../helpers/voice.js';
 
 /** 2.99 s of speech: 47,840 samples at 16 kHz once decoded. */
 const SHORT_CLIP = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav');
@@ -146,11 +146,6 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe with the openai engine (%
         body,
         signal: client.signal,
       }).catch((error: unknown) => error);
-      // Real I/O across two sockets: poll briefly, bounded in count.
-      const until = async (condition: () => boolean): Promise<boolean> => {
-        for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-        return condition();
-      };
       expect(await until(() => fake.received.length === 1)).toBe(true);
       client.abort();
       expect(await request).toBeInstanceOf(Error);

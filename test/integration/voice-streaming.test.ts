@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { makeTempDir } from '../helpers/voice.js';
+import { makeTempDir, until } from '../helpers/voice.js';
 
 const MIB = 1024 * 1024;
 const BOUNDARY = 'voice-streaming-test';
@@ -124,12 +124,6 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%
         }
       });
     });
-  }
-
-  /** Real I/O on the other end of a socket: polls briefly, bounded in count. */
-  async function until(condition: () => boolean): Promise<boolean> {
-    for (let i = 0; i < 200 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    return condition();
   }
 
   async function untilEmpty(dir: () => string[]): Promise<string[]> {

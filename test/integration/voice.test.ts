@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { audioFile, LIBRIVOX_DIR, makeTempDir, transcribe } from '../helpers/voice.js';
+import { audioFile, LIBRIVOX_DIR, makeTempDir, transcribe, until } from '../helpers/voice.js';
 
 const TEN_MIB = 10 * 1024 * 1024;
 /** 2.99 s of a man reading "he was not an ill disposed young man". */
@@ -222,44 +222,41 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe (%s)', (dialect) => {
       return { release, done: app.services.voice.limiter.run(() => held) };
     }
 
-    async function until(condition: () => boolean): Promise<void> {
-      for (let i = 0; i < 1000 && !condition(); i += 1) await new Promise((resolve) => setImmediate(resolve));
-      expect(condition()).toBe(true);
+    async function whileSlotHeld(app: TestApp, use: () => Promise<void>): Promise<void> {
+      const slot = holdSlot(app);
+      try {
+        await use();
+      } finally {
+        slot.release();
+        await slot.done;
+      }
     }
 
     it('answers 503 with Retry-After when no slot frees up in time, and lists stay fast meanwhile', async () => {
       const { app, user } = await otherApp({ voice: { concurrency: 1, queueWaitMs: 50 } });
-      const slot = holdSlot(app);
-      try {
+      await whileSlotHeld(app, async () => {
         const res = await transcribe(app.app, user.token, [audioFile(SHORT_CLIP)]);
         expect(res.status).toBe(503);
         expect(res.body).toEqual({ error: 'transcription_unavailable', message: expect.stringMatching(/busy/) });
         expect(res.headers['retry-after']).toBe('30');
         expect((await client(app.app, user.token).get('items')).status).toBe(200);
-      } finally {
-        slot.release();
-        await slot.done;
-      }
+      });
     });
 
     it('refuses at once when the queue is full', async () => {
       const { app, user } = await otherApp({ voice: { concurrency: 1, maxWaiting: 0 } });
-      const slot = holdSlot(app);
-      try {
+      await whileSlotHeld(app, async () => {
         const res = await transcribe(app.app, user.token, [audioFile(SHORT_CLIP)]);
         expect(res.status).toBe(503);
         expect(res.body.message).toMatch(/queue is full/);
-      } finally {
-        slot.release();
-        await slot.done;
-      }
+      });
     });
 
     it('lets a waiting request run once the slot frees, while other routes answer', async () => {
       const { app, user } = await otherApp({ voice: { concurrency: 1 } });
       const slot = holdSlot(app);
       const pending = transcribe(app.app, user.token, [audioFile(SHORT_CLIP)]);
-      await until(() => app.services.voice.limiter.waiting === 1);
+      expect(await until(() => app.services.voice.limiter.waiting === 1)).toBe(true);
       const api = client(app.app, user.token);
       expect((await api.post('capture', { text: 'captured while audio waits' })).status).toBe(201);
       expect((await api.get('items')).body.items).toHaveLength(1);

@@ -26,27 +26,29 @@ export interface ReceivedForm {
   fields: Record<string, string>;
 }
 
-const tooLarge = (): AppError =>
-  new AppError('payload_too_large', `the audio file is larger than 10 MiB (${MAX_AUDIO_BYTES.toLocaleString('en')} bytes)`, {
-    // The client may still be sending; closing the connection tells it to stop.
-    headers: { connection: 'close' },
-  });
+// Every refusal here leaves the rest of the body unread; closing the connection tells a client
+// that may still be sending to stop, and spares the server reading what nobody wants.
+const CLOSE = { connection: 'close' };
 
-/** The error a multipart failure answers with; the body is abandoned, so the connection closes too. */
+const tooLarge = (): AppError =>
+  new AppError('payload_too_large', `the audio file is larger than 10 MiB (${MAX_AUDIO_BYTES.toLocaleString('en')} bytes)`, { headers: CLOSE });
+
+const refuse = (code: 'bad_request' | 'unsupported_media_type' | 'payload_too_large', message: string, field?: string): AppError =>
+  new AppError(code, message, { headers: CLOSE, ...(field ? { details: [{ field, message }] } : {}) });
+
+/** The error a multipart failure answers with. */
 function formError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const code = (error as { code?: unknown }).code;
-  const close = { headers: { connection: 'close' } };
-  switch (code) {
+  switch ((error as { code?: unknown }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return tooLarge();
     case 'FST_FILES_LIMIT':
-      return new AppError('payload_too_large', 'send one file per request, in the part named file', close);
+      return refuse('payload_too_large', 'send one file per request, in the part named file');
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
-      return new AppError('payload_too_large', 'the form has too many parts; send file and, optionally, language', close);
+      return refuse('payload_too_large', 'the form has too many parts; send file and, optionally, language');
     default:
-      return new AppError('bad_request', 'the multipart/form-data body is malformed or incomplete', close);
+      return refuse('bad_request', 'the multipart/form-data body is malformed or incomplete');
   }
 }
 
@@ -62,7 +64,7 @@ export async function receiveAudioForm(request: FastifyRequest, targetPath: stri
   if (!request.isMultipart()) {
     const message = 'send the audio as multipart/form-data with a file part named file';
     const sentBody = request.headers['content-type'] !== undefined || request.headers['transfer-encoding'] !== undefined || declared > 0;
-    throw sentBody ? new AppError('unsupported_media_type', message) : badRequest(message, 'file');
+    throw sentBody ? refuse('unsupported_media_type', message) : badRequest(message, 'file');
   }
 
   const form: ReceivedForm = { file: undefined, fields: {} };
@@ -72,7 +74,7 @@ export async function receiveAudioForm(request: FastifyRequest, targetPath: stri
         if (typeof part.value === 'string') form.fields[part.fieldname] ??= part.value;
         continue;
       }
-      if (part.fieldname !== 'file') throw badRequest(`unexpected file part "${part.fieldname}"; the audio goes in the part named file`, 'file');
+      if (part.fieldname !== 'file') throw refuse('bad_request', `unexpected file part "${part.fieldname}"; the audio goes in the part named file`, 'file');
       // Busboy only flags the limit and skips the rest of the part, which would still be read to
       // its end; failing the stream at once is what cuts the upload off.
       part.file.once('limit', () => part.file.destroy(tooLarge()));
