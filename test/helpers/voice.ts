@@ -47,9 +47,9 @@ export async function convert(source: string, container: Container, dir: string,
   return target;
 }
 
-/** Waits for real I/O elsewhere (another socket, the server's temp files): polls every 10 ms, at most 5 s. */
+/** Waits for real I/O elsewhere (another socket, the server's temp files): polls every 10 ms, at most 10 s. */
 export async function until(condition: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 1000 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
   return condition();
 }
 

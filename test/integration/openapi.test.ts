@@ -321,7 +321,7 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     await call('POST', url, 415, { as: pro, body: { file: 'x' } });
     await call('POST', url, 413, await form([{ name: 'file', file: Buffer.alloc(10 * ONE_MIB + 1), filename: 'big.wav' }]));
     await call('POST', url, 422, await form([audio, { name: 'language', value: 'fr' }]));
-  });
+  }, 90_000);
 
   it('exercised every operation of the spec with a success and an error', () => {
     // Operations added by later issues bring their own scenarios; these are the ones that exist now.

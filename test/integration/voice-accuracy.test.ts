@@ -71,5 +71,5 @@ describe(`POST /api/v1/voice/transcribe accuracy with pocketsphinx (${dialect})`
     const wer = wordErrors(reference, words(res.body.text)) / reference.length;
     console.log(`[voice accuracy] ${container}, clip 0920: WER ${(wer * 100).toFixed(1)} %: ${res.body.text}`);
     expect(wer).toBeLessThan(WER_BOUND);
-  }, 60_000);
+  }, 120_000);
 });

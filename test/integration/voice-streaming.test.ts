@@ -2,10 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { makeTempDir, until } from '../helpers/voice.js';
+
+// Real ffmpeg and pocketsphinx processes: on a busy machine they take a while.
+vi.setConfig({ testTimeout: 90_000 });
 
 const MIB = 1024 * 1024;
 const BOUNDARY = 'voice-streaming-test';

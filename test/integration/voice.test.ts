@@ -1,9 +1,12 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { audioFile, LIBRIVOX_DIR, makeTempDir, transcribe, until } from '../helpers/voice.js';
+
+// Real ffmpeg and pocketsphinx processes: on a busy machine they take a while.
+vi.setConfig({ testTimeout: 90_000 });
 
 const TEN_MIB = 10 * 1024 * 1024;
 /** 2.99 s of a man reading "he was not an ill disposed young man". */
