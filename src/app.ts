@@ -12,6 +12,7 @@ import { searchRoutes } from './modules/search/search.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installJsonParser } from './plugins/json-body.js';
@@ -81,6 +82,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(organizerRoutes, { services });
       await api.register(projectsRoutes, { services });
       await api.register(tagsRoutes, { services });
+      await api.register(voiceRoutes, { services });
     },
     { prefix: API_PREFIX },
   );

@@ -20,6 +20,12 @@ const ConfigSchema = Type.Object({
   OPENAI_API_KEY: Type.Optional(Type.String()),
   ORGANIZER_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   ORGANIZER_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  TRANSCRIBE_ENGINE: Type.String({ enum: ['auto', 'pocketsphinx', 'openai'], default: 'auto' }),
+  TRANSCRIBE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  TRANSCRIBE_API_KEY: Type.Optional(Type.String()),
+  TRANSCRIBE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  // Not a setting of ours: where the engines' executables (ffmpeg, pocketsphinx) are looked up.
+  PATH: Type.Optional(Type.String()),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -46,6 +52,24 @@ export interface OrganizerConfig {
 }
 
 export const DEFAULT_ORGANIZER: OrganizerConfig = Object.freeze({ engine: 'local', openai: undefined, timeoutMs: 10000 });
+export type TranscribeEngineSetting = 'auto' | 'pocketsphinx' | 'openai';
+
+export interface OpenAiTranscribeConfig {
+  /** Up to and including /v1, as OpenAI's own clients take it; /audio/transcriptions is appended. */
+  readonly baseUrl: string;
+  readonly apiKey: string | undefined;
+  readonly model: string;
+}
+
+export interface TranscribeConfig {
+  readonly engine: TranscribeEngineSetting;
+  /** Present when TRANSCRIBE_BASE_URL is set. */
+  readonly openai: OpenAiTranscribeConfig | undefined;
+  readonly searchPath: string | undefined;
+}
+
+/** OpenAI's own transcription model, used when TRANSCRIBE_MODEL is unset. */
+export const DEFAULT_TRANSCRIBE_MODEL = 'whisper-1';
 
 export interface Config {
   readonly port: number;
@@ -60,6 +84,7 @@ export interface Config {
   readonly redisKeyPrefix: string;
   readonly limits: LimitsConfig;
   readonly organizer: OrganizerConfig;
+  readonly transcribe: TranscribeConfig;
 }
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
@@ -89,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.ORGANIZER_ENGINE === 'openai' && (!raw.OPENAI_BASE_URL || !raw.ORGANIZER_MODEL)) {
     throw new ConfigError('invalid settings: ORGANIZER_ENGINE=openai needs OPENAI_BASE_URL and ORGANIZER_MODEL');
   }
+  if (raw.TRANSCRIBE_ENGINE === 'openai' && !raw.TRANSCRIBE_BASE_URL) {
+    throw new ConfigError('invalid settings: TRANSCRIBE_ENGINE=openai needs TRANSCRIBE_BASE_URL');
+  }
   return Object.freeze({
     port: raw.PORT,
     host: raw.HOST,
@@ -111,6 +139,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? Object.freeze({ baseUrl: raw.OPENAI_BASE_URL.replace(/\/+$/, ''), apiKey: raw.OPENAI_API_KEY, model: raw.ORGANIZER_MODEL })
           : undefined,
       timeoutMs: raw.ORGANIZER_TIMEOUT_MS,
+    }),
+    transcribe: Object.freeze({
+      engine: raw.TRANSCRIBE_ENGINE as TranscribeEngineSetting,
+      openai: raw.TRANSCRIBE_BASE_URL
+        ? Object.freeze({
+          baseUrl: raw.TRANSCRIBE_BASE_URL.replace(/\/+$/, ''),
+          apiKey: raw.TRANSCRIBE_API_KEY,
+          model: raw.TRANSCRIBE_MODEL ?? DEFAULT_TRANSCRIBE_MODEL,
+        })
+        : undefined,
+      searchPath: raw.PATH,
     }),
   });
 }

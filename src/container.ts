@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, type LimitsConfig, type OrganizerConfig } from './config.js';
+import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, type LimitsConfig, type OrganizerConfig, type TranscribeConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -21,6 +21,7 @@ import { createProjectsService, type ProjectsService } from './modules/projects/
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
+import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
 
 export interface Services {
   db: Db;
@@ -38,6 +39,7 @@ export interface Services {
   limits: LimitsService;
   organizer: OrganizerService;
   metrics: Metrics;
+  voice: VoiceService;
   logger: Logger;
   /** Releases what the container opened besides the database (the Redis connection). */
   close(): Promise<void>;
@@ -53,6 +55,10 @@ export interface ContainerOptions {
   organizer?: OrganizerConfig;
   /** Outbound HTTP of the `openai` organizer engine; tests pass one that only reaches 127.0.0.1. */
   fetch?: typeof fetch;
+  /** The transcription settings (engine auto: pocketsphinx when installed, when not given). */
+  transcribe?: Partial<TranscribeConfig>;
+  /** Bounds and injection points of transcription (outbound HTTP, temp directory, timeouts). */
+  voice?: Partial<VoiceOptions>;
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
@@ -87,8 +93,14 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
 
+  const voice = createVoiceService({
+    config: { engine: 'auto', openai: undefined, ...options.transcribe },
+    options: { ...defaultVoiceOptions(), ...options.voice },
+    logger,
+  });
+
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, organizer, metrics, logger,
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, organizer, metrics, voice, logger,
     close: () => limits.close(),
   };
 }

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'rate_limited'
   | 'ai_rate_limited'
   | 'organizer_unavailable'
+  | 'transcription_failed'
+  | 'transcription_unavailable'
   | 'internal_error';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -23,6 +25,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   ai_rate_limited: 429,
   organizer_unavailable: 503,
+  transcription_failed: 422,
+  transcription_unavailable: 503,
   internal_error: 500,
 };
 

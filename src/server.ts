@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     limits: config.limits,
     organizer: config.organizer,
     ...(config.redisUrl ? { redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } } : {}),
+    transcribe: config.transcribe,
   });
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   const counting = await services.limits.ready(2_000);
   logger[counting ? 'info' : 'warn']({ store: services.limits.storeKind, counting }, 'rate-limit counters');
   logger.info({ engine: config.organizer.engine, model: config.organizer.openai?.model }, 'organizer engine');
+  if (services.voice.engineName) logger.info({ engine: services.voice.engineName }, 'transcription engine');
+  else logger.warn({ reason: services.voice.unavailableReason }, 'transcription unavailable: POST /voice/transcribe answers 503');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -8,9 +8,10 @@ import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items
 import { AiSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
+import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
-export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, BulkResultSchema];
+export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, BulkResultSchema, TranscriptionSchema];
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -30,6 +31,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'items', description: 'Capture, read and change items' },
         { name: 'projects', description: 'Projects that group items' },
         { name: 'tags', description: 'Tags on items' },
+        { name: 'voice', description: 'Speech to text (Pro)' },
       ],
     },
     refResolver: {

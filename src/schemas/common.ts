@@ -46,11 +46,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'conflicts with an existing resource (conflict)',
   413: 'body larger than allowed (payload_too_large)',
   415: 'body is not application/json (unsupported_media_type)',
+  422: 'the request was understood but could not be processed',
   429: 'a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After',
   503: 'a dependency is unavailable',
 };
 
-export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 /** The documented error answers of a route, each with the shared error schema. */
 export function errorResponses(...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>> {

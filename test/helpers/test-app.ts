@@ -4,7 +4,8 @@ import { createServices, type Services } from '../../src/container.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import type { LimitsConfig, OrganizerConfig } from '../../src/config.js';
+import type { LimitsConfig, OrganizerConfig, TranscribeConfig } from '../../src/config.js';
+import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { RedisStoreOptions } from '../../src/modules/limits/redis-store.js';
 import { createTestDb, type TestDb } from './test-db.js';
@@ -48,6 +49,9 @@ export interface TestAppOptions {
   organizer?: OrganizerConfig;
   /** Outbound HTTP of the `openai` organizer engine. */
   fetch?: typeof fetch;
+  /** Transcription settings (default: engine auto, which finds pocketsphinx when installed). */
+  transcribe?: Partial<TranscribeConfig>;
+  voice?: Partial<VoiceOptions>;
 }
 
 /** Builds the app on a fresh database; nothing listens on a port. */
@@ -63,6 +67,8 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.organizer ? { organizer: options.organizer } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.transcribe ? { transcribe: options.transcribe } : {}),
+    ...(options.voice ? { voice: options.voice } : {}),
   });
   const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
   await app.ready();

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
         pairingPerMinute: 60,
       },
       organizer: { engine: 'local', openai: undefined, timeoutMs: 10000 },
+      transcribe: { engine: 'auto', openai: undefined, searchPath: undefined },
     });
   });
 
@@ -37,6 +38,24 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ ORGANIZER_ENGINE: 'openai', ORGANIZER_MODEL: 'm' })).toThrow(/OPENAI_BASE_URL and ORGANIZER_MODEL/);
     expect(() => loadConfig({ ORGANIZER_ENGINE: 'gpt' })).toThrow(ConfigError);
+  });
+
+  it('reads the transcription settings; the model defaults to whisper-1', () => {
+    const config = loadConfig({ TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_BASE_URL: 'https://api.example.com/v1/', TRANSCRIBE_API_KEY: 'sk-x', PATH: '/usr/bin' });
+    expect(config.transcribe).toEqual({
+      engine: 'openai',
+      openai: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-x', model: 'whisper-1' },
+      searchPath: '/usr/bin',
+    });
+    expect(loadConfig({ TRANSCRIBE_BASE_URL: 'http://127.0.0.1:9000/v1', TRANSCRIBE_MODEL: 'small' }).transcribe.openai).toEqual({
+      baseUrl: 'http://127.0.0.1:9000/v1', apiKey: undefined, model: 'small',
+    });
+  });
+
+  it('refuses an unknown engine, a base URL that is not http(s), and openai without a base URL', () => {
+    expect(() => loadConfig({ TRANSCRIBE_ENGINE: 'whisper' })).toThrow(/TRANSCRIBE_ENGINE/);
+    expect(() => loadConfig({ TRANSCRIBE_BASE_URL: 'ftp://x' })).toThrow(/TRANSCRIBE_BASE_URL/);
+    expect(() => loadConfig({ TRANSCRIBE_ENGINE: 'openai' })).toThrow(/TRANSCRIBE_ENGINE=openai needs TRANSCRIBE_BASE_URL/);
   });
 
   it('reads the rate-limit settings', () => {
