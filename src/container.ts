@@ -4,6 +4,8 @@ import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId as defaultNewId, type IdGenerator } from './lib/ids.js';
+import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
+import { createBrowseService, type BrowseService } from './modules/browse/browse.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
 import { createItemLoader } from './modules/items/item-loader.js';
@@ -14,6 +16,7 @@ import { createLimitsService, type LimitsService } from './modules/limits/limits
 import { createMemoryStore } from './modules/limits/memory-store.js';
 import { createRedisStore } from './modules/limits/redis-store.js';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
+import { createPairingService, type PairingService } from './modules/pairing/pairing.service.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
@@ -30,6 +33,9 @@ export interface Services {
   itemChanges: ItemChangesService;
   events: EventsService;
   limits: LimitsService;
+  accounts: AccountsService;
+  pairing: PairingService;
+  browse: BrowseService;
   metrics: Metrics;
   logger: Logger;
   /** Releases what the container opened besides the database (the Redis connection). */
@@ -72,9 +78,13 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const keys = createKeysService(base);
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : createMemoryStore(clock);
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
+  const accounts = createAccountsService({ db, clock, users, limits });
+  const pairing = createPairingService({ db, clock, keys });
+  const browse = createBrowseService({ db, loader });
 
   return {
     db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, limits, metrics, logger,
+    accounts, pairing, browse,
     close: () => limits.close(),
   };
 }

@@ -28,6 +28,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'items', description: 'Capture, read and change items' },
         { name: 'projects', description: 'Projects that group items' },
         { name: 'tags', description: 'Tags on items' },
+        { name: 'pairing', description: 'Browser pairing: a client gets a key once the user approves (no key needed)' },
       ],
     },
     refResolver: {
