@@ -7,7 +7,9 @@ import type { Db } from '../../src/db/schema.js';
  * tables added by later migrations are covered): equal fingerprints mean nothing was written.
  */
 export async function fingerprint(db: Db): Promise<Record<string, string>> {
-  const tables = (await db.introspection.getTables()).filter((t) => !t.name.startsWith('kysely_'));
+  // PostgreSQL introspection lists every schema's tables; other test files' schemas are not ours.
+  const own = await ownSchema(db);
+  const tables = (await db.introspection.getTables()).filter((t) => !t.name.startsWith('kysely_') && (own === undefined || t.schema === own));
   const out: Record<string, string> = {};
   for (const table of tables.sort((a, b) => a.name.localeCompare(b.name))) {
     const order = sql.join(table.columns.map((c) => sql.ref(c.name)));
@@ -17,4 +19,13 @@ export async function fingerprint(db: Db): Promise<Record<string, string>> {
     out[table.name] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`;
   }
   return out;
+}
+
+async function ownSchema(db: Db): Promise<string | undefined> {
+  try {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    return rows[0]?.schema;
+  } catch {
+    return undefined; // SQLite has no schemas (and no current_schema())
+  }
 }

@@ -43,6 +43,8 @@ export interface TestAppOptions {
   /** Reuse a database another test app created (several instances on one database). */
   db?: TestDb;
   clock?: ManualClock;
+  /** PUBLIC_URL of the app (https makes its cookies Secure). */
+  publicUrl?: string;
 }
 
 /** Builds the app on a fresh database; nothing listens on a port. */
@@ -57,7 +59,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
+  const app = await buildApp({ config: { publicUrl: options.publicUrl ?? 'http://localhost:8080' }, services });
   await app.ready();
   return {
     app,
