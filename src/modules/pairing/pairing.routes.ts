@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ExchangeBody, ExchangeResponse, StartBody, StartResponse } from './pairing.schemas.js';
@@ -44,10 +45,14 @@ export const pairingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
             404: 'unknown state (not_found); restart',
             409: 'the key was already retrieved (already_exchanged); restart',
             410: 'the 10 minutes are over (expired); restart',
-            425: 'not approved yet (not_approved); retry after the Retry-After header (2 s)',
           },
           400, 403, 404, 409, 410, 413, 415, 425, 429,
         ),
+        425: Type.Unsafe({
+          ...errorResponses({ 425: 'not approved yet (not_approved); poll again after Retry-After seconds' }, 425)[425],
+          // @fastify/swagger turns this into the response's documented headers.
+          headers: { 'Retry-After': Type.Integer({ description: 'seconds to wait before the next poll: 2' }) },
+        }),
       },
     },
   }, async (request, reply) => {
