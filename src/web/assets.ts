@@ -27,30 +27,34 @@ a { color: var(--accent); }
 .skip:focus { left: .5rem; top: .5rem; }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 header.top { background: var(--card); border-bottom: 1px solid var(--line); }
-header.top nav { max-width: 52rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; }
-header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; margin-right: auto; }
+header.top nav { max-width: 52rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
+header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
+header.top .links { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; }
 header.top a[aria-current="page"] { font-weight: 600; text-decoration: none; color: var(--fg); }
 header.top form { margin: 0; }
 main { max-width: 52rem; margin: 0 auto; padding: 1.25rem 1rem 3rem; }
 h1 { font-size: 1.6rem; line-height: 1.25; margin: .25rem 0 1rem; }
 h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.25rem; margin-bottom: 1.25rem; }
+.card > :first-child, .alert > :first-child { margin-top: 0; }
+.card > :last-child, .alert > :last-child { margin-bottom: 0; }
 .narrow { max-width: 26rem; margin-left: auto; margin-right: auto; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
 .field { margin-bottom: 1rem; }
 .hint { color: var(--muted); font-size: .9rem; font-weight: 400; }
 input[type=text], input[type=email], input[type=password], input[type=search], select, textarea {
-  width: 100%; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .55rem .7rem; min-height: 2.6rem;
+  width: 100%; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .55rem .7rem;
 }
+input, select { height: 2.75rem; }
 textarea { resize: vertical; }
 button, .button {
-  font: inherit; font-weight: 600; display: inline-flex; align-items: center; justify-content: center; gap: .35rem; min-height: 2.6rem;
+  font: inherit; font-weight: 600; display: inline-flex; align-items: center; justify-content: center; gap: .35rem; min-height: 2.75rem;
   padding: .45rem .95rem; border-radius: 8px; border: 1px solid var(--line); background: var(--card); color: var(--fg); cursor: pointer; text-decoration: none;
 }
 button:hover, .button:hover { border-color: var(--muted); }
 button.primary, .button.primary { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
 button.danger { color: var(--danger); }
-button.link { border: 0; background: none; color: var(--accent); padding: .25rem; min-height: 0; font-weight: 400; text-decoration: underline; }
+button.link { border: 0; background: none; color: var(--accent); padding: 0; min-height: 0; font-weight: 400; text-decoration: underline; }
 button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .actions-row { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
 .alert { border-radius: 8px; padding: .75rem 1rem; margin-bottom: 1rem; border: 1px solid var(--line); background: var(--card); }
@@ -66,12 +70,14 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .capture .options { display: flex; flex-wrap: wrap; gap: .6rem; }
 .capture .options select { width: auto; flex: 1 1 8rem; }
 .capture .options button { flex: 0 0 auto; }
+@media (max-width: 34rem) { .capture .options button { flex-basis: 100%; } }
 .filters { display: grid; grid-template-columns: 2fr 1fr 1fr 1fr auto; gap: .6rem; align-items: end; margin-bottom: 1rem; }
 .filters label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
 @media (max-width: 44rem) { .filters { grid-template-columns: 1fr 1fr; } .filters .search { grid-column: 1 / -1; } }
 .items { list-style: none; margin: 0; padding: 0; }
 .item { display: flex; gap: .75rem; align-items: flex-start; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; margin-bottom: .5rem; }
 .item form { margin: 0; }
+.item:focus { outline: 3px solid var(--focus); outline-offset: 2px; }
 .item .check { width: 2.5rem; height: 2.5rem; min-height: 0; padding: 0; border-radius: 50%; font-size: 1.1rem; flex: 0 0 auto; }
 .item .check[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); color: var(--card); }
 .item .body { flex: 1 1 auto; min-width: 0; }
@@ -89,7 +95,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .55rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .85rem; color: var(--muted); }
-td code { font-size: .9rem; overflow-wrap: anywhere; }
+td code { font-size: .9rem; white-space: nowrap; }
 tr.revoked td { color: var(--muted); }
 @media (max-width: 40rem) {
   table, tbody, tr, td { display: block; }
@@ -101,10 +107,11 @@ tr.revoked td { color: var(--muted); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0 0 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-.inline-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; }
+.inline-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; margin-bottom: 1rem; }
 .inline-form .field { flex: 1 1 14rem; margin: 0; }
 .token { display: flex; gap: .5rem; flex-wrap: wrap; }
-.token input { flex: 1 1 16rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
+.token textarea { flex: 1 1 16rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; word-break: break-all; resize: none; }
+.token button { align-self: flex-start; }
 
 /* Pairing */
 .request-label { font-size: 1.25rem; font-weight: 700; overflow-wrap: anywhere; }
@@ -123,6 +130,11 @@ const JS = `
       event.preventDefault();
       if (area.value.trim() !== '') area.form.requestSubmit();
     });
+  });
+
+  // Escape leaves a text field, so the one-key shortcuts below work again.
+  document.querySelectorAll('textarea, input[type=search]').forEach(function (field) {
+    field.addEventListener('keydown', function (event) { if (event.key === 'Escape') field.blur(); });
   });
 
   // Filters apply as soon as they change.

@@ -29,3 +29,11 @@ export function formatRelative(iso: string, now: Date): string {
   }
   return 'just now';
 }
+
+/** Service messages are written for API clients ("email is not a valid address"); pages show sentences. */
+export function sentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  const first = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(first) ? first : `${first}.`;
+}

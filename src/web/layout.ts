@@ -31,8 +31,9 @@ export function setPageHeaders(reply: FastifyReply): void {
     'content-security-policy': CONTENT_SECURITY_POLICY,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    // Pairing links carry their state in the URL; it must not travel on in a Referer.
-    'referrer-policy': 'no-referrer',
+    // Pairing links carry their state in the URL; it must not travel to another site in a Referer.
+    // (no-referrer would also make Chrome send `Origin: null` on this site's own forms.)
+    'referrer-policy': 'same-origin',
     // Pages hold CSRF tokens, keys shown once and private items: nothing may be cached.
     'cache-control': 'no-store',
   });
@@ -63,7 +64,7 @@ export function renderPage(o: PageOptions): string {
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><nav aria-label="Main"><a class="brand" href="/">Capture Inbox</a>${navigation(o)}</nav></header>
+<header class="top"><nav aria-label="Main"><a class="brand" href="/">Capture Inbox</a><div class="links">${navigation(o)}</div></nav></header>
 <main id="main">
 ${o.body}
 </main>

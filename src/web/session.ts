@@ -106,12 +106,14 @@ export function installWebSession(app: FastifyInstance, deps: { accounts: Accoun
 }
 
 /**
- * Browsers say where a POST comes from (Origin, Sec-Fetch-Site); when they do, it must be this
- * site. Clients that send neither are judged by the CSRF token alone.
+ * Browsers say where a POST comes from (Sec-Fetch-Site, Origin); when they do, it must be this
+ * site ("null", from a sandboxed frame or a data: page, is not). Clients that send neither are
+ * judged by the CSRF token alone.
  */
 function fromThisSite(request: FastifyRequest, publicOrigin: string): boolean {
+  // Pages cannot forge Sec-Fetch-Site; where a browser sends it, it settles the question.
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   return origin === publicOrigin || origin === `${request.protocol}://${request.host}`;

@@ -62,8 +62,8 @@ describe.each(DIALECTS)('web accounts (%s)', (dialect) => {
       const { email } = await signedInBrowser(t);
       const cases: [Record<string, string>, number, string][] = [
         [{ email: email.toUpperCase(), password: 'long enough pass' }, 409, 'already exists'],
-        [{ email: newEmail(), password: 'short' }, 400, 'password must be 8 to 256 characters'],
-        [{ email: 'not-an-email', password: 'long enough pass' }, 400, 'email is not a valid address'],
+        [{ email: newEmail(), password: 'short' }, 400, 'Password must be 8 to 256 characters.'],
+        [{ email: 'not-an-email', password: 'long enough pass' }, 400, 'Email is not a valid address.'],
         [{ email: '', password: '' }, 400, ''],
       ];
       for (const [form, status, message] of cases) {
@@ -89,7 +89,7 @@ describe.each(DIALECTS)('web accounts (%s)', (dialect) => {
       const unknown = await webClient(t.app).signIn(newEmail(), 'wrong password!');
       for (const res of [wrong, unknown]) {
         expect(res.status).toBe(401);
-        expect(res.body).toContain('the email or the password is wrong');
+        expect(res.body).toContain('The email or the password is wrong.');
         expect(setCookies(res).some((c) => c.startsWith('cin_session='))).toBe(false);
       }
       const web = webClient(t.app);
@@ -153,7 +153,7 @@ describe.each(DIALECTS)('web accounts (%s)', (dialect) => {
       expect((await webClient(t.app, { remoteAddress: '198.51.100.2' }).signIn(email, 'wrong again!')).status).toBe(401);
       const refused = await web.signIn(email);
       expect(refused.status).toBe(429);
-      expect(refused.body).toContain('too many attempts');
+      expect(refused.body).toContain('Too many attempts');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       t.clock.advance(60_000);
       expect((await web.signIn(email)).status).toBe(303);

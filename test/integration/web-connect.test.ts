@@ -59,7 +59,7 @@ describe.each(DIALECTS)('web pairing approval /connect/agent (%s)', (dialect) =>
       expect(res.body).toContain('value="deny"');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options']).toBe('DENY');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['referrer-policy']).toBe('same-origin');
     });
 
     it('changes nothing: the exchange still answers 425', async () => {
@@ -160,6 +160,7 @@ describe.each(DIALECTS)('web pairing approval /connect/agent (%s)', (dialect) =>
       expect((await alice.web.postRaw('/connect/agent', form, { origin: 'https://evil.example' })).status).toBe(403);
       expect((await alice.web.postRaw('/connect/agent', form, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
       expect((await alice.web.postRaw('/connect/agent', form, { origin: 'null' })).status).toBe(403);
+      expect((await alice.web.postRaw('/connect/agent', form, { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-site' })).status).toBe(403);
       expectError(await api().post('connect/exchange', { state }), 425, 'not_approved');
       // The same form from this site goes through.
       expect((await alice.web.postRaw('/connect/agent', form, { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-origin' })).status).toBe(200);

@@ -53,7 +53,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     expect(blank.body).toContain('Type something to capture.');
     const unknown = await web.submit('/', '/inbox/capture', { text: 'keep this draft', project_id: '0190f5e2-7c3a-7b1d-9e2f-123456789abc', return: '/' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toContain('project not found');
+    expect(unknown.body).toContain('Project not found.');
     expect(unknown.body).toContain('>keep this draft</textarea>');
     expect(await fingerprint(t.services.db)).toEqual(before);
   });
@@ -69,7 +69,9 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
   it('toggles, archives, unarchives and deletes with the buttons of a row', async () => {
     await capture('Call the plumber');
     const { id } = await itemByTitle('Call the plumber');
-    expect((await act(id, 'toggle')).status).toBe(303);
+    const toggled = await act(id, 'toggle');
+    expect(toggled.status).toBe(303);
+    expect(toggled.location).toBe(`/#item-${id}`);
     expect(await itemByTitle('Call the plumber')).toMatchObject({ is_completed: true, status: 'done' });
     expect((await web.get('/')).body).toMatch(new RegExp(`data-item-id="${id}"[\\s\\S]*?aria-pressed="true"`));
     await act(id, 'toggle');
@@ -105,8 +107,9 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     await capture('Bounce');
     const { id } = await itemByTitle('Bounce');
     for (const back of ['//evil.example/', 'https://evil.example/', '/settings/keys', '/\\evil']) {
-      expect((await act(id, 'toggle', back)).location).toBe('/');
+      expect((await act(id, 'toggle', back)).location).toBe(`/#item-${id}`);
     }
+    expect((await act(id, 'archive', '/?show=all&q=x')).location).toBe(`/?show=all&q=x#item-${id}`);
   });
 
   it('filters by project, tag and search words, newest first, and pages with the filters kept', async () => {
@@ -140,7 +143,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     expect(second.body).not.toContain('Older items');
     const bad = await w.get('/?cursor=garbage');
     expect(bad.status).toBe(400);
-    expect(bad.body).toContain('cursor is not valid here');
+    expect(bad.body).toContain('Cursor is not valid here');
   });
 
   it('serves its stylesheet and script with a content hash and long caching', async () => {

@@ -17,7 +17,7 @@ describe.each(DIALECTS)('web developer settings (%s)', (dialect) => {
 
   const mint = async (label: string) => {
     const res = await web.submit('/settings/keys', '/settings/keys', { label });
-    const token = /id="new-token" type="text" readonly value="([^"]+)"/.exec(res.body)?.[1];
+    const token = /id="new-token"[^>]*>([^<]+)<\/textarea>/.exec(res.body)?.[1];
     return { res, token };
   };
 
@@ -79,7 +79,7 @@ describe.each(DIALECTS)('web developer settings (%s)', (dialect) => {
     for (const id of [key.key_id, 'not-a-uuid']) {
       const res = await web.submit('/settings/keys', `/settings/keys/${id}/revoke`);
       expect(res.status).toBe(404);
-      expect(res.body).toContain('key not found');
+      expect(res.body).toContain('Key not found.');
     }
     expect((await client(t.app, key.token).get('me')).status).toBe(200);
   });

@@ -117,6 +117,9 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     const run = Object.hasOwn(actions, request.params.action) ? actions[request.params.action as keyof typeof actions] : undefined;
     if (!run) throw new AppError('not_found', 'no such action');
     await run(user.id, request.params.id);
-    return reply.redirect(safeReturn(request.body.return), 303);
+    // Back to the row acted on: the browser scrolls to it and focuses it (it has tabindex=-1) instead
+    // of the capture box, so keyboard users keep their place.
+    const anchor = request.params.action === 'delete' ? '' : `#item-${request.params.id}`;
+    return reply.redirect(`${safeReturn(request.body.return)}${anchor}`, 303);
   });
 };

@@ -1,4 +1,5 @@
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../modules/accounts/accounts.service.js';
+import { sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
 
@@ -11,7 +12,7 @@ export interface AuthFormState {
 }
 
 const errorAlert = (error: string | undefined): SafeHtml | string =>
-  error ? html`<div class="alert error" role="alert" id="form-error">${error}</div>` : '';
+  error ? html`<div class="alert error" role="alert" id="form-error">${sentence(error)}</div>` : '';
 
 const nextField = (next: string): SafeHtml | string => (next !== '/' ? html`<input type="hidden" name="next" value="${next}">` : '');
 
@@ -25,9 +26,9 @@ ${s.next.startsWith('/connect/agent') ? html`<p class="alert warn">Sign in to re
   ${errorAlert(s.error)}
   ${csrfField(s.csrf)}${nextField(s.next)}
   <div class="field"><label for="email">Email</label>
-    <input id="email" name="email" type="email" autocomplete="username" required value="${s.email ?? ''}"${s.error ? html` aria-describedby="form-error"` : ''} autofocus></div>
+    <input id="email" name="email" type="email" autocomplete="username" required value="${s.email ?? ''}"${s.error ? html` aria-describedby="form-error"` : ''}${s.email ? '' : html` autofocus`}></div>
   <div class="field"><label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required></div>
+    <input id="password" name="password" type="password" autocomplete="current-password" required${s.email ? html` autofocus` : ''}></div>
   <button class="primary" type="submit">Sign in</button>
 </form>
 <p>No account yet? <a href="${withNext('/signup', s.next)}">Sign up</a></p>

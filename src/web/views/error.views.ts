@@ -1,4 +1,5 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
+import { sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { renderPage } from '../layout.js';
 
@@ -12,7 +13,7 @@ export interface ErrorPageOptions {
 }
 
 export function errorPage(o: ErrorPageOptions): string {
-  const body = html`<div class="narrow"><h1>${o.title}</h1><div class="card"><p>${o.message}</p>${o.extra ?? ''}
+  const body = html`<div class="narrow"><h1>${o.title}</h1><div class="card"><p>${sentence(o.message)}</p>${o.extra ?? ''}
 <p><a href="/">Go to your inbox</a></p></div></div>`;
   return renderPage({ title: o.title, section: 'error', user: o.user, csrf: o.csrf, body });
 }

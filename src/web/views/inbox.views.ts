@@ -1,6 +1,6 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import type { ItemView } from '../../modules/items/item-view.js';
-import { formatDateTime } from '../format.js';
+import { formatDateTime, sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
 
@@ -73,7 +73,7 @@ function itemRow(d: InboxPageData, item: ItemView, projectNames: Map<string, str
   const done = item.is_completed;
   const archived = item.status === 'archived';
   const toggle = html`<button class="check" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button>`;
-  return html`<li class="item${done ? ' done' : ''}" data-item-id="${item.id}">
+  return html`<li class="item${done ? ' done' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}">
   ${actionForm(d, item, 'toggle', toggle)}
   <div class="body">
     <p class="title">${name}</p>
@@ -102,7 +102,7 @@ export function inboxPage(d: InboxPageData): string {
     ? html`<p class="empty">No items match these filters. <a href="/">Show everything active</a></p>`
     : html`<p class="empty">Nothing here yet. Capture your first thought above.</p>`;
   const body = html`<h1 class="visually-hidden">Inbox</h1>
-${d.error ? html`<div class="alert error" role="alert">${d.error}</div>` : ''}
+${d.error ? html`<div class="alert error" role="alert">${sentence(d.error)}</div>` : ''}
 ${captureForm(d)}
 ${filterForm(d)}
 <h2 class="visually-hidden">Items</h2>

@@ -1,6 +1,6 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import type { KeyView } from '../../modules/keys/keys.service.js';
-import { formatDateTime } from '../format.js';
+import { formatDateTime, sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
 
@@ -49,7 +49,7 @@ function mintedNotice(minted: { label: string; token: string }): SafeHtml {
   return html`<div class="alert success" role="status">
   <p><strong>Your new key “${minted.label}”.</strong> Copy it now: it is shown only this once.</p>
   <div class="token">
-    <input id="new-token" type="text" readonly value="${minted.token}" aria-label="New API key" spellcheck="false">
+    <textarea id="new-token" rows="2" readonly aria-label="New API key" spellcheck="false">${minted.token}</textarea>
     <button type="button" data-copy="new-token" hidden>Copy</button>
   </div>
 </div>`;
@@ -63,9 +63,9 @@ function keyRow(d: SettingsPageData, key: KeyView): SafeHtml {
   <td data-label="Key"><code>cin_${key.prefix}_…</code></td>
   <td data-label="Created"><time datetime="${key.created_at}">${formatDateTime(key.created_at, zone)}</time></td>
   <td data-label="Last used">${key.last_used_at ? html`<time datetime="${key.last_used_at}">${formatDateTime(key.last_used_at, zone)}</time>` : 'Never'}</td>
-  <td data-label="">${revoked
-    ? html`Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time>`
-    : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}”">Revoke</button></form>`}</td>
+  <td data-label="${revoked ? 'Status' : ''}">${revoked
+    ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time></span>`
+    : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}” (cin_${key.prefix}_…)">Revoke</button></form>`}</td>
 </tr>`;
 }
 
@@ -110,7 +110,7 @@ function webhooksSection(d: SettingsPageData, hooks: WebhookSummary[]): SafeHtml
 export function settingsPage(d: SettingsPageData): string {
   const body = html`<h1>Developer settings</h1>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
-${d.error ? html`<div class="alert error" role="alert">${d.error}</div>` : ''}
+${d.error ? html`<div class="alert error" role="alert">${sentence(d.error)}</div>` : ''}
 ${keysSection(d)}
 ${accountSection(d)}
 ${d.webhooks ? webhooksSection(d, d.webhooks) : ''}
