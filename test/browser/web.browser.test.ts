@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { newEmail, newState } from '../helpers/web-client.js';
 import { launchChromium, newContext, screenshot } from './chromium.js';
@@ -9,7 +10,8 @@ const PASSWORD = 'correct horse battery';
 
 /*
  * The web app in a real browser (Debian's chromium through playwright-core), against the app
- * listening on 127.0.0.1 on an ephemeral port. SQLite only: the pages do not depend on the dialect.
+ * listening on 127.0.0.1 on an ephemeral port. One dialect is enough for pages (the first of the
+ * run: SQLite, or PostgreSQL in CI's PostgreSQL pass).
  */
 describe('the web app in chromium', () => {
   let t: TestApp;
@@ -18,7 +20,7 @@ describe('the web app in chromium', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
+    t = await createTestApp(DIALECTS[0] ?? 'sqlite');
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
