@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
@@ -29,32 +30,36 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services; cookies
     });
   }
 
-  app.post('/login', { schema: { body: LoginBody } }, async (request, reply) => {
-    const { email = '', password = '' } = request.body;
-    const next = safeNext(request.body.next);
+  /** Signs the browser in with what `attempt` answers, or shows the form again with the reason. */
+  async function openSession(
+    reply: FastifyReply,
+    next: string,
+    attempt: () => Promise<{ token: string }>,
+    formAgain: (error: string) => string,
+  ): Promise<FastifyReply> {
     try {
-      const { token } = await accounts.signIn({ email, password, ip: request.ip });
+      const { token } = await attempt();
       cookies.start(reply, token);
       return reply.redirect(next, 303);
     } catch (error) {
       const failed = formError(error);
       void reply.headers(failed.headers);
-      return sendPage(reply, failed.status, loginPage({ csrf: webContext(request).csrf, next, email, error: failed.message }));
+      return sendPage(reply, failed.status, formAgain(failed.message));
     }
+  }
+
+  app.post('/login', { schema: { body: LoginBody } }, async (request, reply) => {
+    const { email = '', password = '' } = request.body;
+    const next = safeNext(request.body.next);
+    return openSession(reply, next, () => accounts.signIn({ email, password, ip: request.ip }), (error) =>
+      loginPage({ csrf: webContext(request).csrf, next, email, error }));
   });
 
   app.post('/signup', { schema: { body: SignupBody } }, async (request, reply) => {
     const { email = '', password = '', timezone } = request.body;
     const next = safeNext(request.body.next);
-    try {
-      const { token } = await accounts.signUp({ email, password, ip: request.ip, ...(timezone ? { timezone } : {}) });
-      cookies.start(reply, token);
-      return reply.redirect(next, 303);
-    } catch (error) {
-      const failed = formError(error);
-      void reply.headers(failed.headers);
-      return sendPage(reply, failed.status, signupPage({ csrf: webContext(request).csrf, next, email, error: failed.message }));
-    }
+    return openSession(reply, next, () => accounts.signUp({ email, password, ip: request.ip, ...(timezone ? { timezone } : {}) }), (error) =>
+      signupPage({ csrf: webContext(request).csrf, next, email, error }));
   });
 
   app.post('/logout', { schema: { body: Type.Object(CSRF_FIELD) } }, async (request, reply) => {
