@@ -75,8 +75,8 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .filters label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
 @media (max-width: 44rem) { .filters { grid-template-columns: 1fr 1fr; } .filters .search { grid-column: 1 / -1; } }
 .items { list-style: none; margin: 0; padding: 0; }
-.item { display: flex; gap: .75rem; align-items: flex-start; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; margin-bottom: .5rem; }
-.item form { margin: 0; }
+.item { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; margin-bottom: .5rem; }
+.item .row { display: flex; gap: .75rem; align-items: flex-start; margin: 0; }
 .item:focus { outline: 3px solid var(--focus); outline-offset: 2px; }
 .item .check { width: 2.5rem; height: 2.5rem; min-height: 0; padding: 0; border-radius: 50%; font-size: 1.1rem; flex: 0 0 auto; }
 .item .check[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); color: var(--card); }
@@ -87,7 +87,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .item .meta { display: flex; flex-wrap: wrap; gap: .25rem .5rem; margin: 0; font-size: .85rem; color: var(--muted); }
 .badge { border: 1px solid var(--line); border-radius: 999px; padding: 0 .5rem; }
 .item .actions { display: flex; gap: .4rem; flex: 0 0 auto; }
-@media (max-width: 34rem) { .item { flex-wrap: wrap; } .item .body { flex-basis: calc(100% - 3.5rem); } .item .actions { width: 100%; justify-content: flex-end; } }
+@media (max-width: 34rem) { .item .row { flex-wrap: wrap; } .item .body { flex-basis: calc(100% - 3.5rem); } .item .actions { width: 100%; justify-content: flex-end; } }
 .empty { text-align: center; color: var(--muted); padding: 2rem 1rem; }
 .pager { display: flex; justify-content: flex-end; margin-top: 1rem; }
 
@@ -142,11 +142,11 @@ const JS = `
     select.addEventListener('change', function () { select.form.requestSubmit(); });
   });
 
-  // Destructive forms ask first.
-  document.querySelectorAll('form[data-confirm]').forEach(function (form) {
-    form.addEventListener('submit', function (event) {
-      if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
-    });
+  // Destructive forms and buttons ask first.
+  document.addEventListener('submit', function (event) {
+    var asker = (event.submitter && event.submitter.getAttribute('data-confirm')) ? event.submitter : event.target;
+    var question = asker.getAttribute && asker.getAttribute('data-confirm');
+    if (question && !window.confirm(question)) event.preventDefault();
   });
 
   // Copy buttons copy the field they name.

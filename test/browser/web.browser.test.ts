@@ -93,11 +93,25 @@ describe('the web app in chromium', () => {
     expect(await page.locator(':focus').getAttribute('aria-label')).toBe('Mark “Buy milk” not done');
     await screenshot(page, 'inbox');
 
-    // "/" jumps to the search box; the search narrows the list.
+    // Delete asks first: dismissing keeps the item, accepting deletes it.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: 'Delete “Call mom”' }).click();
+    expect(await page.locator('.item .title').allTextContents()).toEqual(['Call mom', 'Buy milk']);
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toBe('Delete “Call mom” and its subtasks?');
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Delete “Call mom”' }).click();
+    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Buy milk']);
+
+    // After the delete the capture box has the focus again: Escape leaves it, "/" jumps to search.
+    expect(await page.locator(':focus').getAttribute('id')).toBe('capture-text');
+    await page.keyboard.press('Escape');
     await page.keyboard.press('/');
     await page.keyboard.type('milk');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Buy milk']);
+    await expect.poll(() => page.url()).toContain('q=milk');
+    expect(await page.locator('.item .title').allTextContents()).toEqual(['Buy milk']);
     await screenshot(page, 'inbox-search');
 
     await page.getByRole('link', { name: 'Developer settings' }).click();

@@ -11,9 +11,9 @@ interface FoundForm {
   fields: Record<string, string>;
 }
 
-/** Every POST form of a page, with its hidden and named fields filled as the page has them. */
+/** Every POST target of a page (a form's action and its buttons' formaction), with the form's fields. */
 function formsOf(page: string, body: string): FoundForm[] {
-  return [...body.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map(([, action, inner]) => {
+  return [...body.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].flatMap(([, action, inner]) => {
     const fields: Record<string, string> = {};
     for (const [, name, options] of inner!.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
       const selected = /<option(?: value="([^"]*)")? selected>([^<]*)/.exec(options!) ?? /<option(?: value="([^"]*)")?[^>]*>([^<]*)/.exec(options!);
@@ -22,7 +22,8 @@ function formsOf(page: string, body: string): FoundForm[] {
     for (const [, name, value] of inner!.matchAll(/<(?:input|textarea|button)[^>]*name="([^"]+)"(?:[^>]*value="([^"]*)")?/g)) {
       fields[name!] ??= value ?? 'some text';
     }
-    return { page, action: action!.replaceAll('&amp;', '&'), fields };
+    const targets = [action!, ...[...inner!.matchAll(/formaction="([^"]+)"/g)].map((m) => m[1]!)];
+    return targets.map((target) => ({ page, action: target.replaceAll('&amp;', '&'), fields }));
   });
 }
 
