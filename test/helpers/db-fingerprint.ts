@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { PostgresIntrospector, sql } from 'kysely';
 import type { Db } from '../../src/db/schema.js';
 
 /**
@@ -7,8 +7,11 @@ import type { Db } from '../../src/db/schema.js';
  * tables added by later migrations are covered): equal fingerprints mean nothing was written.
  */
 export async function fingerprint(db: Db): Promise<Record<string, string>> {
-  // PostgreSQL introspection lists every schema's tables; other test files' schemas are not ours.
-  const own = await ownSchema(db);
+  // On PostgreSQL the introspector lists the tables of every schema; other test runs share the
+  // database, so only the connection's own schema (its search_path) is this test's data.
+  const own = db.introspection instanceof PostgresIntrospector
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined;
   const tables = (await db.introspection.getTables()).filter((t) => !t.name.startsWith('kysely_') && (own === undefined || t.schema === own));
   const out: Record<string, string> = {};
   for (const table of tables.sort((a, b) => a.name.localeCompare(b.name))) {
@@ -19,13 +22,4 @@ export async function fingerprint(db: Db): Promise<Record<string, string>> {
     out[table.name] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`;
   }
   return out;
-}
-
-async function ownSchema(db: Db): Promise<string | undefined> {
-  try {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    return rows[0]?.schema;
-  } catch {
-    return undefined; // SQLite has no schemas (and no current_schema())
-  }
 }
