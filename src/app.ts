@@ -7,6 +7,7 @@ import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
 import { organizerRoutes } from './modules/organizer/organizer.routes.js';
+import { pairingRoutes } from './modules/pairing/pairing.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -20,6 +21,8 @@ import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
 import { installRateLimits } from './plugins/rate-limit.js';
 import { installValidators } from './plugins/validation.js';
+import { sendNotFoundPage } from './web/errors.js';
+import { webApp } from './web/web.plugin.js';
 
 export const API_PREFIX = '/api/v1';
 const ONE_MIB = 1024 * 1024;
@@ -52,7 +55,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
 
   installValidators(app);
   installJsonParser(app);
-  installErrorHandlers(app);
+  installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
@@ -83,9 +86,11 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(projectsRoutes, { services });
       await api.register(tagsRoutes, { services });
       await api.register(voiceRoutes, { services });
+      await api.register(pairingRoutes, { services });
     },
     { prefix: API_PREFIX },
   );
+  await app.register(webApp, { services, publicUrl: config.publicUrl });
 
   return app;
 }

@@ -5,6 +5,8 @@ import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId as defaultNewId, type IdGenerator } from './lib/ids.js';
 import { createBulkService, type BulkService } from './modules/bulk/bulk.service.js';
+import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
+import { createBrowseService, type BrowseService } from './modules/browse/browse.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
 import { createItemLoader } from './modules/items/item-loader.js';
@@ -17,6 +19,7 @@ import { createRedisStore, type RedisStoreOptions } from './modules/limits/redis
 import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createOrganizerEngine } from './modules/organizer/engines.js';
 import { createOrganizerService, type OrganizerService } from './modules/organizer/organizer.service.js';
+import { createPairingService, type PairingService } from './modules/pairing/pairing.service.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
@@ -38,6 +41,9 @@ export interface Services {
   bulk: BulkService;
   limits: LimitsService;
   organizer: OrganizerService;
+  accounts: AccountsService;
+  pairing: PairingService;
+  browse: BrowseService;
   metrics: Metrics;
   voice: VoiceService;
   logger: Logger;
@@ -99,8 +105,14 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     logger,
   });
 
+  const accounts = createAccountsService({ db, clock, users, limits });
+  const pairing = createPairingService({ db, clock, keys });
+  const browse = createBrowseService({ db, loader });
+
+
   return {
     db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, organizer, metrics, voice, logger,
+    accounts, pairing, browse,
     close: () => limits.close(),
   };
 }

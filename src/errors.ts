@@ -3,10 +3,14 @@ export type ErrorCode =
   | 'bad_request'
   | 'unauthorized'
   | 'pro_required'
+  | 'access_denied'
   | 'not_found'
   | 'conflict'
+  | 'already_exchanged'
+  | 'expired'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'not_approved'
   | 'rate_limited'
   | 'ai_rate_limited'
   | 'organizer_unavailable'
@@ -18,10 +22,14 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   pro_required: 402,
+  access_denied: 403,
   not_found: 404,
   conflict: 409,
+  already_exchanged: 409,
+  expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  not_approved: 425,
   rate_limited: 429,
   ai_rate_limited: 429,
   organizer_unavailable: 503,

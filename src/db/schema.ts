@@ -79,6 +79,27 @@ export interface OutboxEventsTable {
   created_at: string;
 }
 
+/** A web sign-in; `id` is the SHA-256 of the cookie's token. */
+export interface WebSessionsTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A browser pairing request; `state_hash` is the SHA-256 of the client's state. */
+export interface PairingsTable {
+  state_hash: string;
+  label: string;
+  created_at: string;
+  expires_at: string;
+  user_id: string | null;
+  approved_at: string | null;
+  denied_at: string | null;
+  exchanged_at: string | null;
+  key_id: string | null;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -87,6 +108,8 @@ export interface DatabaseSchema {
   tags: TagsTable;
   item_tags: ItemTagsTable;
   outbox_events: OutboxEventsTable;
+  web_sessions: WebSessionsTable;
+  pairings: PairingsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

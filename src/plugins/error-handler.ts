@@ -56,8 +56,16 @@ export function routerErrorHandler(error: FastifyError, request: FastifyRequest,
   void reply.status(500).send({ error: 'internal_error', message: 'internal error; quote the X-Request-Id header when reporting it' });
 }
 
+export interface ErrorHandlerOptions {
+  /** Renders the 404 for a browser asking for a page outside /api/ (the web app's own page). */
+  notFoundPage?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+}
+
+const wantsPage = (request: FastifyRequest): boolean =>
+  !request.url.startsWith('/api/') && (request.method === 'GET' || request.method === 'HEAD') && String(request.headers.accept ?? '').includes('text/html');
+
 /** One place renders every error in the contract's `{ error, message, details? }` shape. */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler<FastifyError>((error, request, reply) => {
     // Fastify reads the body even for a route that does not exist; its absence is the answer, not
     // the body's content type, size or syntax.
@@ -76,5 +84,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
     return reply.status(500).send({ error: 'internal_error', message: 'internal error; quote the X-Request-Id header when reporting it' });
   });
 
-  app.setNotFoundHandler((request, reply) => reply.status(404).send(routeNotFound(request.method, request.url)));
+  app.setNotFoundHandler((request, reply) => {
+    if (options.notFoundPage && wantsPage(request)) return options.notFoundPage(request, reply);
+    return reply.status(404).send(routeNotFound(request.method, request.url));
+  });
 }

@@ -32,6 +32,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'projects', description: 'Projects that group items' },
         { name: 'tags', description: 'Tags on items' },
         { name: 'voice', description: 'Speech to text (Pro)' },
+        { name: 'pairing', description: 'Browser pairing: a client gets a key once the user approves (no key needed)' },
       ],
     },
     refResolver: {

@@ -42,23 +42,30 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid body, query or parameters (bad_request)',
   401: 'missing, invalid or revoked API key (unauthorized)',
   402: 'the route needs the Pro plan (pro_required)',
+  403: 'the user denied the request (access_denied)',
   404: 'no such resource for this user (not_found)',
   409: 'conflicts with an existing resource (conflict)',
+  410: 'the resource expired (expired)',
   413: 'body larger than allowed (payload_too_large)',
   415: 'body is not application/json (unsupported_media_type)',
   422: 'the request was understood but could not be processed',
+  425: 'not ready yet; retry after Retry-After seconds (not_approved)',
   429: 'a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After',
   503: 'a dependency is unavailable',
 };
 
-export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 425 | 429 | 503;
 
 /** The documented error answers of a route, each with the shared error schema. */
-export function errorResponses(...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>> {
+export function errorResponses(...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>>;
+/** The same, with a route's own description of some statuses (409 meaning already_exchanged, say). */
+export function errorResponses(descriptions: Partial<Record<ErrorStatus, string>>, ...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>>;
+export function errorResponses(...args: (ErrorStatus | Partial<Record<ErrorStatus, string>>)[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>> {
+  const own = typeof args[0] === 'object' ? (args.shift() as Partial<Record<ErrorStatus, string>>) : {};
   const out: Record<number, TUnsafe<Static<typeof ErrorSchema>>> = {};
-  for (const status of statuses) {
+  for (const status of args as ErrorStatus[]) {
     const schema = status === 429 ? 'RateLimitError#' : 'Error#';
-    out[status] = Type.Unsafe<Static<typeof ErrorSchema>>({ ...Type.Ref(schema), description: ERROR_DESCRIPTIONS[status] });
+    out[status] = Type.Unsafe<Static<typeof ErrorSchema>>({ ...Type.Ref(schema), description: own[status] ?? ERROR_DESCRIPTIONS[status] });
   }
   return out;
 }

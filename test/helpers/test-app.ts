@@ -52,6 +52,8 @@ export interface TestAppOptions {
   /** Transcription settings (default: engine auto, which finds pocketsphinx when installed). */
   transcribe?: Partial<TranscribeConfig>;
   voice?: Partial<VoiceOptions>;
+  /** PUBLIC_URL of the app (https makes its cookies Secure). */
+  publicUrl?: string;
 }
 
 /** Builds the app on a fresh database; nothing listens on a port. */
@@ -70,7 +72,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     ...(options.transcribe ? { transcribe: options.transcribe } : {}),
     ...(options.voice ? { voice: options.voice } : {}),
   });
-  const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
+  const app = await buildApp({ config: { publicUrl: options.publicUrl ?? 'http://localhost:8080' }, services });
   await app.ready();
   // Counting starts with the store's first connection; tests of the limiter start after it.
   await services.limits.ready(10_000);

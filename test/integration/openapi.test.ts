@@ -36,10 +36,15 @@ const SPEC_OPERATIONS = [
   'GET /api/v1/projects/{id}/items',
   'GET /api/v1/tags',
   'POST /api/v1/voice/transcribe',
+  'POST /api/v1/connect/start',
+  'POST /api/v1/connect/exchange',
 ];
 
+/** The spec's only operations without a bearer key: the pairing pair. */
+const PUBLIC_OPERATIONS = ['POST /api/v1/connect/start', 'POST /api/v1/connect/exchange'];
+
 /** Error statuses the contract allows; each must be answered with the shared error schema. */
-const ERROR_STATUSES = ['400', '401', '402', '404', '409', '413', '415', '422', '429', '503'];
+const ERROR_STATUSES = ['400', '401', '402', '403', '404', '409', '410', '413', '415', '422', '425', '429', '503'];
 
 const opKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
@@ -68,7 +73,7 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
-  it('the document itself is not an operation; every operation needs the bearer key', () => {
+  it('the document itself is not an operation; every operation but pairing needs the bearer key', () => {
     const schemes = v.doc.components?.securitySchemes ?? {};
     const bearerNames = Object.entries(schemes)
       .filter(([, s]) => s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer')
@@ -79,9 +84,14 @@ describe('the OpenAPI document', () => {
       const key = opKey(method, path);
       if (path === '/api/v1/openapi.json') continue;
       const security = operation.security ?? v.doc.security ?? [];
-      const needsBearer = security.length > 0 && security.every((req) => bearerNames.some((name) => name in req));
-      if (!needsBearer) problems.push(`${key}: does not require bearer security`);
-      if (!operation.responses['401']) problems.push(`${key}: 401 not documented`);
+      if (PUBLIC_OPERATIONS.includes(key)) {
+        if (security.length !== 0) problems.push(`${key}: is public but documents security`);
+        if (operation.responses['401']) problems.push(`${key}: is public but documents 401`);
+      } else {
+        const needsBearer = security.length > 0 && security.every((req) => bearerNames.some((name) => name in req));
+        if (!needsBearer) problems.push(`${key}: does not require bearer security`);
+        if (!operation.responses['401']) problems.push(`${key}: 401 not documented`);
+      }
       if (!Object.keys(operation.responses).some((s) => s.startsWith('2'))) problems.push(`${key}: no success status`);
       for (const [status, response] of Object.entries(operation.responses)) {
         const schema = response.content?.['application/json']?.schema;
@@ -380,6 +390,35 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     await call('POST', url, 413, await form([{ name: 'file', file: Buffer.alloc(10 * ONE_MIB + 1), filename: 'big.wav' }]));
     await call('POST', url, 422, await form([audio, { name: 'language', value: 'fr' }]));
   }, 90_000);
+
+  it('pairing: start and exchange, with every answer of the contract', async () => {
+    const state = (n: number) => `${'pairing-state-'.padEnd(28, '_')}${String(n).padStart(4, '0')}`;
+    const clock = t.clock;
+    expect(await call('POST', '/api/v1/connect/start', 200, { as: null, body: { state: state(1), label: 'Agent' } })).toMatchObject({ ok: true });
+    await call('POST', '/api/v1/connect/start', 409, { as: null, body: { state: state(1), label: 'Again' } });
+    await call('POST', '/api/v1/connect/start', 400, { as: null, body: { state: 'short', label: 'Agent' } });
+    await call('POST', '/api/v1/connect/start', 400, { as: null, body: { state: state(2), label: '' } });
+    await call('POST', '/api/v1/connect/start', 400, { as: null, raw: '{"state":' });
+    await call('POST', '/api/v1/connect/start', 415, { as: null, raw: 'state=x', contentType: 'application/x-www-form-urlencoded' });
+    await call('POST', '/api/v1/connect/start', 413, { as: null, raw: huge() });
+    // A bearer key is neither needed nor harmful.
+    await call('POST', '/api/v1/connect/start', 200, { body: { state: state(3), label: 'Agent' } });
+
+    await call('POST', '/api/v1/connect/exchange', 425, { as: null, body: { state: state(1) } });
+    await call('POST', '/api/v1/connect/exchange', 404, { as: null, body: { state: state(9) } });
+    await call('POST', '/api/v1/connect/exchange', 400, { as: null, body: { state: 'x' } });
+    await call('POST', '/api/v1/connect/exchange', 415, { as: null, raw: 'x', contentType: 'text/plain' });
+    await call('POST', '/api/v1/connect/exchange', 413, { as: null, raw: huge() });
+    await t.services.pairing.decide(state(1), user.id, true);
+    await t.services.pairing.decide(state(3), user.id, false);
+    const key = await call('POST', '/api/v1/connect/exchange', 200, { as: null, body: { state: state(1) } });
+    expect(key.token).toMatch(/^cin_/);
+    await call('POST', '/api/v1/connect/exchange', 409, { as: null, body: { state: state(1) } });
+    await call('POST', '/api/v1/connect/exchange', 403, { as: null, body: { state: state(3) } });
+    await call('POST', '/api/v1/connect/start', 200, { as: null, body: { state: state(4), label: 'Late' } });
+    clock.advance(10 * 60_000);
+    await call('POST', '/api/v1/connect/exchange', 410, { as: null, body: { state: state(4) } });
+  });
 
   it('exercised every operation of the spec with a success and an error', () => {
     // Operations added by later issues bring their own scenarios; these are the ones that exist now.

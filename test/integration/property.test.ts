@@ -61,6 +61,11 @@ const statusArb = mostly(fc.constantFrom('backlog', 'todo', 'doing', 'done', 'ar
 const typeArb = mostly(fc.constantFrom('note', 'todo'), fc.constantFrom('task', 'NOTE'));
 const tagNameArb = fc.oneof(fc.constantFrom('Work', 'work', 'home', 'Home ', 'a,b', '', 'x'.repeat(51)), fc.string({ maxLength: 12 }));
 const timezoneArb = fc.oneof(fc.constantFrom('UTC', 'Europe/Berlin', 'america/new_york', 'Etc/GMT+5', 'Mars/Base', '', 'x'.repeat(65)), junkString);
+// A few states recur, so starts collide (409) and exchanges find pending pairings (425).
+const stateArb = mostly(
+  fc.constantFrom('state-one-aaaaaaaaaaaaaaaaaaaaaa', 'state-two-bbbbbbbbbbbbbbbbbbbbbb', 'state_three_cccccccccccccccccccc'),
+  fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{32}$/), junkString, fc.constantFrom('x'.repeat(33), 'state-one-aaaaaaaaaaaaaaaaaaaaa=')),
+);
 const clientIdArb = fc.constantFrom('0190a6f4-8c00-7000-8000-000000000001', '0190a6f4-8c00-7000-8000-000000000002');
 const bulkOpArb = mostly(fc.constantFrom('toggle', 'archive', 'unarchive', 'delete', 'move'), fc.constantFrom('explode', 'TOGGLE', ''));
 const bulkIdsArb = fc.oneof(
@@ -133,6 +138,8 @@ const ROUTES: Route[] = [
   { path: '/api/v1/tags', methods: ['GET'] },
   // Random bodies are never a valid audio form; what matters is that every refusal is documented.
   { path: '/api/v1/voice/transcribe', methods: ['POST'] },
+  { path: '/api/v1/connect/start', methods: ['POST'], body: fc.record({ state: stateArb, label: fc.oneof(textArb, fc.constantFrom('x'.repeat(100), 'x'.repeat(101))) }) },
+  { path: '/api/v1/connect/exchange', methods: ['POST'], body: fc.record({ state: stateArb }) },
 ];
 
 const junkValue = fc.oneof(
@@ -147,7 +154,7 @@ const truncate = (text: string, at: number, brace: boolean): string => text.slic
 function bodyArb(route: Route): fc.Arbitrary<string | undefined> {
   const valid = route.body ?? fc.constant({});
   const mutated = fc
-    .tuple(valid, fc.constantFrom('text', 'name', 'title', 'organize', 'project_id', 'parent_id', 'tags', 'due_at', 'status', 'timezone', 'type', 'client_id', 'op', 'ids', 'payload', 'extra'), junkValue)
+    .tuple(valid, fc.constantFrom('text', 'name', 'title', 'organize', 'project_id', 'parent_id', 'tags', 'due_at', 'status', 'timezone', 'type', 'client_id', 'op', 'ids', 'payload', 'state', 'label', 'extra'), junkValue)
     .map(([obj, key, value]) => ({ ...obj, [key]: value }));
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/schema.js';
+import type { Db, Executor } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { notFound } from '../../errors.js';
 import { mintKey, parseToken, secretMatches } from '../../lib/api-keys.js';
@@ -19,7 +19,14 @@ export interface KeyView {
 
 export interface KeysService {
   mint(userId: string, label: string): Promise<{ key_id: string; token: string }>;
+  /**
+   * Mints inside the caller's transaction (the pairing exchange). No retry on a prefix clash: a
+   * failed statement aborts a PostgreSQL transaction, so the caller retries the whole transaction.
+   */
+  mintIn(trx: Executor, userId: string, label: string): Promise<{ key_id: string; token: string }>;
   revoke(keyId: string): Promise<void>;
+  /** Revokes one of the user's own keys; another user's key is a 404 like an unknown one. */
+  revokeOwn(userId: string, keyId: string): Promise<void>;
   list(userId: string): Promise<KeyView[]>;
   /** The user behind a bearer token, or null for anything that is not a live key. */
   authenticate(token: string): Promise<AuthUser | null>;
@@ -31,23 +38,30 @@ const MINT_ATTEMPTS = 5;
 
 export function createKeysService(deps: { db: Db; clock: Clock; newId: IdGenerator }): KeysService {
   const { db } = deps;
+
+  async function mintIn(trx: Executor, userId: string, label: string): Promise<{ key_id: string; token: string }> {
+    const minted = mintKey();
+    const row = {
+      id: deps.newId(),
+      user_id: userId,
+      label: label.trim() || 'API key',
+      prefix: minted.prefix,
+      secret_hash: minted.secretHash,
+      created_at: toTimestamp(deps.clock.now()),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await insertKey(trx, row);
+    return { key_id: row.id, token: minted.token };
+  }
+
   return {
+    mintIn,
+
     async mint(userId, label) {
       for (let attempt = 1; ; attempt += 1) {
-        const minted = mintKey();
-        const row = {
-          id: deps.newId(),
-          user_id: userId,
-          label: label.trim() || 'API key',
-          prefix: minted.prefix,
-          secret_hash: minted.secretHash,
-          created_at: toTimestamp(deps.clock.now()),
-          last_used_at: null,
-          revoked_at: null,
-        };
         try {
-          await insertKey(db, row);
-          return { key_id: row.id, token: minted.token };
+          return await mintIn(db, userId, label);
         } catch (error) {
           // 36^8 prefixes make a clash rare; a retry with a fresh prefix settles it.
           if (!isUniqueViolation(error) || attempt >= MINT_ATTEMPTS) throw error;
@@ -58,6 +72,12 @@ export function createKeysService(deps: { db: Db; clock: Clock; newId: IdGenerat
     async revoke(keyId) {
       const key = isUuid(keyId) ? await findKeyById(db, keyId) : undefined;
       if (!key) throw notFound('key');
+      await markKeyRevoked(db, keyId, toTimestamp(deps.clock.now()));
+    },
+
+    async revokeOwn(userId, keyId) {
+      const key = isUuid(keyId) ? await findKeyById(db, keyId) : undefined;
+      if (!key || key.user_id !== userId) throw notFound('key');
       await markKeyRevoked(db, keyId, toTimestamp(deps.clock.now()));
     },
 

@@ -37,8 +37,22 @@ export interface LimitsService {
   checkClientIp(ip: string): Promise<{ allowed: boolean; window: WindowState; retryAfter: number }>;
   /** Waits (bounded) until the counter store can count; false when it still cannot. */
   ready(maxWaitMs: number): Promise<boolean>;
+  /**
+   * Counts one web sign-in (or sign-up, with `emailKey` null) against the per-IP and then the
+   * per-email budget of LOGIN_LIMITS; a budget that refuses is not counted.
+   */
+  checkLoginAttempt(emailKey: string | null, ip: string): Promise<{ allowed: boolean; retryAfter: number }>;
   close(): Promise<void>;
 }
+
+/**
+ * Web sign-in attempts, successful or not: enough for a person who mistypes, far too few to guess a
+ * password. Per email they slow a distributed guesser; per IP, one machine trying many emails.
+ */
+export const LOGIN_LIMITS = Object.freeze({
+  perEmail: Object.freeze({ perMinute: 10, perDay: 200 }),
+  perIp: Object.freeze({ perMinute: 30, perDay: 1000 }),
+});
 
 /** While the store is down every request would log; once per interval is enough to be noticed. */
 const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
@@ -130,6 +144,21 @@ export function createLimitsService(deps: {
     },
 
     ready: (maxWaitMs) => store.ready(maxWaitMs),
+    async checkLoginAttempt(emailKey, ip) {
+      const now = clock.now();
+      const [minute, day] = [currentWindow('minute', now), currentWindow('day', now)];
+      // One consume per subject: each keeps its two counters in one Redis Cluster slot.
+      const subjects: [string, PlanLimits][] = [[`login:{ip:${ip}}`, LOGIN_LIMITS.perIp]];
+      if (emailKey !== null) subjects.push([`login:{e:${emailKey}}`, LOGIN_LIMITS.perEmail]);
+      for (const [key, limits] of subjects) {
+        const result = await consume([spec(key, limits.perMinute, minute, now), spec(key, limits.perDay, day, now)]);
+        if (result.allowed) continue;
+        const dayFull = (result.counts[1] ?? 0) >= limits.perDay;
+        return { allowed: false, retryAfter: secondsUntil((dayFull ? day : minute).endsAt, now) };
+      }
+      return { allowed: true, retryAfter: 0 };
+    },
+
     close: () => store.close(),
   };
 }

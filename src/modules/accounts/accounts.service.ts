@@ -1,0 +1,108 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db, Plan } from '../../db/schema.js';
+import { AppError, badRequest } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { toTimestamp } from '../../lib/timestamps.js';
+import type { LimitsService } from '../limits/limits.service.js';
+import { canonicalTimeZone } from '../users/timezones.js';
+import { emailKey, type UsersService } from '../users/users.service.js';
+import { deleteSession, deleteSessionsExpiredBy, findLiveSession, insertSession } from './sessions.repository.js';
+
+/** A signed-in browser stays signed in this long (signing out ends it at once). */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+export const PASSWORD_MIN = 8;
+/** scrypt's cost barely depends on length, but nobody needs more, and bodies stay small. */
+export const PASSWORD_MAX = 256;
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  plan: Plan;
+  timezone: string;
+}
+
+export interface AccountsService {
+  /** Creates the user (with their Inbox) and signs them in; answers the session cookie's token. */
+  signUp(input: { email: string; password: string; timezone?: string; ip: string }): Promise<{ token: string; user: SessionUser }>;
+  signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string; user: SessionUser }>;
+  signOut(token: string): Promise<void>;
+  /** The user of a live session, or null for an unknown, expired or signed-out token. */
+  resolve(token: string): Promise<SessionUser | null>;
+}
+
+/** Only the hash of a session token is stored: a copy of the database signs nobody in. */
+const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function createAccountsService(deps: { db: Db; clock: Clock; users: UsersService; limits: LimitsService }): AccountsService {
+  const { db, clock, users, limits } = deps;
+  // Unknown emails still pay for one scrypt, so the answer's timing does not tell which exist.
+  let decoy: Promise<string> | undefined;
+
+  async function throttle(email: string | null, ip: string): Promise<void> {
+    const decision = await limits.checkLoginAttempt(email === null ? null : emailKey(email), ip);
+    if (decision.allowed) return;
+    const minutes = Math.ceil(decision.retryAfter / 60);
+    throw new AppError('rate_limited', `too many attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, {
+      fields: { retry_after: decision.retryAfter },
+      headers: { 'retry-after': String(decision.retryAfter) },
+    });
+  }
+
+  async function openSession(user: SessionUser): Promise<{ token: string; user: SessionUser }> {
+    const token = randomBytes(32).toString('base64url');
+    const at = clock.now();
+    await db.transaction().execute(async (trx) => {
+      await deleteSessionsExpiredBy(trx, toTimestamp(at));
+      await insertSession(trx, {
+        id: hashToken(token),
+        user_id: user.id,
+        created_at: toTimestamp(at),
+        expires_at: toTimestamp(new Date(at.getTime() + SESSION_TTL_MS)),
+      });
+    });
+    return { token, user };
+  }
+
+  return {
+    async signUp({ email, password, timezone, ip }) {
+      await throttle(null, ip);
+      const length = Array.from(password).length;
+      if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
+        throw badRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
+      }
+      // The browser's zone is a convenience; one Node does not know is dropped, not an error.
+      const zone = timezone ? canonicalTimeZone(timezone) : null;
+      const created = await users.create({ email, password, ...(zone ? { timezone: zone } : {}) });
+      const row = await users.requireByEmail(created.email);
+      return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
+    },
+
+    async signIn({ email, password, ip }) {
+      await throttle(email, ip);
+      const wrong = new AppError('unauthorized', 'the email or the password is wrong');
+      const row = await users.requireByEmail(email).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'not_found') return undefined;
+        throw error;
+      });
+      if (!row?.password_hash) {
+        decoy ??= hashPassword(randomBytes(16).toString('hex'));
+        await verifyPassword(password, await decoy);
+        throw wrong;
+      }
+      if (!(await verifyPassword(password, row.password_hash))) throw wrong;
+      return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
+    },
+
+    async signOut(token) {
+      if (TOKEN.test(token)) await deleteSession(db, hashToken(token));
+    },
+
+    async resolve(token) {
+      if (!TOKEN.test(token)) return null;
+      const found = await findLiveSession(db, hashToken(token), toTimestamp(clock.now()));
+      return found ? { id: found.user_id, email: found.email, plan: found.plan, timezone: found.timezone } : null;
+    },
+  };
+}

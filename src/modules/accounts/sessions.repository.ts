@@ -1,0 +1,34 @@
+import type { Executor, Plan, WebSessionsTable } from '../../db/schema.js';
+
+export type SessionRow = WebSessionsTable;
+
+export interface SessionWithUser {
+  session_id: string;
+  user_id: string;
+  email: string;
+  plan: Plan;
+  timezone: string;
+}
+
+export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+  await db.insertInto('web_sessions').values(row).execute();
+}
+
+/** The live session and its user in one query: it runs on every web request. */
+export async function findLiveSession(db: Executor, id: string, now: string): Promise<SessionWithUser | undefined> {
+  return db
+    .selectFrom('web_sessions')
+    .innerJoin('users', 'users.id', 'web_sessions.user_id')
+    .select(['web_sessions.id as session_id', 'users.id as user_id', 'users.email', 'users.plan', 'users.timezone'])
+    .where('web_sessions.id', '=', id)
+    .where('web_sessions.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('web_sessions').where('id', '=', id).execute();
+}
+
+export async function deleteSessionsExpiredBy(db: Executor, now: string): Promise<void> {
+  await db.deleteFrom('web_sessions').where('expires_at', '<=', now).execute();
+}

@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { toTimestamp } from '../../lib/timestamps.js';
+import type { KeysService } from '../keys/keys.service.js';
+import {
+  deletePairingsExpiredBefore,
+  findPairing,
+  insertPairing,
+  markPairingDecided,
+  markPairingExchanged,
+  type PairingRow,
+} from './pairing.repository.js';
+
+/** The link lives 10 minutes (contract), for approval and exchange alike. */
+export const PAIRING_TTL_MS = 10 * 60_000;
+/** After expiring, a state keeps answering 410 this long before it may be forgotten (then 404). */
+export const PAIRING_RETENTION_MS = 24 * 60 * 60_000;
+export const LABEL_MAX = 100;
+export const STATE_PATTERN = '^[A-Za-z0-9_-]{32}$';
+const STATE = new RegExp(STATE_PATTERN);
+/** Bounds the retries of an exchange (prefix clash of a fresh key, or a lost race re-read). */
+const EXCHANGE_ATTEMPTS = 5;
+
+export type PairingStatus = 'pending' | 'approved' | 'denied' | 'exchanged' | 'expired';
+
+export interface PairingView {
+  status: PairingStatus;
+  label: string;
+  created_at: string;
+  expires_at: string;
+  /** Who approved or denied it, once someone did. */
+  user_id: string | null;
+}
+
+export interface PairingService {
+  start(input: { state: string; label: string }): Promise<{ ok: true; expires_at: string }>;
+  exchange(state: string): Promise<{ token: string; key_id: string }>;
+  /** The request behind an approval link; null when the state is malformed or unknown. */
+  find(state: string): Promise<PairingView | null>;
+  /**
+   * Approves or denies for `userId`, the signed-in user: the key minted later belongs to them.
+   * `decided` is false when the request was no longer open (the view says why).
+   */
+  decide(state: string, userId: string, approve: boolean): Promise<{ decided: boolean; pairing: PairingView | null }>;
+}
+
+/** States are bearer secrets while a pairing is open; only their hash is stored. */
+const hashState = (state: string): string => createHash('sha256').update(state, 'utf8').digest('hex');
+
+function statusOf(row: PairingRow, now: string): PairingStatus {
+  // Terminal outcomes first: a used or denied link says so even after its 10 minutes.
+  if (row.exchanged_at) return 'exchanged';
+  if (row.denied_at) return 'denied';
+  if (now >= row.expires_at) return 'expired';
+  return row.approved_at ? 'approved' : 'pending';
+}
+
+const toView = (row: PairingRow, now: string): PairingView => ({
+  status: statusOf(row, now),
+  label: row.label,
+  created_at: row.created_at,
+  expires_at: row.expires_at,
+  user_id: row.user_id,
+});
+
+/** The contract's exchange answer for every status but `approved`. */
+function exchangeRefusal(status: Exclude<PairingStatus, 'approved'>): AppError {
+  switch (status) {
+    case 'pending':
+      return new AppError('not_approved', 'the user has not approved this request yet; poll again in 2 s', { headers: { 'retry-after': '2' } });
+    case 'denied':
+      return new AppError('access_denied', 'the user denied this request; start a new one to try again');
+    case 'expired':
+      return new AppError('expired', 'this pairing expired; start a new one');
+    case 'exchanged':
+      return new AppError('already_exchanged', 'the key of this pairing was already retrieved; start a new one');
+  }
+}
+
+class LostExchange extends Error {}
+
+export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysService }): PairingService {
+  const { db, clock } = deps;
+  const now = () => toTimestamp(clock.now());
+
+  async function load(state: string): Promise<PairingRow | undefined> {
+    return STATE.test(state) ? findPairing(db, hashState(state)) : undefined;
+  }
+
+  return {
+    async start({ state, label }) {
+      const name = label.trim();
+      if (!STATE.test(state)) throw badRequest('state must be 32 characters from A-Z a-z 0-9 _ -', 'state');
+      if (name === '' || Array.from(name).length > LABEL_MAX) throw badRequest(`label must be 1 to ${LABEL_MAX} characters`, 'label');
+      const at = clock.now();
+      const row: PairingRow = {
+        state_hash: hashState(state),
+        label: name,
+        created_at: toTimestamp(at),
+        expires_at: toTimestamp(new Date(at.getTime() + PAIRING_TTL_MS)),
+        user_id: null,
+        approved_at: null,
+        denied_at: null,
+        exchanged_at: null,
+        key_id: null,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          // Housekeeping rides along with a successful start, so a refused request writes nothing.
+          await deletePairingsExpiredBefore(trx, toTimestamp(new Date(at.getTime() - PAIRING_RETENTION_MS)));
+          await insertPairing(trx, row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('conflict', 'this state was already used to start a pairing; generate a new one');
+        throw error;
+      }
+      return { ok: true, expires_at: row.expires_at };
+    },
+
+    async exchange(state) {
+      for (let attempt = 1; ; attempt += 1) {
+        const row = await load(state);
+        if (!row) throw notFound('pairing');
+        const at = now();
+        const status = statusOf(row, at);
+        if (status !== 'approved') throw exchangeRefusal(status);
+        try {
+          return await db.transaction().execute(async (trx) => {
+            const key = await deps.keys.mintIn(trx, row.user_id!, row.label);
+            if (!(await markPairingExchanged(trx, row.state_hash, key.key_id, at))) throw new LostExchange();
+            return key;
+          });
+        } catch (error) {
+          // A lost race rolls its key back; the re-read then answers with the winner's outcome.
+          const retry = error instanceof LostExchange || isUniqueViolation(error);
+          if (!retry || attempt >= EXCHANGE_ATTEMPTS) throw error instanceof LostExchange ? exchangeRefusal('exchanged') : error;
+        }
+      }
+    },
+
+    async find(state) {
+      const row = await load(state);
+      return row ? toView(row, now()) : null;
+    },
+
+    async decide(state, userId, approve) {
+      const row = await load(state);
+      if (!row) return { decided: false, pairing: null };
+      const decided = await markPairingDecided(db, row.state_hash, { userId, approved: approve, at: now() });
+      const after = await findPairing(db, row.state_hash);
+      return { decided, pairing: after ? toView(after, now()) : null };
+    },
+  };
+}

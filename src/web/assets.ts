@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+
+/*
+ * The web app's only static files, kept in code so the build needs no copy step. Their URLs
+ * carry a content hash, so browsers may cache them forever and a new release is fetched at once.
+ */
+
+const CSS = `
+:root {
+  color-scheme: light dark;
+  --bg: #f7f7f5; --fg: #1d1d1f; --muted: #5c5c66; --line: #d9d9de; --card: #fff;
+  --accent: #2451b7; --accent-fg: #fff; --danger: #b42318; --ok: #157347; --warn-bg: #fff4d6; --warn-line: #e8c46a;
+  --focus: #f59e0b; --radius: 10px;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #141417; --fg: #ececf1; --muted: #a4a4b0; --line: #34343c; --card: #1e1e23;
+    --accent: #7aa2ff; --accent-fg: #0d1330; --danger: #ff8a80; --ok: #6fd29a; --warn-bg: #3a3016; --warn-line: #8a6d1f;
+  }
+}
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.skip { position: absolute; left: -999px; top: 0; background: var(--card); padding: .5rem 1rem; z-index: 10; }
+.skip:focus { left: .5rem; top: .5rem; }
+.visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+header.top { background: var(--card); border-bottom: 1px solid var(--line); }
+header.top nav { max-width: 52rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
+header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
+header.top .links { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; }
+header.top a[aria-current="page"] { font-weight: 600; text-decoration: none; color: var(--fg); }
+header.top form { margin: 0; }
+main { max-width: 52rem; margin: 0 auto; padding: 1.25rem 1rem 3rem; }
+h1 { font-size: 1.6rem; line-height: 1.25; margin: .25rem 0 1rem; }
+h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.25rem; margin-bottom: 1.25rem; }
+.card > :first-child, .alert > :first-child { margin-top: 0; }
+.card > :last-child, .alert > :last-child { margin-bottom: 0; }
+.narrow { max-width: 26rem; margin-left: auto; margin-right: auto; }
+label { display: block; font-weight: 600; margin-bottom: .25rem; }
+.field { margin-bottom: 1rem; }
+.hint { color: var(--muted); font-size: .9rem; font-weight: 400; }
+input[type=text], input[type=email], input[type=password], input[type=search], select, textarea {
+  width: 100%; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .55rem .7rem;
+}
+input, select { height: 2.75rem; }
+textarea { resize: vertical; }
+button, .button {
+  font: inherit; font-weight: 600; display: inline-flex; align-items: center; justify-content: center; gap: .35rem; min-height: 2.75rem;
+  padding: .45rem .95rem; border-radius: 8px; border: 1px solid var(--line); background: var(--card); color: var(--fg); cursor: pointer; text-decoration: none;
+}
+button:hover, .button:hover { border-color: var(--muted); }
+button.primary, .button.primary { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
+button.danger { color: var(--danger); }
+button.link { border: 0; background: none; color: var(--accent); padding: 0; min-height: 0; font-weight: 400; text-decoration: underline; }
+button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
+.actions-row { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
+.alert { border-radius: 8px; padding: .75rem 1rem; margin-bottom: 1rem; border: 1px solid var(--line); background: var(--card); }
+.alert.error { border-color: var(--danger); color: var(--danger); }
+.alert.success { border-color: var(--ok); }
+.alert.warn { background: var(--warn-bg); border-color: var(--warn-line); color: var(--fg); }
+.muted { color: var(--muted); }
+.small { font-size: .9rem; }
+
+/* Inbox */
+.capture { display: grid; gap: .6rem; margin-bottom: 1rem; }
+.capture textarea { font-size: 1.05rem; min-height: 3.2rem; }
+.capture .options { display: flex; flex-wrap: wrap; gap: .6rem; }
+.capture .options select { width: auto; flex: 1 1 8rem; }
+.capture .options button { flex: 0 0 auto; }
+@media (max-width: 34rem) { .capture .options button { flex-basis: 100%; } }
+.filters { display: grid; grid-template-columns: 2fr 1fr 1fr 1fr auto; gap: .6rem; align-items: end; margin-bottom: 1rem; }
+.filters label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
+@media (max-width: 44rem) { .filters { grid-template-columns: 1fr 1fr; } .filters .search { grid-column: 1 / -1; } }
+.items { list-style: none; margin: 0; padding: 0; }
+.item { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; margin-bottom: .5rem; }
+.item .row { display: flex; gap: .75rem; align-items: flex-start; margin: 0; }
+.item:focus { outline: 3px solid var(--focus); outline-offset: 2px; }
+.item .check { width: 2.5rem; height: 2.5rem; min-height: 0; padding: 0; border-radius: 50%; font-size: 1.1rem; flex: 0 0 auto; }
+.item .check[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); color: var(--card); }
+.item .body { flex: 1 1 auto; min-width: 0; }
+.item .title { margin: .35rem 0 .1rem; font-weight: 600; overflow-wrap: anywhere; }
+.item.done .title { text-decoration: line-through; color: var(--muted); }
+.item .content { margin: 0 0 .25rem; color: var(--muted); white-space: pre-line; overflow-wrap: anywhere; max-height: 6em; overflow: hidden; }
+.item .meta { display: flex; flex-wrap: wrap; gap: .25rem .5rem; margin: 0; font-size: .85rem; color: var(--muted); }
+.badge { border: 1px solid var(--line); border-radius: 999px; padding: 0 .5rem; }
+.item .actions { display: flex; gap: .4rem; flex: 0 0 auto; }
+@media (max-width: 34rem) { .item .row { flex-wrap: wrap; } .item .body { flex-basis: calc(100% - 3.5rem); } .item .actions { width: 100%; justify-content: flex-end; } }
+.empty { text-align: center; color: var(--muted); padding: 2rem 1rem; }
+.pager { display: flex; justify-content: flex-end; margin-top: 1rem; }
+
+/* Settings */
+table { width: 100%; border-collapse: collapse; }
+th, td { text-align: left; padding: .55rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: .85rem; color: var(--muted); }
+td code { font-size: .9rem; white-space: nowrap; }
+tr.revoked td { color: var(--muted); }
+@media (max-width: 40rem) {
+  table, tbody, tr, td { display: block; }
+  thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  tr { border: 1px solid var(--line); border-radius: 8px; padding: .4rem .6rem; margin-bottom: .6rem; }
+  td { border: 0; padding: .2rem 0; display: flex; gap: .75rem; }
+  td::before { content: attr(data-label); flex: 0 0 6.5rem; color: var(--muted); font-size: .85rem; }
+}
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0 0 1rem; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.inline-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; margin-bottom: 1rem; }
+.inline-form .field { flex: 1 1 14rem; margin: 0; }
+.token { display: flex; gap: .5rem; flex-wrap: wrap; }
+.token textarea { flex: 1 1 16rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; word-break: break-all; resize: none; }
+.token button { align-self: flex-start; }
+
+/* Pairing */
+.request-label { font-size: 1.25rem; font-weight: 700; overflow-wrap: anywhere; }
+.decision { display: flex; gap: .75rem; flex-wrap: wrap; margin-top: 1rem; }
+.decision button { flex: 1 1 10rem; }
+`;
+
+const JS = `
+(function () {
+  document.documentElement.classList.add('js');
+
+  // Enter captures; Shift+Enter starts a new line (and an IME composition is left alone).
+  document.querySelectorAll('textarea[data-enter-submits]').forEach(function (area) {
+    area.addEventListener('keydown', function (event) {
+      if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+      event.preventDefault();
+      if (area.value.trim() !== '') area.form.requestSubmit();
+    });
+  });
+
+  // Escape leaves a text field, so the one-key shortcuts below work again.
+  document.querySelectorAll('textarea, input[type=search]').forEach(function (field) {
+    field.addEventListener('keydown', function (event) { if (event.key === 'Escape') field.blur(); });
+  });
+
+  // Filters apply as soon as they change.
+  document.querySelectorAll('select[data-autosubmit]').forEach(function (select) {
+    select.addEventListener('change', function () { select.form.requestSubmit(); });
+  });
+
+  // Destructive forms and buttons ask first.
+  document.addEventListener('submit', function (event) {
+    var asker = (event.submitter && event.submitter.getAttribute('data-confirm')) ? event.submitter : event.target;
+    var question = asker.getAttribute && asker.getAttribute('data-confirm');
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  // Copy buttons copy the field they name.
+  document.querySelectorAll('button[data-copy]').forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var field = document.getElementById(button.getAttribute('data-copy'));
+      if (!field) return;
+      var done = function () { button.textContent = 'Copied'; };
+      field.select();
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand('copy'); done(); });
+      else { document.execCommand('copy'); done(); }
+    });
+  });
+
+  // The browser's time zone, for new accounts.
+  document.querySelectorAll('input[data-timezone]').forEach(function (input) {
+    try { input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { /* stays UTC */ }
+  });
+
+  // "/" jumps to search, "c" to the capture box, unless the user is typing somewhere.
+  document.addEventListener('keydown', function (event) {
+    var target = event.target;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    var id = event.key === '/' ? 'search' : event.key === 'c' ? 'capture-text' : null;
+    var field = id && document.getElementById(id);
+    if (field) { event.preventDefault(); field.focus(); }
+  });
+})();
+`;
+
+export interface Asset {
+  path: string;
+  body: string;
+  type: string;
+}
+
+function asset(name: string, ext: string, body: string, type: string): Asset {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { path: `/assets/${name}.${hash}.${ext}`, body, type };
+}
+
+export const STYLESHEET = asset('app', 'css', CSS, 'text/css; charset=utf-8');
+export const SCRIPT = asset('app', 'js', JS, 'text/javascript; charset=utf-8');
+export const ASSETS: readonly Asset[] = [STYLESHEET, SCRIPT];

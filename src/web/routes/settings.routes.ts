@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../container.js';
+import { AppError } from '../../errors.js';
+import type { SessionUser } from '../../modules/accounts/accounts.service.js';
+import { sendPage } from '../layout.js';
+import { webContext } from '../session.js';
+import { settingsPage, type SettingsPageData, type WebhookSummary } from '../views/settings.views.js';
+import { CSRF_FIELD, field } from './forms.js';
+
+/** Lists a user's webhooks; present only when the server has webhooks. */
+export interface WebhookSource {
+  listForUser(userId: string): Promise<WebhookSummary[]>;
+}
+
+const LABEL_MAX = 100;
+const NOTICES: Record<string, string> = {
+  revoked: 'The key was revoked. Requests with it are refused from now on.',
+  timezone: 'Time zone saved.',
+};
+
+const DoneQuery = Type.Object({ done: field(20) });
+const MintBody = Type.Object({ ...CSRF_FIELD, label: field(1000) });
+const TimezoneBody = Type.Object({ ...CSRF_FIELD, timezone: field(100) });
+const KeyParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
+/** Every zone Node knows, UTC first; a user's own zone is listed even when it is an alias. */
+function zonesFor(current: string): string[] {
+  const zones = Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC');
+  return ['UTC', ...(current !== 'UTC' && !zones.includes(current) ? [current] : []), ...zones];
+}
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services; webhooks?: WebhookSource }> = async (app, { services, webhooks }) => {
+  const { keys, users } = services;
+
+  async function render(request: FastifyRequest, reply: FastifyReply, user: SessionUser, status: number, extra: Partial<SettingsPageData> = {}) {
+    const [keyList, hooks] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null]);
+    const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, timeZones: zonesFor(user.timezone), webhooks: hooks, ...extra });
+    return sendPage(reply, status, page);
+  }
+
+  const signInFirst = (reply: FastifyReply) => reply.redirect(`/login?next=${encodeURIComponent('/settings/keys')}`, 303);
+
+  app.get('/settings/keys', { schema: { querystring: DoneQuery } }, async (request, reply) => {
+    const { user } = webContext(request);
+    if (!user) return signInFirst(reply);
+    const notice = request.query.done ? NOTICES[request.query.done] : undefined;
+    return render(request, reply, user, 200, notice ? { notice } : {});
+  });
+
+  app.post('/settings/keys', { schema: { body: MintBody } }, async (request, reply) => {
+    const { user } = webContext(request);
+    if (!user) return signInFirst(reply);
+    const label = (request.body.label ?? '').trim();
+    if (label === '' || Array.from(label).length > LABEL_MAX) {
+      return render(request, reply, user, 400, { error: `Give the key a label of 1 to ${LABEL_MAX} characters.` });
+    }
+    const { token } = await keys.mint(user.id, label);
+    // The token is in this response only; the page is not redirected so that it is never stored.
+    return render(request, reply, user, 200, { minted: { label, token } });
+  });
+
+  app.post('/settings/keys/:id/revoke', { schema: { params: KeyParams, body: Type.Object(CSRF_FIELD) } }, async (request, reply) => {
+    const { user } = webContext(request);
+    if (!user) return signInFirst(reply);
+    await keys.revokeOwn(user.id, request.params.id);
+    return reply.redirect('/settings/keys?done=revoked', 303);
+  });
+
+  app.post('/settings/timezone', { schema: { body: TimezoneBody } }, async (request, reply) => {
+    const { user } = webContext(request);
+    if (!user) return signInFirst(reply);
+    try {
+      await users.updateMe(user.id, { timezone: request.body.timezone ?? '' });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      return render(request, reply, user, error.statusCode, { error: error.message });
+    }
+    return reply.redirect('/settings/keys?done=timezone', 303);
+  });
+};

@@ -1,0 +1,119 @@
+import type { SessionUser } from '../../modules/accounts/accounts.service.js';
+import type { KeyView } from '../../modules/keys/keys.service.js';
+import { formatDateTime, sentence } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { csrfField, renderPage } from '../layout.js';
+
+/** A webhook as developer settings show it (the contract's webhook record, read-only here). */
+export interface WebhookSummary {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  created_at: string;
+  last_failure_status: number | null;
+  last_failure_reason: string | null;
+  last_failure_at: string | null;
+}
+
+export interface SettingsPageData {
+  user: SessionUser;
+  csrf: string;
+  keys: KeyView[];
+  timeZones: readonly string[];
+  /** null when this server has no webhooks: the section is left out. */
+  webhooks: WebhookSummary[] | null;
+  /** A key just minted: its token is in this response and nowhere else. */
+  minted?: { label: string; token: string };
+  notice?: string;
+  error?: string;
+}
+
+function accountSection(d: SettingsPageData): SafeHtml {
+  return html`<section class="card" aria-labelledby="account-heading">
+  <h2 id="account-heading">Account</h2>
+  <dl class="facts">
+    <dt>Email</dt><dd>${d.user.email}</dd>
+    <dt>Plan</dt><dd>${d.user.plan === 'pro' ? 'Pro' : 'Free'}</dd>
+  </dl>
+  <form class="inline-form" method="post" action="/settings/timezone">
+    ${csrfField(d.csrf)}
+    <div class="field"><label for="timezone">Time zone <span class="hint">(dates are shown and read in it)</span></label>
+      <select id="timezone" name="timezone">${d.timeZones.map((z) => html`<option${z === d.user.timezone ? html` selected` : ''}>${z}</option>`)}</select></div>
+    <button type="submit">Save time zone</button>
+  </form>
+</section>`;
+}
+
+function mintedNotice(minted: { label: string; token: string }): SafeHtml {
+  return html`<div class="alert success" role="status">
+  <p><strong>Your new key “${minted.label}”.</strong> Copy it now: it is shown only this once.</p>
+  <div class="token">
+    <textarea id="new-token" rows="2" readonly aria-label="New API key" spellcheck="false">${minted.token}</textarea>
+    <button type="button" data-copy="new-token" hidden>Copy</button>
+  </div>
+</div>`;
+}
+
+function keyRow(d: SettingsPageData, key: KeyView): SafeHtml {
+  const zone = d.user.timezone;
+  const revoked = key.revoked_at !== null;
+  return html`<tr${revoked ? html` class="revoked"` : ''}>
+  <td data-label="Label">${key.label}</td>
+  <td data-label="Key"><code>cin_${key.prefix}_…</code></td>
+  <td data-label="Created"><time datetime="${key.created_at}">${formatDateTime(key.created_at, zone)}</time></td>
+  <td data-label="Last used">${key.last_used_at ? html`<time datetime="${key.last_used_at}">${formatDateTime(key.last_used_at, zone)}</time>` : 'Never'}</td>
+  <td data-label="${revoked ? 'Status' : ''}">${revoked
+    ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time></span>`
+    : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}” (cin_${key.prefix}_…)">Revoke</button></form>`}</td>
+</tr>`;
+}
+
+function keysSection(d: SettingsPageData): SafeHtml {
+  return html`<section class="card" aria-labelledby="keys-heading">
+  <h2 id="keys-heading">API keys</h2>
+  <p class="muted small">Programs and agents use a key as <code>Authorization: Bearer cin_…</code>. Treat it like a password.</p>
+  ${d.minted ? mintedNotice(d.minted) : ''}
+  <form class="inline-form" method="post" action="/settings/keys">
+    ${csrfField(d.csrf)}
+    <div class="field"><label for="key-label">Label</label><input id="key-label" name="label" type="text" required maxlength="100" placeholder="e.g. laptop script"></div>
+    <button class="primary" type="submit">Create key</button>
+  </form>
+  ${d.keys.length > 0
+    ? html`<table><caption class="visually-hidden">Your API keys</caption>
+  <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Status</span></th></tr></thead>
+  <tbody>${d.keys.map((k) => keyRow(d, k))}</tbody></table>`
+    : html`<p class="muted">No keys yet.</p>`}
+</section>`;
+}
+
+function failure(d: SettingsPageData, hook: WebhookSummary): SafeHtml | string {
+  if (hook.last_failure_status === null) return 'None';
+  const what = hook.last_failure_status === 0 ? (hook.last_failure_reason ?? 'no response') : `HTTP ${hook.last_failure_status}`;
+  return html`${what}${hook.last_failure_at ? html`, <time datetime="${hook.last_failure_at}">${formatDateTime(hook.last_failure_at, d.user.timezone)}</time>` : ''}`;
+}
+
+function webhooksSection(d: SettingsPageData, hooks: WebhookSummary[]): SafeHtml {
+  return html`<section class="card" aria-labelledby="webhooks-heading">
+  <h2 id="webhooks-heading">Webhooks</h2>
+  ${hooks.length > 0
+    ? html`<table><caption class="visually-hidden">Your webhooks</caption>
+  <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Last failure</th></tr></thead>
+  <tbody>${hooks.map((h) => html`<tr>
+    <td data-label="URL"><code>${h.url}</code>${h.description ? html`<br><span class="muted small">${h.description}</span>` : ''}</td>
+    <td data-label="Events">${h.events.join(', ')}</td>
+    <td data-label="Last failure">${failure(d, h)}</td></tr>`)}</tbody></table>`
+    : html`<p class="muted">No webhooks. Pro users create them with <code>POST /api/v1/webhooks</code>.</p>`}
+</section>`;
+}
+
+export function settingsPage(d: SettingsPageData): string {
+  const body = html`<h1>Developer settings</h1>
+${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
+${d.error ? html`<div class="alert error" role="alert">${sentence(d.error)}</div>` : ''}
+${keysSection(d)}
+${accountSection(d)}
+${d.webhooks ? webhooksSection(d, d.webhooks) : ''}
+<p class="small muted">API reference: <a href="/docs">/docs</a></p>`;
+  return renderPage({ title: 'Developer settings', section: 'settings', user: d.user, csrf: d.csrf, body });
+}

@@ -1,0 +1,58 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Services } from '../container.js';
+import { ASSETS } from './assets.js';
+import { installPageErrors } from './errors.js';
+import { setPageHeaders } from './layout.js';
+import { PageError } from './page-error.js';
+import { authRoutes } from './routes/auth.routes.js';
+import { connectRoutes } from './routes/connect.routes.js';
+import { inboxRoutes } from './routes/inbox.routes.js';
+import { settingsRoutes, type WebhookSource } from './routes/settings.routes.js';
+import { installWebSession } from './session.js';
+
+export interface WebOptions {
+  services: Services;
+  publicUrl: string;
+  /** The user's webhooks for developer settings; the section is left out without it. */
+  webhooks?: WebhookSource;
+}
+
+const hasNul = (value: unknown): boolean =>
+  typeof value === 'string' ? value.includes('\u0000') : typeof value === 'object' && value !== null && Object.values(value).some(hasNul);
+
+/**
+ * The server-rendered web app: sign-up and sign-in, the inbox, developer settings and the pairing
+ * approval page. Its own scope, so its cookies, form parsing, CSRF checks and HTML errors never
+ * touch /api/v1.
+ */
+export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
+  // Pages are not API operations.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+
+  for (const asset of ASSETS) {
+    app.get(asset.path, async (_request, reply) =>
+      reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(asset.body),
+    );
+  }
+
+  await app.register(async (pages) => {
+    await pages.register(cookie);
+    await pages.register(formbody);
+    installPageErrors(pages);
+    const cookies = installWebSession(pages, { accounts: opts.services.accounts, publicUrl: opts.publicUrl });
+    pages.addHook('onSend', async (_request, reply) => setPageHeaders(reply));
+    // PostgreSQL text cannot hold U+0000; a form or query carrying one is refused before any work.
+    pages.addHook('preValidation', async (request: FastifyRequest) => {
+      if (hasNul(request.query) || hasNul(request.body)) throw new PageError(400, 'Invalid characters', 'The request contained a NUL character.');
+    });
+
+    await pages.register(authRoutes, { services: opts.services, cookies });
+    await pages.register(inboxRoutes, { services: opts.services });
+    await pages.register(settingsRoutes, { services: opts.services, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+    await pages.register(connectRoutes, { services: opts.services });
+  });
+};

@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = join(process.cwd(), 'screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * Debian's chromium, headless and quiet: no background traffic, no sync, no component updates,
+ * no proxy, and every host name but 127.0.0.1 unresolvable, so a page can reach nothing else.
+ * Playwright gives each launch a fresh temporary --user-data-dir of its own and removes it on close.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-proxy-server',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+}
+
+/** A fresh browser profile (cookies and all) that may only talk to the app under test. */
+export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+  const allowed = new URL(baseURL).origin;
+  await context.route('**/*', (route) => (new URL(route.request().url()).origin === allowed ? route.continue() : route.abort()));
+  return context;
+}
+
+/** The page as it is, at desktop width and at phone width, into screenshots/<name>-{desktop,phone}.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}

@@ -1,0 +1,222 @@
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/dialects.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { newEmail, newState } from '../helpers/web-client.js';
+import { launchChromium, newContext, screenshot } from './chromium.js';
+
+const PASSWORD = 'correct horse battery';
+
+/*
+ * The web app in a real browser (Debian's chromium through playwright-core), against the app
+ * listening on 127.0.0.1 on an ephemeral port. One dialect is enough for pages (the first of the
+ * run: SQLite, or PostgreSQL in CI's PostgreSQL pass).
+ */
+describe('the web app in chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(DIALECTS[0] ?? 'sqlite');
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function freshPage(): Promise<Page> {
+    const context = await newContext(browser, baseUrl);
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  const api = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${baseUrl}/api/v1/${path}`, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+
+  async function signUp(page: Page, email: string): Promise<void> {
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`${baseUrl}/`);
+  }
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  it('signs up, captures from the inbox with Enter, toggles the item, mints a key that works against /api/v1/me', async () => {
+    const page = await freshPage();
+    await page.goto('/signup');
+    await screenshot(page, 'signup');
+    const email = newEmail();
+    await signUp(page, email);
+    expect((await t.services.users.requireByEmail(email)).timezone).toBe('Europe/Berlin');
+    await expect.poll(() => page.getByText('Nothing here yet').isVisible()).toBe(true);
+    await screenshot(page, 'inbox-empty');
+
+    // The capture box has the focus; Enter captures, Shift+Enter starts a new line.
+    await page.keyboard.type('Buy milk');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${baseUrl}/`);
+    const capture = page.getByLabel('Capture a note or todo');
+    await capture.pressSequentially('Call mom');
+    await capture.press('Shift+Enter');
+    await capture.pressSequentially('about Sunday lunch');
+    await capture.press('Enter');
+    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Call mom', 'Buy milk']);
+    expect(await page.locator('.item .content').first().textContent()).toBe('about Sunday lunch');
+
+    // Toggle with the keyboard.
+    const toggle = page.getByRole('button', { name: 'Mark “Buy milk” done' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Mark “Buy milk” not done' }).getAttribute('aria-pressed')).toBe('true');
+    // The page comes back with the focus on the row just toggled, so the keyboard user keeps their place.
+    expect(await page.locator(':focus').getAttribute('data-item-id')).toBe(await page.locator('.item', { hasText: 'Buy milk' }).getAttribute('data-item-id'));
+    await page.keyboard.press('Tab');
+    expect(await page.locator(':focus').getAttribute('aria-label')).toBe('Mark “Buy milk” not done');
+    await screenshot(page, 'inbox');
+
+    // Delete asks first: dismissing keeps the item, accepting deletes it.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: 'Delete “Call mom”' }).click();
+    expect(await page.locator('.item .title').allTextContents()).toEqual(['Call mom', 'Buy milk']);
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toBe('Delete “Call mom” and its subtasks?');
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Delete “Call mom”' }).click();
+    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Buy milk']);
+
+    // After the delete the capture box has the focus again: Escape leaves it, "/" jumps to search.
+    expect(await page.locator(':focus').getAttribute('id')).toBe('capture-text');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    await page.keyboard.type('milk');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toContain('q=milk');
+    expect(await page.locator('.item .title').allTextContents()).toEqual(['Buy milk']);
+    await screenshot(page, 'inbox-search');
+
+    await page.getByRole('link', { name: 'Developer settings' }).click();
+    await page.getByLabel('Label').fill('browser test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const tokenField = page.getByLabel('New API key');
+    const token = await tokenField.inputValue();
+    expect(token).toMatch(/^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).isVisible()).toBe(true);
+    // A string, so the test needs no DOM typings: it runs in the page.
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(token);
+    await screenshot(page, 'settings-new-key');
+
+    const me = await api('GET', 'me', undefined, token);
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(email);
+    const items = await api('GET', 'items', undefined, token);
+    expect(items.body.items.find((i: { title: string }) => i.title === 'Buy milk')).toMatchObject({ is_completed: true, status: 'done' });
+
+    // Revoking asks first, then the key stops working at once.
+    // (Not reload(): that would post the mint form again.)
+    await page.goto('/settings/keys');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Revoke “browser test” (cin_${token.split('_')[1]}_…)` }).click();
+    await expect.poll(() => page.getByText('The key was revoked.').isVisible()).toBe(true);
+    await screenshot(page, 'settings');
+    expect((await api('GET', 'me', undefined, token)).status).toBe(401);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${baseUrl}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The email or the password is wrong.');
+    await screenshot(page, 'login-error');
+  }, 90_000);
+
+  it('pairs a client: start via the API, sign in and approve in the browser, exchange via the API, use the token', async () => {
+    const email = newEmail();
+    await signUp(await freshPage(), email);
+
+    const state = newState();
+    expect((await api('POST', 'connect/start', { state, label: 'Claude Desktop' })).status).toBe(200);
+    t.clock.advance(60_000);
+
+    const page = await freshPage();
+    await page.goto(`/connect/agent?state=${state}`);
+    await page.waitForURL(/\/login\?next=/);
+    await screenshot(page, 'login-for-connect');
+    await signIn(page, email);
+    await page.waitForURL(`${baseUrl}/connect/agent?state=${state}`);
+    expect(await page.locator('.request-label').textContent()).toBe('Claude Desktop');
+    expect(await page.locator('main').textContent()).toContain('(1 minute ago)');
+    await screenshot(page, 'connect-approve');
+
+    expect((await api('POST', 'connect/exchange', { state })).status).toBe(425);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Approved');
+    await screenshot(page, 'connect-approved');
+
+    const exchanged = await api('POST', 'connect/exchange', { state });
+    expect(exchanged.status).toBe(200);
+    const me = await api('GET', 'me', undefined, exchanged.body.token);
+    expect(me.body.email).toBe(email);
+    expect((await api('POST', 'capture', { text: 'from the paired agent' }, exchanged.body.token)).status).toBe(201);
+    expect((await api('POST', 'connect/exchange', { state })).status).toBe(409);
+
+    await page.goto('/settings/keys');
+    expect(await page.locator('td[data-label="Label"]').allTextContents()).toContain('Claude Desktop');
+    await page.goto('/');
+    expect(await page.locator('.item .title').allTextContents()).toContain('from the paired agent');
+  }, 90_000);
+
+  it('denies a client: the exchange answers 403', async () => {
+    const page = await freshPage();
+    await signUp(page, newEmail());
+    const state = newState();
+    expect((await api('POST', 'connect/start', { state, label: 'Unknown tool' })).status).toBe(200);
+    await page.goto(`/connect/agent?state=${state}`);
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Denied');
+    await screenshot(page, 'connect-denied');
+    const res = await api('POST', 'connect/exchange', { state });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('access_denied');
+  }, 60_000);
+
+  it('shows a clear page for an expired link, and for an unknown one', async () => {
+    const page = await freshPage();
+    await signUp(page, newEmail());
+    const state = newState();
+    expect((await api('POST', 'connect/start', { state, label: 'Slow agent' })).status).toBe(200);
+    t.clock.advance(10 * 60_000 + 1);
+    const expired = await page.goto(`/connect/agent?state=${state}`);
+    expect(expired?.status()).toBe(410);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link has expired');
+    await screenshot(page, 'connect-expired');
+    const unknown = await page.goto(`/connect/agent?state=${newState()}`);
+    expect(unknown?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link is not valid');
+    await screenshot(page, 'connect-unknown');
+    const missing = await page.goto('/no/such/page');
+    expect(missing?.status()).toBe(404);
+    await screenshot(page, 'not-found');
+  }, 60_000);
+});
