@@ -9,6 +9,7 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installJsonParser } from './plugins/json-body.js';
@@ -75,6 +76,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(itemsRoutes, { services });
       await api.register(projectsRoutes, { services });
       await api.register(tagsRoutes, { services });
+      await api.register(webhooksRoutes, { services });
     },
     { prefix: API_PREFIX },
   );

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { DEFAULT_LIMITS, type LimitsConfig } from './config.js';
+import { DEFAULT_LIMITS, DEFAULT_WEBHOOK_DELIVERY, type LimitsConfig, type WebhookDeliveryConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -17,6 +17,10 @@ import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
+import { createDeliveryTransport, systemResolver, type Resolver } from './modules/webhooks/delivery-transport.js';
+import { createDeliveryWorker, DEFAULT_WORKER_SETTINGS, leaseFor, type DeliveryWorker, type WorkerSettings } from './modules/webhooks/delivery-worker.js';
+import { createSigningKeyVault } from './modules/webhooks/signing-keys.js';
+import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export interface Services {
   db: Db;
@@ -30,9 +34,12 @@ export interface Services {
   itemChanges: ItemChangesService;
   events: EventsService;
   limits: LimitsService;
+  webhooks: WebhooksService;
+  /** Delivers outbox events to webhooks; only the server process starts it. */
+  webhookWorker: DeliveryWorker;
   metrics: Metrics;
   logger: Logger;
-  /** Releases what the container opened besides the database (the Redis connection). */
+  /** Releases what the container opened besides the database (worker, outbound connections, Redis). */
   close(): Promise<void>;
 }
 
@@ -43,6 +50,18 @@ export interface ContainerOptions {
   limits?: LimitsConfig;
   /** Counters in Redis (shared by instances) instead of in process memory. */
   redis?: { url: string; keyPrefix: string };
+  webhooks?: WebhookOptions;
+}
+
+export interface WebhookOptions {
+  /** Seals webhook signing keys at rest; without it webhooks cannot be created or delivered (the CLI needs neither). */
+  secretKey?: Buffer;
+  delivery?: WebhookDeliveryConfig;
+  /** Host name resolution for deliveries; tests inject one so no real DNS is ever asked. */
+  resolver?: Resolver;
+  /** Extra trusted CA certificates (PEM) for receivers. */
+  ca?: string[];
+  worker?: Partial<WorkerSettings>;
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
@@ -73,8 +92,31 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : createMemoryStore(clock);
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
 
+  const hooks = options.webhooks ?? {};
+  const delivery = hooks.delivery ?? DEFAULT_WEBHOOK_DELIVERY;
+  const vault = createSigningKeyVault(hooks.secretKey);
+  const webhooks = createWebhooksService({ ...base, dialect, vault, allowPrivateTargets: delivery.allowPrivateTargets });
+  const transport = createDeliveryTransport({
+    resolver: hooks.resolver ?? systemResolver,
+    allowPrivateTargets: delivery.allowPrivateTargets,
+    timeoutMs: delivery.timeoutMs,
+    ...(hooks.ca ? { ca: hooks.ca } : {}),
+  });
+  const webhookWorker = createDeliveryWorker({
+    ...base,
+    dialect,
+    logger,
+    vault,
+    transport,
+    settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
+  });
+
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, limits, metrics, logger,
-    close: () => limits.close(),
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, limits, webhooks, webhookWorker, metrics, logger,
+    async close() {
+      await webhookWorker.stop();
+      await transport.close();
+      await limits.close();
+    },
   };
 }

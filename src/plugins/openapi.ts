@@ -6,9 +6,10 @@ import { ErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
 import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
+import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSchema, WebhookSchema } from '../modules/webhooks/webhooks.schemas.js';
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
-export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema];
+export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, WebhookSchema, WebhookListSchema, CreatedWebhookSchema, DeliverySchema, DeliveryPageSchema];
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -28,6 +29,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'items', description: 'Capture, read and change items' },
         { name: 'projects', description: 'Projects that group items' },
         { name: 'tags', description: 'Tags on items' },
+        { name: 'webhooks', description: 'Signed notifications of item events, and their delivery log' },
       ],
     },
     refResolver: {
