@@ -65,6 +65,15 @@ export class HttpsReceiver {
     return this;
   }
 
+  /** Answers every request left hanging so far with `status`. */
+  releaseHanging(status: number): void {
+    for (const res of this.hanging) {
+      res.writeHead(status);
+      res.end();
+    }
+    this.hanging.clear();
+  }
+
   /** https://<host>:<port><path>; host defaults to 127.0.0.1. */
   url(path = '/hook', host = '127.0.0.1'): string {
     return `https://${host}:${this.port}${path}`;
