@@ -4,7 +4,7 @@ import { createDb } from '../../src/db/create-db.js';
 import { leaseFor } from '../../src/modules/webhooks/delivery-worker.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
-import { actor, capture, type Actor } from '../helpers/items.js';
+import { actor, capture } from '../helpers/items.js';
 import type { TestApp } from '../helpers/test-app.js';
 import type { TestDb } from '../helpers/test-db.js';
 import { createTestCertificates, type TestCertificates } from '../helpers/test-ca.js';
