@@ -63,6 +63,15 @@ export class ScriptedReplies {
   readonly respond = (request: ReceivedRequest): Reply => this.scripts.get(request.path)?.shift() ?? { status: 200 };
 }
 
+/** Runs the worker through all three attempts of whatever is pending (the default delays: 1 s, then 5 s). */
+export async function runAllAttempts(t: TestApp): Promise<void> {
+  await t.services.webhookWorker.drain();
+  t.clock.advance(1000);
+  await t.services.webhookWorker.drain();
+  t.clock.advance(5000);
+  await t.services.webhookWorker.drain();
+}
+
 /** The deliveries of a webhook's log, newest first (one page of up to 200). */
 export async function deliveryLog(a: Actor, webhookId: string): Promise<JsonBody[]> {
   return ok(await a.c.get(`webhooks/${webhookId}/deliveries?limit=200`)).deliveries;

@@ -6,7 +6,7 @@ import { actor, capture, expectError, ok, type Actor } from '../helpers/items.js
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createTestCertificates, type TestCertificates } from '../helpers/test-ca.js';
 import { serviceSignatureValid, verifyStandardWebhook } from '../helpers/webhook-signatures.js';
-import { ScriptedReplies, createDeliveryApp, deliveryLog, registerWebhook, testResolver } from '../helpers/webhooks.js';
+import { ScriptedReplies, createDeliveryApp, deliveryLog, registerWebhook, runAllAttempts, testResolver } from '../helpers/webhooks.js';
 
 let certs: TestCertificates;
 let receiver: HttpsReceiver;
@@ -32,14 +32,7 @@ describe.each(DIALECTS)('webhook retries and failures (%s)', (dialect) => {
   let a: Actor;
   const path = (name: string) => `/${dialect}/${name}`;
   const drain = () => t.services.webhookWorker.drain();
-  /** Runs the worker through all three attempts of whatever is pending (delays 1 s, then 5 s). */
-  const drainAllAttempts = async () => {
-    await drain();
-    t.clock.advance(1000);
-    await drain();
-    t.clock.advance(5000);
-    await drain();
-  };
+  const drainAllAttempts = () => runAllAttempts(t);
 
   beforeAll(async () => {
     t = await createDeliveryApp(dialect, { certs, timeoutMs: 400 });
@@ -224,13 +217,7 @@ describe.each(DIALECTS)('webhook destinations checked at delivery (%s)', (dialec
     await strict?.close();
   });
 
-  const drainAll = async (t: TestApp) => {
-    await t.services.webhookWorker.drain();
-    t.clock.advance(1000);
-    await t.services.webhookWorker.drain();
-    t.clock.advance(5000);
-    await t.services.webhookWorker.drain();
-  };
+  const drainAll = runAllAttempts;
 
   it('refuses a host name that resolves to loopback, without connecting', async () => {
     const a = await actor(strict, 'pro');
