@@ -46,7 +46,7 @@ describe.each(DIALECTS)('server process: a delivery survives SIGKILL (%s)', (dia
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_TIMEOUT_MS: '3000',
       WEBHOOK_RETRY_DELAYS_MS: '100,200',
       NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
     };
