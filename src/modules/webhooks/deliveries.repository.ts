@@ -77,9 +77,15 @@ export async function claimUndispatchedEvents(trx: Executor, dialect: DialectNam
     .execute();
 }
 
-export async function findWebhooksOfUsers(db: Executor, userIds: readonly string[]): Promise<SubscribedWebhook[]> {
+/**
+ * The webhooks that may receive these users' events. On PostgreSQL they are key-share locked until
+ * the fan-out commits, so a concurrent delete waits for it (and then removes the new deliveries)
+ * instead of making the fan-out's inserts fail their foreign key.
+ */
+export async function findWebhooksOfUsers(db: Executor, dialect: DialectName, userIds: readonly string[]): Promise<SubscribedWebhook[]> {
   if (userIds.length === 0) return [];
-  return db.selectFrom('webhooks').select(['id', 'user_id', 'events', 'created_at']).where('user_id', 'in', [...userIds]).execute();
+  const query = db.selectFrom('webhooks').select(['id', 'user_id', 'events', 'created_at']).where('user_id', 'in', [...userIds]);
+  return (dialect === 'postgres' ? query.forKeyShare() : query).execute();
 }
 
 /** Chunked so one statement stays far below SQLite's and PostgreSQL's bound-parameter limits. */

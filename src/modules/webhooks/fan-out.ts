@@ -13,7 +13,7 @@ export async function fanOutEvents(deps: { db: Db; dialect: DialectName; newId: 
   return deps.db.transaction().execute(async (trx) => {
     const events = await claimUndispatchedEvents(trx, deps.dialect, now, limit);
     if (events.length === 0) return 0;
-    const webhooks = await findWebhooksOfUsers(trx, [...new Set(events.map((e) => e.user_id))]);
+    const webhooks = await findWebhooksOfUsers(trx, deps.dialect, [...new Set(events.map((e) => e.user_id))]);
     const subscriptions = webhooks.map((w) => ({ ...w, names: new Set(JSON.parse(w.events) as string[]) }));
     const rows: WebhookDeliveriesTable[] = [];
     for (const event of events) {

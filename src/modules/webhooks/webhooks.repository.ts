@@ -45,11 +45,12 @@ export async function deleteWebhookById(db: Executor, userId: string, id: string
 
 /**
  * Serialises a user's webhook creations on PostgreSQL, so two concurrent creates cannot both see
- * room under the limit. SQLite transactions are serialised already (one writer).
+ * room under the limit. NO KEY UPDATE conflicts with itself but not with the key-share locks of
+ * inserts that reference the user, so nothing else waits. SQLite transactions are serialised already.
  */
 export async function lockUserRow(db: Executor, dialect: DialectName, userId: string): Promise<void> {
   if (dialect !== 'postgres') return;
-  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
 }
 
 export async function recordWebhookFailure(
