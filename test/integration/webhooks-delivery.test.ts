@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
@@ -5,14 +7,15 @@ import { UTC_MS, actor, capture, ok, type Actor } from '../helpers/items.js';
 import type { JsonBody, TestApp } from '../helpers/test-app.js';
 import { createTestCertificates, type TestCertificates } from '../helpers/test-ca.js';
 import { serviceSignatureValid, verifyStandardWebhook } from '../helpers/webhook-signatures.js';
-import { ALL_EVENTS, bodies, createDeliveryApp, deliveryLog, registerWebhook } from '../helpers/webhooks.js';
+import { ALL_EVENTS, ScriptedReplies, bodies, createDeliveryApp, deliveryLog, registerWebhook, runAllAttempts } from '../helpers/webhooks.js';
 
 let certs: TestCertificates;
 let receiver: HttpsReceiver;
+const replies = new ScriptedReplies();
 
 beforeAll(async () => {
   certs = await createTestCertificates();
-  receiver = await new HttpsReceiver(certs).start();
+  receiver = await new HttpsReceiver(certs, replies.respond).start();
 });
 afterAll(async () => receiver?.close());
 
@@ -169,5 +172,45 @@ describe.each(DIALECTS)('webhook deliveries (%s)', (dialect) => {
     expect(second.deliveries.map((d: JsonBody) => d.item_id)).toEqual([items[0].id]);
     expect(second.next_cursor).toBeNull();
     expect(ok(await e.c.get(`webhooks/${webhook.id}/deliveries?limit=5000`)).deliveries).toHaveLength(3);
+  });
+});
+
+describe.each(DIALECTS)('webhook secrets and answers (%s)', (dialect) => {
+  let t: TestApp;
+  const lines: string[] = [];
+  const path = (name: string) => `/${dialect}/quiet/${name}`;
+
+  beforeAll(async () => {
+    // Everything the service logs, at every level.
+    t = await createDeliveryApp(dialect, { certs, logger: pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) }) });
+  });
+  afterAll(async () => t?.close());
+
+  it('never logs the secret, its signing key, or the receiver’s path and query', async () => {
+    const a = await actor(t, 'pro');
+    replies.plan(path('fails'), [500, 500, 500]);
+    const ok1 = await registerWebhook(a, receiver.url(`${path('works')}?token=receiver-own-token`), ['item.created']);
+    const ok2 = await registerWebhook(a, receiver.url(path('fails')), ['item.created']);
+    await capture(a.c, 'logged?');
+    await runAllAttempts(t);
+    expect(receiver.to(`${path('works')}?token=receiver-own-token`)).toHaveLength(1);
+    expect(receiver.to(path('fails'))).toHaveLength(3);
+    const log = lines.join('\n');
+    expect(log).toContain('webhook attempt failed');
+    for (const { secret } of [ok1, ok2]) {
+      expect(log).not.toContain(secret);
+      expect(log).not.toContain(createHash('sha256').update(secret).digest('hex'));
+    }
+    expect(log).not.toContain('receiver-own-token');
+    expect(log).not.toContain(path('fails'));
+  });
+
+  it('reads at most a few KB of an answer: a huge 200 body still counts as delivered', async () => {
+    const a = await actor(t, 'pro');
+    replies.plan(path('huge'), [{ status: 200, body: 'x'.repeat(8 * 1024 * 1024) }]);
+    const { webhook } = await registerWebhook(a, receiver.url(path('huge')), ['item.created']);
+    await capture(a.c, 'big answer');
+    await t.services.webhookWorker.drain();
+    expect((await deliveryLog(a, webhook.id))[0]).toMatchObject({ status: 'succeeded', attempts: 1, last_status: 200 });
   });
 });
