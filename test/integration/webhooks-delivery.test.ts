@@ -123,6 +123,34 @@ describe.each(DIALECTS)('webhook deliveries (%s)', (dialect) => {
     expect(deleted).toEqual([parent.id, child.id].sort());
   });
 
+  it('delivers the events of bulk operations, per item, like the single-item calls', async () => {
+    const b = await actor(t, 'pro');
+    const items = [await capture(b.c, 'Bulk one'), await capture(b.c, 'Bulk two')];
+    const ids = items.map((i) => i.id);
+    t.clock.advance(1);
+    await registerWebhook(b, receiver.url(path('bulk')), ALL_EVENTS);
+    t.clock.advance(1);
+    const project = ok(await b.c.post('projects', { name: 'Bulk target' }));
+    const bulk = async (op: string, payload?: Record<string, unknown>) =>
+      expect(ok(await b.c.post('items/bulk', { op, ids, ...(payload ? { payload } : {}) }))).toMatchObject({ ok: true, updated: 2 });
+    await bulk('toggle', { is_completed: true });
+    await bulk('toggle', { is_completed: true }); // already completed: counted, no event
+    await bulk('toggle');
+    await bulk('archive');
+    await bulk('unarchive');
+    await bulk('move', { project_id: project.id });
+    await bulk('delete');
+    await drain();
+
+    const received = bodies(receiver, path('bulk'));
+    const perItem = (id: string) => received.filter((e) => e.data.item.id === id).sort((x, y) => x.id.localeCompare(y.id)).map((e) => e.event);
+    for (const id of ids) {
+      expect(perItem(id)).toEqual(['item.completed', 'item.uncompleted', 'item.archived', 'item.updated', 'item.updated', 'item.deleted']);
+    }
+    const outbox = (await b.events.take()).filter((e) => e.event !== 'item.created');
+    expect(received.map((e) => e.id).sort()).toEqual(outbox.map((e) => e.id).sort());
+  });
+
   it('sends a webhook only the events it subscribed to', async () => {
     const c = await actor(t, 'pro');
     await registerWebhook(c, receiver.url(path('completed-only')), ['item.completed']);
