@@ -14,6 +14,7 @@ import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installJsonParser } from './plugins/json-body.js';
@@ -87,10 +88,12 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(tagsRoutes, { services });
       await api.register(voiceRoutes, { services });
       await api.register(pairingRoutes, { services });
+      await api.register(webhooksRoutes, { services });
     },
     { prefix: API_PREFIX },
   );
-  await app.register(webApp, { services, publicUrl: config.publicUrl });
+  // Developer settings list the user's webhooks read-only, from the same service as the API.
+  await app.register(webApp, { services, publicUrl: config.publicUrl, webhooks: { listForUser: (userId) => services.webhooks.list(userId) } });
 
   return app;
 }

@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
+import { parseSecretKey } from './lib/secret-key.js';
 
 const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
@@ -26,6 +27,11 @@ const ConfigSchema = Type.Object({
   TRANSCRIBE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   // Not a setting of ours: where the engines' executables (ffmpeg, pocketsphinx) are looked up.
   PATH: Type.Optional(Type.String()),
+  SECRET_KEY: Type.Optional(Type.String()),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
+  // Exactly two delays: the spec's three attempts are fixed, only their spacing is a setting.
+  WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', default: '1000,5000' }),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -85,7 +91,24 @@ export interface Config {
   readonly limits: LimitsConfig;
   readonly organizer: OrganizerConfig;
   readonly transcribe: TranscribeConfig;
+  /** SECRET_KEY decoded; undefined means the server generates ./data/secret.key on first start. */
+  readonly secretKey: Buffer | undefined;
+  readonly webhooks: WebhookDeliveryConfig;
 }
+
+export interface WebhookDeliveryConfig {
+  /** Testing only: lifts the address checks (loopback, private ranges); https and name rules stay. */
+  readonly allowPrivateTargets: boolean;
+  readonly timeoutMs: number;
+  /** Delays before attempts 2 and 3. */
+  readonly retryDelaysMs: readonly number[];
+}
+
+export const DEFAULT_WEBHOOK_DELIVERY: WebhookDeliveryConfig = Object.freeze({
+  allowPrivateTargets: false,
+  timeoutMs: 10_000,
+  retryDelaysMs: Object.freeze([1000, 5000]),
+});
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   free: Object.freeze({ perMinute: 60, perDay: 1000 }),
@@ -107,10 +130,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
   const validate = ajv.compile<RawConfig>(ConfigSchema);
-  if (!validate(raw)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message ?? 'is invalid'}`);
-    throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
+  const valid = validate(raw);
+  const problems = valid
+    ? []
+    : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message ?? 'is invalid'}`);
+  let secretKey: Buffer | undefined;
+  if (typeof raw.SECRET_KEY === 'string') {
+    try {
+      secretKey = parseSecretKey(raw.SECRET_KEY);
+    } catch (error) {
+      problems.push(`SECRET_KEY ${(error as Error).message}`);
+    }
   }
+  if (!valid || problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   if (raw.ORGANIZER_ENGINE === 'openai' && (!raw.OPENAI_BASE_URL || !raw.ORGANIZER_MODEL)) {
     throw new ConfigError('invalid settings: ORGANIZER_ENGINE=openai needs OPENAI_BASE_URL and ORGANIZER_MODEL');
   }
@@ -150,6 +182,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         })
         : undefined,
       searchPath: raw.PATH,
+    }),
+    secretKey,
+    webhooks: Object.freeze({
+      allowPrivateTargets: raw.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      timeoutMs: raw.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: Object.freeze(raw.WEBHOOK_RETRY_DELAYS_MS.split(',').map((d) => Number(d.trim()))),
     }),
   });
 }

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, type LimitsConfig, type OrganizerConfig, type TranscribeConfig } from './config.js';
+import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, DEFAULT_WEBHOOK_DELIVERY, type LimitsConfig, type OrganizerConfig, type TranscribeConfig, type WebhookDeliveryConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -25,6 +25,10 @@ import { createSearchService, type SearchService } from './modules/search/search
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
+import { createDeliveryTransport, systemResolver, type Resolver } from './modules/webhooks/delivery-transport.js';
+import { createDeliveryWorker, DEFAULT_WORKER_SETTINGS, leaseFor, type DeliveryWorker, type WorkerSettings } from './modules/webhooks/delivery-worker.js';
+import { createSigningKeyVault } from './modules/webhooks/signing-keys.js';
+import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export interface Services {
   db: Db;
@@ -44,10 +48,13 @@ export interface Services {
   accounts: AccountsService;
   pairing: PairingService;
   browse: BrowseService;
+  webhooks: WebhooksService;
+  /** Delivers outbox events to webhooks; only the server process starts it. */
+  webhookWorker: DeliveryWorker;
   metrics: Metrics;
   voice: VoiceService;
   logger: Logger;
-  /** Releases what the container opened besides the database (the Redis connection). */
+  /** Releases what the container opened besides the database (worker, outbound connections, Redis). */
   close(): Promise<void>;
 }
 
@@ -65,6 +72,18 @@ export interface ContainerOptions {
   transcribe?: Partial<TranscribeConfig>;
   /** Bounds and injection points of transcription (outbound HTTP, temp directory, timeouts). */
   voice?: Partial<VoiceOptions>;
+  webhooks?: WebhookOptions;
+}
+
+export interface WebhookOptions {
+  /** Seals webhook signing keys at rest; without it webhooks cannot be created or delivered (the CLI needs neither). */
+  secretKey?: Buffer;
+  delivery?: WebhookDeliveryConfig;
+  /** Host name resolution for deliveries; tests inject one so no real DNS is ever asked. */
+  resolver?: Resolver;
+  /** Extra trusted CA certificates (PEM) for receivers. */
+  ca?: string[];
+  worker?: Partial<WorkerSettings>;
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
@@ -110,9 +129,32 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const browse = createBrowseService({ db, loader });
 
 
+  const hooks = options.webhooks ?? {};
+  const delivery = hooks.delivery ?? DEFAULT_WEBHOOK_DELIVERY;
+  const vault = createSigningKeyVault(hooks.secretKey);
+  const webhooks = createWebhooksService({ ...base, dialect, vault, allowPrivateTargets: delivery.allowPrivateTargets });
+  const transport = createDeliveryTransport({
+    resolver: hooks.resolver ?? systemResolver,
+    allowPrivateTargets: delivery.allowPrivateTargets,
+    timeoutMs: delivery.timeoutMs,
+    ...(hooks.ca ? { ca: hooks.ca } : {}),
+  });
+  const webhookWorker = createDeliveryWorker({
+    ...base,
+    dialect,
+    logger,
+    vault,
+    transport,
+    settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
+  });
+
   return {
     db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, organizer, metrics, voice, logger,
-    accounts, pairing, browse,
-    close: () => limits.close(),
+    accounts, pairing, browse, webhooks, webhookWorker,
+    async close() {
+      await webhookWorker.stop();
+      await transport.close();
+      await limits.close();
+    },
   };
 }

@@ -77,6 +77,42 @@ export interface OutboxEventsTable {
   item_id: string;
   payload: string;
   created_at: string;
+  /** Set when the delivery worker has fanned the event out to the user's webhooks. */
+  dispatched_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface WebhooksTable {
+  id: string;
+  user_id: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  description: string | null;
+  /** Sealed (AES-256-GCM) SHA-256 hex of the secret. */
+  signing_key: string;
+  created_at: string;
+  last_failure_status: number | null;
+  last_failure_reason: string | null;
+  last_failure_at: string | null;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  user_id: string;
+  webhook_id: string;
+  event_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  round_attempts: number;
+  last_status: number | null;
+  last_failure_reason: string | null;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
 }
 
 /** A web sign-in; `id` is the SHA-256 of the cookie's token. */
@@ -110,6 +146,8 @@ export interface DatabaseSchema {
   outbox_events: OutboxEventsTable;
   web_sessions: WebSessionsTable;
   pairings: PairingsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

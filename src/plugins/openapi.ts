@@ -9,9 +9,13 @@ import { AiSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
 import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
+import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSchema, WebhookSchema } from '../modules/webhooks/webhooks.schemas.js';
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
-export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, BulkResultSchema, TranscriptionSchema];
+export const SHARED_SCHEMAS: TSchema[] = [
+  ErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema,
+  BulkResultSchema, TranscriptionSchema, WebhookSchema, WebhookListSchema, CreatedWebhookSchema, DeliverySchema, DeliveryPageSchema,
+];
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -33,6 +37,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'tags', description: 'Tags on items' },
         { name: 'voice', description: 'Speech to text (Pro)' },
         { name: 'pairing', description: 'Browser pairing: a client gets a key once the user approves (no key needed)' },
+        { name: 'webhooks', description: 'Signed notifications of item events, and their delivery log' },
       ],
     },
     refResolver: {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createServices, type Services } from '../../src/container.js';
+import { createServices, type Services, type WebhookOptions } from '../../src/container.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
@@ -54,7 +54,17 @@ export interface TestAppOptions {
   voice?: Partial<VoiceOptions>;
   /** PUBLIC_URL of the app (https makes its cookies Secure). */
   publicUrl?: string;
+  /** Webhook settings; by default a fixed test SECRET_KEY and a resolver that knows no name (no real DNS). */
+  webhooks?: WebhookOptions;
 }
+
+/** A SECRET_KEY for tests (32 bytes, hex). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
+
+/** Tests never ask real DNS: every name is unknown unless a test injects its own resolver. */
+export const noDnsResolver = async (hostname: string): Promise<never> => {
+  throw Object.assign(new Error(`test resolver: ${hostname} is not a test host`), { code: 'ENOTFOUND' });
+};
 
 /** Builds the app on a fresh database; nothing listens on a port. */
 export async function createTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
@@ -71,6 +81,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.transcribe ? { transcribe: options.transcribe } : {}),
     ...(options.voice ? { voice: options.voice } : {}),
+    webhooks: { secretKey: TEST_SECRET_KEY, resolver: noDnsResolver, ...options.webhooks },
   });
   const app = await buildApp({ config: { publicUrl: options.publicUrl ?? 'http://localhost:8080' }, services });
   await app.ready();

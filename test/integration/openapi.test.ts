@@ -38,6 +38,11 @@ const SPEC_OPERATIONS = [
   'POST /api/v1/voice/transcribe',
   'POST /api/v1/connect/start',
   'POST /api/v1/connect/exchange',
+  'GET /api/v1/webhooks',
+  'POST /api/v1/webhooks',
+  'DELETE /api/v1/webhooks/{id}',
+  'GET /api/v1/webhooks/{id}/deliveries',
+  'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
 ];
 
 /** The spec's only operations without a bearer key: the pairing pair. */
@@ -329,6 +334,51 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     await call('DELETE', `/api/v1/projects/${work.id}`, 404);
     expect(await call('GET', `/api/v1/items/${item.id}`, 200)).toMatchObject({ project_id: user.inboxId });
     await call('DELETE', `/api/v1/projects/${home.id}`, 200);
+  });
+
+  it('webhooks and their delivery log', async () => {
+    expect(await call('GET', '/api/v1/webhooks', 200)).toEqual({ webhooks: [] });
+    await call('GET', '/api/v1/webhooks', 401, { as: null });
+    const hook = { url: 'https://hooks.example.com/inbox', events: ['item.created'], description: 'docs' };
+    const created = await call('POST', '/api/v1/webhooks', 201, { as: pro, body: hook });
+    expect(created.secret).toEqual(expect.any(String));
+    await call('POST', '/api/v1/webhooks', 402, { body: hook });
+    await call('POST', '/api/v1/webhooks', 400, { as: pro, body: { ...hook, url: 'https://localhost/' } });
+    await call('POST', '/api/v1/webhooks', 400, { as: pro, body: { ...hook, events: [] } });
+    await call('POST', '/api/v1/webhooks', 400, { as: pro, raw: '{"url":' });
+    await call('POST', '/api/v1/webhooks', 415, { as: pro, raw: 'url=x', contentType: 'text/plain' });
+    await call('POST', '/api/v1/webhooks', 413, { as: pro, raw: huge() });
+    await call('POST', '/api/v1/webhooks', 401, { as: null, body: hook });
+    expect((await call('GET', '/api/v1/webhooks', 200, { as: pro })).webhooks).toHaveLength(1);
+
+    // One delivery in the log: the worker fans the capture out and tries it (the test resolver knows no
+    // name, so the attempt fails without any traffic).
+    await call('POST', '/api/v1/capture', 201, { as: pro, body: { text: 'for the log' } });
+    await t.services.webhookWorker.tick();
+    const id = created.webhook.id;
+    const log = await call('GET', `/api/v1/webhooks/${id}/deliveries`, 200, { as: pro });
+    expect(log.deliveries).toMatchObject([{ status: 'pending', attempts: 1, last_status: 0, last_failure_reason: 'network_error' }]);
+    await call('GET', `/api/v1/webhooks/${id}/deliveries?limit=1`, 200, { as: pro });
+    await call('GET', `/api/v1/webhooks/${id}/deliveries?cursor=abc`, 400, { as: pro });
+    await call('GET', `/api/v1/webhooks/${id}/deliveries`, 404);
+    await call('GET', `/api/v1/webhooks/${id}/deliveries`, 401, { as: null });
+    const delivery = log.deliveries[0].id;
+    const redeliver = `/api/v1/webhooks/${id}/deliveries/${delivery}/redeliver`;
+    expect(await call('POST', redeliver, 200, { as: pro })).toMatchObject({ id: delivery, status: 'pending' });
+    await call('POST', redeliver, 404);
+    await call('POST', `/api/v1/webhooks/${id}/deliveries/${randomUUID()}/redeliver`, 404, { as: pro });
+    await call('POST', redeliver, 400, { as: pro, raw: '{', contentType: 'application/json' });
+    await call('POST', redeliver, 415, { as: pro, raw: 'x', contentType: 'text/plain' });
+    await call('POST', redeliver, 413, { as: pro, raw: huge() });
+    await call('POST', redeliver, 401, { as: null });
+
+    await call('DELETE', `/api/v1/webhooks/${id}`, 404);
+    await call('DELETE', `/api/v1/webhooks/${id}`, 400, { as: pro, raw: '{x', contentType: 'application/json' });
+    await call('DELETE', `/api/v1/webhooks/${id}`, 415, { as: pro, raw: 'x', contentType: 'text/plain' });
+    await call('DELETE', `/api/v1/webhooks/${id}`, 413, { as: pro, raw: huge() });
+    await call('DELETE', `/api/v1/webhooks/${id}`, 401, { as: null });
+    expect(await call('DELETE', `/api/v1/webhooks/${id}`, 200, { as: pro })).toEqual({ ok: true });
+    await call('DELETE', `/api/v1/webhooks/${id}`, 404, { as: pro });
   });
 
   it('search and bulk', async () => {

@@ -23,7 +23,7 @@ interface Route {
   path: string;
   methods: string[];
   /** The id placeholder's preferred kind, for paths with {id}. */
-  id?: 'item' | 'project';
+  id?: 'item' | 'project' | 'webhook';
   /** A valid body for the route's body-taking method. */
   body?: fc.Arbitrary<Record<string, unknown>>;
 }
@@ -140,6 +140,27 @@ const ROUTES: Route[] = [
   { path: '/api/v1/voice/transcribe', methods: ['POST'] },
   { path: '/api/v1/connect/start', methods: ['POST'], body: fc.record({ state: stateArb, label: fc.oneof(textArb, fc.constantFrom('x'.repeat(100), 'x'.repeat(101))) }) },
   { path: '/api/v1/connect/exchange', methods: ['POST'], body: fc.record({ state: stateArb }) },
+  {
+    path: '/api/v1/webhooks',
+    methods: ['GET', 'POST'],
+    body: fc.record(
+      {
+        url: mostly(
+          fc.constantFrom('https://hooks.example.com/in', 'https://8.8.8.8/x', 'https://Example.COM'),
+          fc.constantFrom('http://hooks.example.com/', 'https://localhost/', 'https://0x7f.1/', 'https://[::ffff:10.0.0.1]/', 'https://a.internal./', 'https://u:p@x.example/', 'nope', ''),
+        ),
+        events: mostly(
+          fc.subarray(['item.created', 'item.updated', 'item.completed', 'item.uncompleted', 'item.archived', 'item.deleted'], { minLength: 1 }),
+          fc.constantFrom<string[]>([], ['item.exploded'], ['ITEM.CREATED']),
+        ),
+        description: fc.option(fc.oneof(textArb, fc.constant('d'.repeat(201)))),
+      },
+      { requiredKeys: ['url', 'events'] },
+    ),
+  },
+  { path: '/api/v1/webhooks/{id}', methods: ['DELETE'], id: 'webhook' },
+  { path: '/api/v1/webhooks/{id}/deliveries', methods: ['GET'], id: 'webhook' },
+  { path: '/api/v1/webhooks/{id}/deliveries/0190f5e2-7c3a-7b1d-9e2f-123456789abc/redeliver', methods: ['POST'], id: 'webhook' },
 ];
 
 const junkValue = fc.oneof(
@@ -154,7 +175,7 @@ const truncate = (text: string, at: number, brace: boolean): string => text.slic
 function bodyArb(route: Route): fc.Arbitrary<string | undefined> {
   const valid = route.body ?? fc.constant({});
   const mutated = fc
-    .tuple(valid, fc.constantFrom('text', 'name', 'title', 'organize', 'project_id', 'parent_id', 'tags', 'due_at', 'status', 'timezone', 'type', 'client_id', 'op', 'ids', 'payload', 'state', 'label', 'extra'), junkValue)
+    .tuple(valid, fc.constantFrom('text', 'name', 'title', 'organize', 'project_id', 'parent_id', 'tags', 'due_at', 'status', 'timezone', 'type', 'client_id', 'op', 'ids', 'payload', 'state', 'label', 'url', 'events', 'description', 'extra'), junkValue)
     .map(([obj, key, value]) => ({ ...obj, [key]: value }));
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
@@ -244,6 +265,8 @@ describe.each(DIALECTS)('random requests (%s)', (dialect) => {
     v = await loadOpenApiValidator(t.app);
     [user, other, pro] = [await createUser(t), await createUser(t), await createUser(t, 'pro')];
     revoked = (await t.services.keys.mint(user.id, 'revoked')).token;
+    // Webhooks the (free) user kept from a Pro period, for the webhook id routes to find.
+    for (const n of [1, 2, 3]) await t.services.webhooks.create(user.id, { url: `https://hooks.example.com/${n}`, events: ['item.created'] });
     await t.services.keys.revoke((await t.services.keys.list(user.id)).find((k) => k.label === 'revoked')!.id);
     for (const who of [user, other]) {
       const auth = { authorization: `Bearer ${who.token}` };
@@ -268,6 +291,11 @@ describe.each(DIALECTS)('random requests (%s)', (dialect) => {
     return ids.length > 0 ? ids[index % ids.length]! : '00000000-0000-4000-8000-000000000000';
   }
 
+  async function ownWebhookId(index: number): Promise<string> {
+    const rows = await t.services.db.selectFrom('webhooks').select('id').where('user_id', '=', user.id).orderBy('id').execute();
+    return rows.length > 0 ? rows[index % rows.length]!.id : '00000000-0000-4000-8000-000000000000';
+  }
+
   function encode(value: string): string {
     try {
       return encodeURIComponent(value);
@@ -285,7 +313,7 @@ describe.each(DIALECTS)('random requests (%s)', (dialect) => {
       else if ('value' in id) segment = encode(id.value);
       else {
         const ref: Ref = id.ref === 'own' ? (req.route.id === 'project' ? 'own-project' : 'own-item') : id.ref;
-        segment = await resolveRef(ref, id.index);
+        segment = req.route.id === 'webhook' && id.ref === 'own' ? await ownWebhookId(id.index) : await resolveRef(ref, id.index);
       }
       path = path.replace('{id}', segment);
     }

@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       },
       organizer: { engine: 'local', openai: undefined, timeoutMs: 10000 },
       transcribe: { engine: 'auto', openai: undefined, searchPath: undefined },
+      secretKey: undefined,
+      webhooks: { allowPrivateTargets: false, timeoutMs: 10000, retryDelaysMs: [1000, 5000] },
     });
   });
 
@@ -56,6 +58,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRANSCRIBE_ENGINE: 'whisper' })).toThrow(/TRANSCRIBE_ENGINE/);
     expect(() => loadConfig({ TRANSCRIBE_BASE_URL: 'ftp://x' })).toThrow(/TRANSCRIBE_BASE_URL/);
     expect(() => loadConfig({ TRANSCRIBE_ENGINE: 'openai' })).toThrow(/TRANSCRIBE_ENGINE=openai needs TRANSCRIBE_BASE_URL/);
+  });
+
+  it('reads the webhook settings and SECRET_KEY in hex or base64', () => {
+    const hex = 'ab'.repeat(32);
+    const config = loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '250', WEBHOOK_RETRY_DELAYS_MS: '10, 50', SECRET_KEY: hex });
+    expect(config.webhooks).toEqual({ allowPrivateTargets: true, timeoutMs: 250, retryDelaysMs: [10, 50] });
+    expect(config.secretKey).toEqual(Buffer.from(hex, 'hex'));
+    const b64 = Buffer.alloc(48, 9).toString('base64');
+    expect(loadConfig({ SECRET_KEY: b64 }).secretKey).toEqual(Buffer.alloc(48, 9));
+  });
+
+  it('refuses a short SECRET_KEY and malformed webhook settings without echoing the key', () => {
+    const attempt = () => loadConfig({ SECRET_KEY: 'c2hvcnQ=', WEBHOOK_RETRY_DELAYS_MS: '1000', WEBHOOK_TIMEOUT_MS: '0' });
+    expect(attempt).toThrow(/WEBHOOK_TIMEOUT_MS.*WEBHOOK_RETRY_DELAYS_MS.*SECRET_KEY must hold at least 32 bytes/s);
+    expect(attempt).not.toThrow(/c2hvcnQ/);
   });
 
   it('reads the rate-limit settings', () => {

@@ -3,19 +3,23 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
 /*
  * Full-text search and the indexes behind the search filters.
  *
- * A word is a run of letters, combining marks and decimal digits; everything else separates words.
- * Matching is by word prefix, case-insensitive, with diacritics significant ("caf" finds "café",
- * "cafe" does not). The search service extracts the words of `q` with the same rule.
+ * A word is a run of letters, combining marks and decimal digits; everything else separates words
+ * (SQLite's tokenizer also keeps private-use characters, for the owner token below). Matching is by
+ * word prefix, case-insensitive, with diacritics significant ("caf" finds "café", "cafe" does not).
+ * The search service extracts the words of `q` with the same rule.
  *
  * SQLite: an FTS5 index whose rowid is `items.search_key`, a key that orders like created_at:
  * (created_at in epoch milliseconds << 20) + a slot unique within that millisecond. Walking the index
  * by rowid descending therefore walks matches newest first, so a page stops after `limit` hits
  * instead of collecting and sorting every match. An `owner` column holds one token per user, so the
- * walk only visits the user's own documents. The table is contentless (the text lives in `items`
- * only) with contentless_delete, so triggers remove entries by rowid without repeating old values.
- * detail=full keeps positions: a query word the tokenizer splits in two becomes a phrase, never an
- * error. Prefix indexes for 1 to 4 characters keep short prefixes (the first letters a user types)
- * from merging the postings of every word that starts with them.
+ * walk only visits the user's own documents; it starts with a private-use character (U+E000), which
+ * no query word can contain, so no search term can match it. The table is contentless (the text
+ * lives in `items` only) with contentless_delete, so triggers remove entries by rowid without
+ * repeating old values. detail=full keeps positions: a query word the tokenizer splits in two
+ * becomes a phrase, never an error. Prefix indexes for 1 to 16 characters let a prefix term read
+ * one posting list lazily, newest first; without them FTS5 merges the postings of every word that
+ * starts with the prefix, for all users, before returning the first row. Each length only costs
+ * entries for words at least that long, so the index grows by about a third over lengths 1 to 4.
  *
  * PostgreSQL: a generated tsvector with the `simple` configuration (lowercase, no stemming, no stop
  * words) and a GIN index. ASCII punctuation is turned into spaces first, so the parser cannot glue
@@ -36,7 +40,10 @@ const nextKey = (createdAt: string) => `coalesce(
         where search_key >= (${msOf(createdAt)} << 20) and search_key < ((${msOf(createdAt)} + 1) << 20)),
       ${msOf(createdAt)} << 20)`;
 
-const ownerToken = (userId: string) => `'u' || replace(${userId}, '-', '')`;
+/** The owner token of search-words.ts: U+E000, then the user id's hex digits. */
+const ownerToken = (userId: string) => `char(57344) || replace(${userId}, '-', '')`;
+
+const PREFIXES = Array.from({ length: 16 }, (_, i) => i + 1).join(' ');
 
 async function upSqlite(db: AnyDb): Promise<void> {
   await sql`alter table items add column search_key integer`.execute(db);
@@ -50,8 +57,8 @@ async function upSqlite(db: AnyDb): Promise<void> {
   await sql.raw(`
     create virtual table items_fts using fts5(
       owner, title, content_md,
-      content='', contentless_delete=1, detail=full, prefix='1 2 3 4',
-      tokenize="unicode61 remove_diacritics 0 categories 'L* M* Nd'"
+      content='', contentless_delete=1, detail=full, prefix='${PREFIXES}',
+      tokenize="unicode61 remove_diacritics 0 categories 'L* M* Nd Co'"
     )`).execute(db);
   await sql.raw(`
     insert into items_fts (rowid, owner, title, content_md)

@@ -13,17 +13,19 @@ export function searchWords(q: string | undefined): string[] {
   return [...new Set(q.normalize('NFC').match(WORD) ?? [])];
 }
 
-/** The user's own documents carry this token in the SQLite index's `owner` column. */
-export const ownerToken = (userId: string): string => `u${userId.replaceAll('-', '')}`;
+/**
+ * The token the user's documents carry in the SQLite index's `owner` column. It starts with a
+ * private-use character, which a word never contains, so no prefix term of a query can match it.
+ */
+export const ownerToken = (userId: string): string => `\uE000${userId.replaceAll('-', '')}`;
 
 /**
- * FTS5 query: the owner's token AND each word as a quoted prefix in title or content_md. A word has
- * no `"` (it is letters, marks and digits only), so quoting needs no escaping and makes keywords
- * like OR or NEAR plain strings.
+ * FTS5 query: the owner's token AND each word as a quoted prefix term. A word has no `"` (it is
+ * letters, marks and digits only), so quoting needs no escaping and makes keywords like OR or NEAR
+ * plain strings. No column filter: terms match title or content_md and cannot match `owner`.
  */
 export function ftsMatch(userId: string, words: readonly string[]): string {
-  const terms = words.map((word) => `{title content_md}: "${word}"*`);
-  return [`owner: "${ownerToken(userId)}"`, ...terms].join(' AND ');
+  return [`"${ownerToken(userId)}"`, ...words.map((word) => `"${word}"*`)].join(' AND ');
 }
 
 /** tsquery text: each word as a prefix, all required. Words hold no tsquery operator characters. */
