@@ -1,13 +1,13 @@
 import type { Migration } from 'kysely';
 import * as core from './2026-11-21-0001-core.js';
-import * as webhooks from './2026-11-21-0015-webhooks.js';
 import * as search from './2026-11-22-0001-search.js';
+import * as webhooks from './2026-11-22-0015-webhooks.js';
 import * as web from './2026-11-22-0016-web.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21-0001-core': core,
-  '2026-11-21-0015-webhooks': webhooks,
   '2026-11-22-0001-search': search,
+  '2026-11-22-0015-webhooks': webhooks,
   '2026-11-22-0016-web': web,
 };
