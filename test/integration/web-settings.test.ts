@@ -96,7 +96,13 @@ describe.each(DIALECTS)('web developer settings (%s)', (dialect) => {
     expect((await t.services.users.me(userId)).timezone).toBe('Asia/Tokyo');
   });
 
-  it('has no webhooks section on a server without webhooks', async () => {
-    expect((await web.get('/settings/keys')).body).not.toContain('webhooks-heading');
+  it("lists the user's webhooks read-only, and never another user's", async () => {
+    await t.services.webhooks.create(userId, { url: 'https://hooks.example.com/mine', events: ['item.created'] });
+    const other = await t.services.users.create({ email: `hooks-${Date.now()}@example.test`, plan: 'pro' });
+    await t.services.webhooks.create(other.id, { url: 'https://hooks.example.com/theirs', events: ['item.created'] });
+    const page = (await web.get('/settings/keys')).body;
+    expect(page).toContain('webhooks-heading');
+    expect(page).toContain('https://hooks.example.com/mine');
+    expect(page).not.toContain('https://hooks.example.com/theirs');
   });
 });
