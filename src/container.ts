@@ -4,6 +4,7 @@ import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId as defaultNewId, type IdGenerator } from './lib/ids.js';
+import { createBulkService, type BulkService } from './modules/bulk/bulk.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
 import { createItemLoader } from './modules/items/item-loader.js';
@@ -15,6 +16,7 @@ import { createMemoryStore } from './modules/limits/memory-store.js';
 import { createRedisStore } from './modules/limits/redis-store.js';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
+import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
@@ -30,6 +32,8 @@ export interface Services {
   items: ItemsService;
   itemChanges: ItemChangesService;
   events: EventsService;
+  search: SearchService;
+  bulk: BulkService;
   limits: LimitsService;
   metrics: Metrics;
   voice: VoiceService;
@@ -74,6 +78,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   });
   itemChanges = createItemChangesService({ db, clock, loader, tags, projects, events });
   const items = createItemsService({ ...base, loader, projects, events });
+  const search = createSearchService({ db, dialect, loader });
+  const bulk = createBulkService({ db, loader, itemChanges, projects });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : createMemoryStore(clock);
@@ -85,7 +91,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   });
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, limits, metrics, voice, logger,
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, metrics, voice, logger,
     close: () => limits.close(),
   };
 }

@@ -3,13 +3,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
+import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
 import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
 import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
-export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, TranscriptionSchema];
+export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, RateLimitErrorSchema, ItemSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema, BulkResultSchema, TranscriptionSchema];
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

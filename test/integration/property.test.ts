@@ -62,6 +62,11 @@ const typeArb = mostly(fc.constantFrom('note', 'todo'), fc.constantFrom('task', 
 const tagNameArb = fc.oneof(fc.constantFrom('Work', 'work', 'home', 'Home ', 'a,b', '', 'x'.repeat(51)), fc.string({ maxLength: 12 }));
 const timezoneArb = fc.oneof(fc.constantFrom('UTC', 'Europe/Berlin', 'america/new_york', 'Etc/GMT+5', 'Mars/Base', '', 'x'.repeat(65)), junkString);
 const clientIdArb = fc.constantFrom('0190a6f4-8c00-7000-8000-000000000001', '0190a6f4-8c00-7000-8000-000000000002');
+const bulkOpArb = mostly(fc.constantFrom('toggle', 'archive', 'unarchive', 'delete', 'move'), fc.constantFrom('explode', 'TOGGLE', ''));
+const bulkIdsArb = fc.oneof(
+  { weight: 9, arbitrary: fc.array(itemIdArb, { minLength: 1, maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.constantFrom<string[]>([], Array.from({ length: 101 }, () => '<own-item>'), ['not-a-uuid']) },
+);
 
 const ROUTES: Route[] = [
   { path: '/api/v1/me', methods: ['GET', 'PATCH'], body: fc.record({ timezone: timezoneArb }, { requiredKeys: [] }) },
@@ -103,6 +108,19 @@ const ROUTES: Route[] = [
   { path: '/api/v1/items/{id}/archive', methods: ['POST'], id: 'item' },
   { path: '/api/v1/items/{id}/unarchive', methods: ['POST'], id: 'item' },
   { path: '/api/v1/items/{id}/children', methods: ['GET'], id: 'item' },
+  { path: '/api/v1/items/search', methods: ['GET'] },
+  {
+    path: '/api/v1/items/bulk',
+    methods: ['POST'],
+    body: fc.record(
+      {
+        op: bulkOpArb,
+        ids: bulkIdsArb,
+        payload: fc.record({ is_completed: mostly(fc.boolean(), fc.constantFrom<unknown>('true', 1, null)), project_id: projectIdArb }, { requiredKeys: [] }),
+      },
+      { requiredKeys: ['op', 'ids'] },
+    ),
+  },
   { path: '/api/v1/projects', methods: ['GET', 'POST'], body: fc.record({ name: fc.oneof(textArb, fc.constantFrom('Inbox', 'inbox', 'Work', ' work ')) }) },
   {
     path: '/api/v1/projects/{id}',
@@ -128,7 +146,7 @@ const truncate = (text: string, at: number, brace: boolean): string => text.slic
 function bodyArb(route: Route): fc.Arbitrary<string | undefined> {
   const valid = route.body ?? fc.constant({});
   const mutated = fc
-    .tuple(valid, fc.constantFrom('text', 'name', 'title', 'organize', 'project_id', 'parent_id', 'tags', 'due_at', 'status', 'timezone', 'type', 'client_id', 'extra'), junkValue)
+    .tuple(valid, fc.constantFrom('text', 'name', 'title', 'organize', 'project_id', 'parent_id', 'tags', 'due_at', 'status', 'timezone', 'type', 'client_id', 'op', 'ids', 'payload', 'extra'), junkValue)
     .map(([obj, key, value]) => ({ ...obj, [key]: value }));
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
@@ -152,10 +170,11 @@ const idArb = fc.oneof(
 
 const queryArb = fc.array(
   fc.tuple(
-    fc.constantFrom('limit', 'limit', 'cursor', 'since', 'q', 'foo'),
+    fc.constantFrom('limit', 'limit', 'cursor', 'since', 'q', 'q', 'status', 'type', 'tag', 'project_id', 'is_completed', 'due_before', 'due_after', 'foo'),
     fc.oneof(
       fc.integer({ min: -5, max: 5000 }).map(String),
       fc.constantFrom('', 'abc', '1.5', '1e3', 'null', '2026-11-21T10:00:00Z', '2026-11-21T10:00:00', 'tomorrow', 'W10', 'WyJjcmVhdGVkOjoiLCJ4IiwieSJd'),
+      fc.constantFrom('todo', 'archived', 'note', 'true', 'false', 'Work', 'child', 'par', '"child" OR NEAR(x*)', '-:&|!()', '0190f5e2-7c3a-7b1d-9e2f-123456789abc'),
       fc.base64String({ maxLength: 40 }),
       junkString,
     ),

@@ -46,6 +46,9 @@ describe.each(DIALECTS)('queries per listing do not grow with the page (%s)', (d
     ['GET /items?since', () => 'items?since=2020-01-01T00:00:00Z'],
     ['GET /projects/{id}/items', () => `projects/${projectId}/items`],
     ['GET /items/{id}/children', () => `items/${parentId}/children`],
+    ['GET /items/search?q', () => 'items/search?q=item'],
+    ['GET /items/search?q&tag&status', () => 'items/search?q=ite%20it&tag=gamma&status=todo'],
+    ['GET /items/search (filters only)', () => `items/search?tag=GAMMA&project_id=${projectId}&is_completed=false`],
   ];
 
   it.each(listings)('%s: 50 tagged items cost as many queries as 5', async (_name, base) => {
@@ -73,6 +76,9 @@ describe.each(DIALECTS)('queries per listing do not grow with the page (%s)', (d
     const next = headerPage.headers['x-next-cursor'] as string;
     expect(next).toEqual(expect.any(String));
     expect((await measure(`items/${parentId}/children?limit=20&cursor=${next}`)).queries).toBe((await measure(`items/${parentId}/children?limit=20`)).queries);
+    const search = await api.get('items/search?q=item&limit=20');
+    expect(search.body.next_cursor).toEqual(expect.any(String));
+    expect((await measure(`items/search?q=item&limit=20&cursor=${search.body.next_cursor}`)).queries).toBe((await measure('items/search?q=item&limit=20')).queries);
   });
 
   it('a single item with tags is a small constant too', async () => {

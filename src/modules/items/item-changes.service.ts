@@ -38,7 +38,10 @@ export interface ItemChangesService {
   remove(userId: string, id: string): Promise<void>;
   /** Per-row steps inside a caller's transaction, shared with bulk operations. */
   applyState(trx: Executor, userId: string, row: ItemRow, next: (state: ItemState, now: string) => ItemState): Promise<ItemView>;
-  removeWithSubtasks(trx: Executor, userId: string, row: ItemRow): Promise<void>;
+  /** Deletes the item and its subtasks at any depth; answers every deleted id. */
+  removeWithSubtasks(trx: Executor, userId: string, row: ItemRow): Promise<string[]>;
+  /** Moves one item (not its subtasks) to a project the caller has checked, like PATCH project_id. */
+  moveToProject(trx: Executor, userId: string, row: ItemRow, projectId: string): Promise<ItemView>;
   moveProjectItems(trx: Executor, userId: string, fromProjectId: string, toProjectId: string): Promise<void>;
 }
 
@@ -117,6 +120,15 @@ export function createItemChangesService(deps: {
     const doomed = await loader.views(trx, userId, await findItemsByIds(trx, userId, ids));
     await deleteItemsByIds(trx, userId, ids);
     await deps.events.record(trx, userId, doomed.map((item): PendingEvent => ({ name: 'item.deleted', item })));
+    return ids;
+  };
+
+  const moveToProject: ItemChangesService['moveToProject'] = async (trx, userId, row, projectId) => {
+    if (row.project_id === projectId) return loader.view(trx, userId, row);
+    await updateItem(trx, userId, row.id, { project_id: projectId, updated_at: now() });
+    const item = await reload(trx, userId, row.id);
+    await emit(trx, userId, item, ['item.updated']);
+    return item;
   };
 
   const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRow) => Promise<T>): Promise<T> =>
@@ -172,10 +184,13 @@ export function createItemChangesService(deps: {
     toggle: (userId, id) => onRow(userId, id, (trx, row) => applyState(trx, userId, row, (s) => toggleState(s))),
     archive: (userId, id) => onRow(userId, id, (trx, row) => applyState(trx, userId, row, archiveState)),
     unarchive: (userId, id) => onRow(userId, id, (trx, row) => applyState(trx, userId, row, (s) => unarchiveState(s))),
-    remove: (userId, id) => onRow(userId, id, (trx, row) => removeWithSubtasks(trx, userId, row)),
+    remove: async (userId, id) => {
+      await onRow(userId, id, (trx, row) => removeWithSubtasks(trx, userId, row));
+    },
 
     applyState,
     removeWithSubtasks,
+    moveToProject,
 
     async moveProjectItems(trx, userId, fromProjectId, toProjectId) {
       const ids = await findItemIdsInProject(trx, userId, fromProjectId);

@@ -2,12 +2,14 @@ import type { Executor } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
-import { findItemById } from './items.repository.js';
+import { findItemById, findItemsByIds } from './items.repository.js';
 import { toItemView, type ItemRow, type ItemView } from './item-view.js';
 
 export interface ItemLoader {
   /** The row, or 404 when the id is malformed, unknown or another user's. */
   requireRow(db: Executor, userId: string, id: string): Promise<ItemRow>;
+  /** The user's rows among `ids`, in no particular order; ids that are not theirs are left out. */
+  rows(db: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]>;
   /** Views for many rows with one tag query, whatever the number of rows. */
   views(db: Executor, userId: string, rows: readonly ItemRow[]): Promise<ItemView[]>;
   view(db: Executor, userId: string, row: ItemRow): Promise<ItemView>;
@@ -24,6 +26,7 @@ export function createItemLoader(tags: TagsService): ItemLoader {
       if (!row) throw notFound('item');
       return row;
     },
+    rows: (db, userId, ids) => findItemsByIds(db, userId, ids),
     views,
     async view(db, userId, row) {
       const [view] = await views(db, userId, [row]);

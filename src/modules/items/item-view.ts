@@ -2,6 +2,25 @@ import type { ItemStatus, ItemType, ItemsTable } from '../../db/schema.js';
 
 export type ItemRow = Omit<ItemsTable, 'is_completed'> & { is_completed: boolean | number };
 
+/** The columns of an ItemRow; every query that loads items selects exactly these. */
+export const ITEM_COLUMNS = [
+  'id',
+  'user_id',
+  'project_id',
+  'parent_id',
+  'type',
+  'title',
+  'content_md',
+  'is_completed',
+  'status',
+  'status_before_archive',
+  'due_at',
+  'archived_at',
+  'client_id',
+  'created_at',
+  'updated_at',
+] as const;
+
 /** The item as every response and event shows it. */
 export interface ItemView {
   id: string;

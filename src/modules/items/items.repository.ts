@@ -1,25 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
-import type { ItemRow } from './item-view.js';
-
-const ITEM_COLUMNS = [
-  'id',
-  'user_id',
-  'project_id',
-  'parent_id',
-  'type',
-  'title',
-  'content_md',
-  'is_completed',
-  'status',
-  'status_before_archive',
-  'due_at',
-  'archived_at',
-  'client_id',
-  'created_at',
-  'updated_at',
-] as const;
+import { ITEM_COLUMNS, type ItemRow } from './item-view.js';
 
 export type NewItemRow = Omit<ItemRow, 'is_completed'> & { is_completed: number };
 export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;

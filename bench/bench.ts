@@ -1,0 +1,110 @@
+import autocannon from 'autocannon';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildScenarios, ONE_WORD_QUERIES, TWO_WORD_QUERIES, type Scenario } from './scenarios.js';
+import { matchShare, seedDatabase, type SeedPlan } from './seed.js';
+import { startServer } from './server.js';
+
+/*
+ * npm run bench: seeds a fresh SQLite database in a temporary directory (one user with 100,000
+ * items, 20 users with 10,000 each), starts the real server on 127.0.0.1, runs each scenario with
+ * autocannon (32 connections, a 1 s warm-up, then BENCH_DURATION_S seconds), stops the server and
+ * deletes the directory. Prints a table, then one JSON line with every figure.
+ * BENCH_SCALE (default 1) shrinks the data for a quick trial; the README's figures use 1.
+ */
+
+const CONNECTIONS = 32;
+const WARMUP_S = 1;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const PLAN: SeedPlan = { mainItems: Math.round(100_000 * SCALE), otherUsers: 20, otherItems: Math.round(10_000 * SCALE) };
+
+interface Figures {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function fire(url: string, token: string, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
+  const auth = { authorization: `Bearer ${token}` };
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: scenario.method,
+        setupRequest: (request) => {
+          const { path, body } = scenario.next();
+          return body === undefined
+            ? { ...request, path, headers: auth }
+            : { ...request, path, body, headers: { ...auth, 'content-type': 'application/json' } };
+        },
+      },
+    ],
+  });
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+async function main(): Promise<void> {
+  if (!Number.isFinite(DURATION_S) || DURATION_S <= 0 || !Number.isFinite(SCALE) || SCALE <= 0) {
+    throw new Error('BENCH_DURATION_S and BENCH_SCALE must be positive numbers');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'inbox-bench-'));
+  const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+  const results: Record<string, Figures> = {};
+  // Other processes on the machine share its cores; the load average says how much they took.
+  const loadBefore = loadavg().map((l) => round(l, 2));
+  try {
+    const seeded = await seedDatabase(databaseUrl, PLAN, log);
+    const share = (queries: string[][]) => matchShare(databaseUrl, seeded.userId, queries).then((s) => s.map((x) => `${round(x * 100)}%`).join(' '));
+    log(`one-word searches (share of the user's items matching each): ${await share(ONE_WORD_QUERIES)}`);
+    log(`two-word searches, before the status filter: ${await share(TWO_WORD_QUERIES)}`);
+    const server = await startServer(databaseUrl, LOG_LEVEL);
+    log(`server pid ${server.pid} at ${server.url}, LOG_LEVEL=${LOG_LEVEL}; ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario`);
+    try {
+      for (const scenario of buildScenarios(seeded)) {
+        await fire(server.url, seeded.token, scenario, WARMUP_S);
+        const r = await fire(server.url, seeded.token, scenario, DURATION_S);
+        results[scenario.name] = {
+          rps: round(r.requests.average),
+          p50_ms: round(r.latency.p50, 2),
+          p99_ms: round(r.latency.p99, 2),
+          requests: r.requests.total,
+          errors: r.errors + r.timeouts,
+          non2xx: r.non2xx,
+        };
+        const f = results[scenario.name]!;
+        log(`${scenario.name.padEnd(24)} ${String(f.rps).padStart(8)} req/s  p50 ${String(f.p50_ms).padStart(7)} ms  p99 ${String(f.p99_ms).padStart(7)} ms  errors ${f.errors}  non-2xx ${f.non2xx}`);
+        if (scenario.distinct !== undefined && r.requests.total > scenario.distinct) {
+          log(`  (${r.requests.total} requests over ${scenario.distinct} distinct targets: the later ones repeated earlier changes)`);
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const targets = {
+    search_p99_under_50ms: Math.max(results.search_one_word?.p99_ms ?? Infinity, results.search_two_words_status?.p99_ms ?? Infinity) < 50,
+    list_p99_under_20ms: (results.list?.p99_ms ?? Infinity) < 20,
+    no_errors: Object.values(results).every((f) => f.errors === 0 && f.non2xx === 0),
+  };
+  log(`targets: ${JSON.stringify(targets)}`);
+  const machine = { node: process.version, cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', loadavg_before: loadBefore, loadavg_after: loadavg().map((l) => round(l, 2)) };
+  log(JSON.stringify({ bench: 'capture-inbox', database: 'sqlite', connections: CONNECTIONS, duration_s: DURATION_S, plan: PLAN, log_level: LOG_LEVEL, machine, scenarios: results, targets }));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

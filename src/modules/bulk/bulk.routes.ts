@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../../container.js';
+import { authUser } from '../../plugins/auth.js';
+import { errorResponses, ref } from '../../schemas/common.js';
+import { BulkBody, BulkResultSchema } from './bulk.schemas.js';
+
+export const bulkRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.post('/items/bulk', {
+    schema: {
+      tags: ['items'],
+      operationId: 'bulkItems',
+      summary: 'Apply one op to up to 100 items in one transaction',
+      description:
+        'Each id gets the effect and events of the single-item route. Ids that are not yours fail with not_found; ' +
+        'the call still answers 200. move needs payload.project_id (missing: 400; unknown project: 404, nothing changes). ' +
+        'Deleting an item and one of its subtasks in one call deletes both and counts both as updated.',
+      body: BulkBody,
+      response: { 200: ref(BulkResultSchema, 'what the op did'), ...errorResponses(400, 401, 404, 413, 415, 429) },
+    },
+  }, async (request) => services.bulk.run(authUser(request).id, request.body));
+};

@@ -1,0 +1,46 @@
+import { Type, type Static } from 'typebox';
+import { Uuid } from '../../schemas/common.js';
+
+export const BULK_MAX_IDS = 100;
+
+export const BulkOpSchema = Type.Union(
+  [Type.Literal('toggle'), Type.Literal('archive'), Type.Literal('unarchive'), Type.Literal('delete'), Type.Literal('move')],
+  { description: 'toggle | archive | unarchive | delete | move' },
+);
+export type BulkOp = Static<typeof BulkOpSchema>;
+
+export const BulkBody = Type.Object({
+  op: BulkOpSchema,
+  ids: Type.Array(Uuid, {
+    minItems: 1,
+    maxItems: BULK_MAX_IDS,
+    description: '1 to 100 item ids; an id listed twice is handled and counted once',
+  }),
+  payload: Type.Optional(
+    Type.Object(
+      {
+        is_completed: Type.Optional(Type.Boolean({ description: 'toggle: set this value instead of flipping' })),
+        project_id: Type.Optional(Type.String({ format: 'uuid', description: 'move: the target project (required for move)' })),
+      },
+      { description: 'options of the op; fields another op does not use are ignored' },
+    ),
+  ),
+});
+export type BulkBody = Static<typeof BulkBody>;
+
+export const BulkFailureSchema = Type.Object({
+  id: Type.String({ description: 'the id as sent' }),
+  error: Type.String({ description: 'stable error code, e.g. not_found' }),
+  message: Type.String(),
+});
+export type BulkFailure = Static<typeof BulkFailureSchema>;
+
+export const BulkResultSchema = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'true when failures is empty' }),
+    updated: Type.Integer({ minimum: 0, description: 'distinct ids the op succeeded on, including those it left unchanged' }),
+    failures: Type.Array(BulkFailureSchema),
+  },
+  { $id: 'BulkResult', title: 'BulkResult' },
+);
+export type BulkResult = Static<typeof BulkResultSchema>;

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { DialectName } from '../../db/create-db.js';
+import type { Db } from '../../db/schema.js';
+import { clampLimit, decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { parseTimestamp } from '../../lib/timestamps.js';
+import type { ItemLoader } from '../items/item-loader.js';
+import type { ItemView } from '../items/item-view.js';
+import type { Page } from '../items/items.service.js';
+import { tagKey } from '../tags/tags.service.js';
+import { findSearchPage, type SearchFilters } from './search.repository.js';
+import type { SearchQuery } from './search.schemas.js';
+import { searchWords } from './search-words.js';
+
+export interface SearchService {
+  search(userId: string, query: SearchQuery): Promise<Page<ItemView>>;
+}
+
+function toFilters(query: SearchQuery): SearchFilters {
+  const filters: SearchFilters = { words: searchWords(query.q) };
+  if (query.status !== undefined) filters.status = query.status;
+  if (query.type !== undefined) filters.type = query.type;
+  if (query.tag !== undefined) filters.tagKey = tagKey(query.tag);
+  if (query.project_id !== undefined) filters.projectId = query.project_id;
+  if (query.is_completed !== undefined) filters.isCompleted = query.is_completed;
+  if (query.due_after !== undefined) filters.dueAfter = parseTimestamp(query.due_after, 'due_after');
+  if (query.due_before !== undefined) filters.dueBefore = parseTimestamp(query.due_before, 'due_before');
+  return filters;
+}
+
+/** A cursor belongs to one search: the same filters, in their normalised form. */
+const orderingOf = (filters: SearchFilters): string =>
+  `search:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url').slice(0, 16)}`;
+
+export function createSearchService(deps: { db: Db; dialect: DialectName; loader: ItemLoader }): SearchService {
+  const { db, loader } = deps;
+  return {
+    async search(userId, query) {
+      const filters = toFilters(query);
+      const ordering = orderingOf(filters);
+      const limit = clampLimit(query.limit, 50, 200);
+      const after = query.cursor === undefined ? undefined : decodeCursor(ordering, query.cursor);
+      const rows = await findSearchPage(db, deps.dialect, userId, { ...filters, limit, ...(after ? { after } : {}) });
+      const more = rows.length > limit;
+      const pageRows = more ? rows.slice(0, limit) : rows;
+      const last = pageRows[pageRows.length - 1];
+      return {
+        items: await loader.views(db, userId, pageRows),
+        next_cursor: more && last ? encodeCursor(ordering, { k: last.created_at, id: last.id }) : null,
+      };
+    },
+  };
+}
