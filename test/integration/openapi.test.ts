@@ -12,7 +12,6 @@ import { encodeForm, LIBRIVOX_DIR, type FormPart } from '../helpers/voice.js';
 const ONE_MIB = 1024 * 1024;
 
 /** Every path + method of api-spec.md that exists so far. */
-/** Every path + method of api-spec.md that exists so far (search, bulk, organize, webhooks and pairing come later). */
 const SPEC_OPERATIONS = [
   'GET /api/v1/me',
   'PATCH /api/v1/me',
@@ -383,6 +382,25 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     expect(await call('DELETE', `/api/v1/webhooks/${id}`, 200, { as: pro })).toEqual({ ok: true });
     await call('DELETE', `/api/v1/webhooks/${id}`, 404, { as: pro });
   });
+
+  it('voice transcription', async () => {
+    const clip = readFileSync(join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav'));
+    const form = async (parts: FormPart[], as: TestUser | null = pro) => {
+      const { body, contentType } = await encodeForm(parts);
+      return { raw: body, contentType, as };
+    };
+    const url = '/api/v1/voice/transcribe';
+    const audio: FormPart = { name: 'file', file: clip, filename: 'clip.wav' };
+    expect(await call('POST', url, 200, await form([audio]))).toMatchObject({ language: 'en', duration_ms: 2990 });
+    await call('POST', url, 402, await form([audio], user));
+    await call('POST', url, 401, await form([audio], null));
+    await call('POST', url, 400, await form([{ name: 'language', value: 'en' }]));
+    await call('POST', url, 400, await form([audio, { name: 'language', value: 'en_US' }]));
+    await call('POST', url, 415, await form([{ name: 'file', file: Buffer.from('not audio'), filename: 'a.txt' }]));
+    await call('POST', url, 415, { as: pro, body: { file: 'x' } });
+    await call('POST', url, 413, await form([{ name: 'file', file: Buffer.alloc(10 * ONE_MIB + 1), filename: 'big.wav' }]));
+    await call('POST', url, 422, await form([audio, { name: 'language', value: 'fr' }]));
+  }, 90_000);
 
   it('search and bulk', async () => {
     const first = await call('POST', '/api/v1/capture', 201, { body: { text: 'Search me\nwith café words', due_at: '2026-12-01T09:00:00Z' } });

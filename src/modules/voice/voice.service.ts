@@ -98,16 +98,17 @@ export function createVoiceService({ config, options, logger }: VoiceServiceDeps
     fetch: options.fetch,
   });
   const limiter = createWorkLimiter({ concurrency: options.concurrency, maxWaiting: options.maxWaiting, maxWaitMs: options.queueWaitMs });
-  const decoder: AudioDecoder | null = selection.ok
-    ? createAudioDecoder({ ffmpegPath: selection.ffmpegPath, timeoutMs: options.decodeTimeoutMs, maxDurationMs: options.maxAudioMs })
-    : null;
+  const ready = selection.ok
+    ? {
+      ok: true as const,
+      engine: selection.engine,
+      decoder: createAudioDecoder({ ffmpegPath: selection.ffmpegPath, timeoutMs: options.decodeTimeoutMs, maxDurationMs: options.maxAudioMs }),
+    }
+    : selection;
 
   function requireEngine(): { engine: TranscriptionEngine; decoder: AudioDecoder } {
-    if (!selection.ok || !decoder) {
-      const reason = selection.ok ? 'no decoder' : selection.reason;
-      throw new AppError('transcription_unavailable', `transcription is not available on this server: ${reason}`);
-    }
-    return { engine: selection.engine, decoder };
+    if (!ready.ok) throw new AppError('transcription_unavailable', `transcription is not available on this server: ${ready.reason}`);
+    return ready;
   }
 
   function checkLanguage(engine: TranscriptionEngine, language: string | undefined): void {
