@@ -443,24 +443,6 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     await call('POST', '/api/v1/items/bulk', 401, { as: null, body: { op: 'archive', ids } });
     expect(await call('POST', '/api/v1/items/bulk', 200, { body: { op: 'delete', ids } })).toEqual({ ok: true, updated: 2, failures: [] });
   });
-  it('voice transcription', async () => {
-    const clip = readFileSync(join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav'));
-    const form = async (parts: FormPart[], as: TestUser | null = pro) => {
-      const { body, contentType } = await encodeForm(parts);
-      return { raw: body, contentType, as };
-    };
-    const url = '/api/v1/voice/transcribe';
-    const audio: FormPart = { name: 'file', file: clip, filename: 'clip.wav' };
-    expect(await call('POST', url, 200, await form([audio]))).toMatchObject({ language: 'en', duration_ms: 2990 });
-    await call('POST', url, 402, await form([audio], user));
-    await call('POST', url, 401, await form([audio], null));
-    await call('POST', url, 400, await form([{ name: 'language', value: 'en' }]));
-    await call('POST', url, 400, await form([audio, { name: 'language', value: 'en_US' }]));
-    await call('POST', url, 415, await form([{ name: 'file', file: Buffer.from('not audio'), filename: 'a.txt' }]));
-    await call('POST', url, 415, { as: pro, body: { file: 'x' } });
-    await call('POST', url, 413, await form([{ name: 'file', file: Buffer.alloc(10 * ONE_MIB + 1), filename: 'big.wav' }]));
-    await call('POST', url, 422, await form([audio, { name: 'language', value: 'fr' }]));
-  }, 90_000);
 
   it('pairing: start and exchange, with every answer of the contract', async () => {
     const state = (n: number) => `${'pairing-state-'.padEnd(28, '_')}${String(n).padStart(4, '0')}`;
