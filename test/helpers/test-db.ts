@@ -42,7 +42,7 @@ export async function createTestDb(dialect: DialectName, options: CreateDbOption
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = createDb(base, { ...options, searchPath: schema, poolSize: 5 });
-  await migrateToLatest(handle.db);
+  await migrateWhileOthersDropSchemas(handle.db);
   return {
     handle,
     url: base,
@@ -55,4 +55,21 @@ export async function createTestDb(dialect: DialectName, options: CreateDbOption
       await client.end();
     },
   };
+}
+
+/**
+ * Kysely's migrator introspects every schema of the database; a test file dropping its schema at
+ * that moment makes the introspection fail ("schema t_… does not exist"). That is other tests'
+ * churn, not a migration problem, so a few bounded retries are right here (and only here).
+ */
+async function migrateWhileOthersDropSchemas(db: DbHandle['db']): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await migrateToLatest(db);
+      return;
+    } catch (error) {
+      if (attempt >= 4 || !/does not exist/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
