@@ -34,3 +34,19 @@ export function decodeCursor(ordering: string, cursor: string): CursorKey {
 /** Clamp to the contract's maximum; the schema already refused values below 1. */
 export const clampLimit = (limit: number | undefined, fallback: number, max: number): number =>
   Math.min(limit ?? fallback, max);
+
+/**
+ * Listings fetch one row more than the page; this cuts the page and makes the cursor of its last
+ * row, so a page is never empty while the previous one had a next_cursor.
+ */
+export function cutPage<R extends { id: string }>(
+  rows: readonly R[],
+  limit: number,
+  ordering: string,
+  sortKey: (row: R) => string,
+): { rows: R[]; next_cursor: string | null } {
+  const more = rows.length > limit;
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows[pageRows.length - 1];
+  return { rows: pageRows, next_cursor: more && last ? encodeCursor(ordering, { k: sortKey(last), id: last.id }) : null };
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/schema.js';
-import { clampLimit, decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import type { ItemView } from '../items/item-view.js';
 import type { Page } from '../items/items.service.js';
@@ -43,13 +43,8 @@ export function createBrowseService(deps: { db: Db; loader: ItemLoader }): Brows
         ...(query.archived !== undefined ? { archived: query.archived } : {}),
         ...(after ? { after } : {}),
       });
-      const more = rows.length > limit;
-      const pageRows = more ? rows.slice(0, limit) : rows;
-      const last = pageRows[pageRows.length - 1];
-      return {
-        items: await loader.views(db, userId, pageRows),
-        next_cursor: more && last ? encodeCursor(ORDERING, { k: last.created_at, id: last.id }) : null,
-      };
+      const page = cutPage(rows, limit, ORDERING, (row) => row.created_at);
+      return { items: await loader.views(db, userId, page.rows), next_cursor: page.next_cursor };
     },
   };
 }

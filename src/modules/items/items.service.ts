@@ -2,7 +2,7 @@ import type { Db } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { clampLimit, decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
 import type { AuthUser } from '../users/auth-user.js';
@@ -64,14 +64,8 @@ export function createItemsService(deps: {
     const ordering = [q.order, q.projectId ?? '', q.parentId ?? ''].join(':');
     const after = cursor === undefined ? undefined : decodeCursor(ordering, cursor);
     const rows = await findItemPage(db, userId, { ...q, ...(after ? { after } : {}) });
-    const more = rows.length > q.limit;
-    const pageRows = more ? rows.slice(0, q.limit) : rows;
-    const last = pageRows[pageRows.length - 1];
-    const key = q.order === 'created' ? last?.created_at : last?.updated_at;
-    return {
-      items: await loader.views(db, userId, pageRows),
-      next_cursor: more && last && key ? encodeCursor(ordering, { k: key, id: last.id }) : null,
-    };
+    const page = cutPage(rows, q.limit, ordering, (row) => (q.order === 'created' ? row.created_at : row.updated_at));
+    return { items: await loader.views(db, userId, page.rows), next_cursor: page.next_cursor };
   }
 
   async function replay(user: AuthUser, clientId: string): Promise<CapturedItem | undefined> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DialectName } from '../../db/create-db.js';
 import type { Db } from '../../db/schema.js';
-import { clampLimit, decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import type { ItemView } from '../items/item-view.js';
@@ -40,13 +40,8 @@ export function createSearchService(deps: { db: Db; dialect: DialectName; loader
       const limit = clampLimit(query.limit, 50, 200);
       const after = query.cursor === undefined ? undefined : decodeCursor(ordering, query.cursor);
       const rows = await findSearchPage(db, deps.dialect, userId, { ...filters, limit, ...(after ? { after } : {}) });
-      const more = rows.length > limit;
-      const pageRows = more ? rows.slice(0, limit) : rows;
-      const last = pageRows[pageRows.length - 1];
-      return {
-        items: await loader.views(db, userId, pageRows),
-        next_cursor: more && last ? encodeCursor(ordering, { k: last.created_at, id: last.id }) : null,
-      };
+      const page = cutPage(rows, limit, ordering, (row) => row.created_at);
+      return { items: await loader.views(db, userId, page.rows), next_cursor: page.next_cursor };
     },
   };
 }
