@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { DatabaseSchema, Db } from './schema.js';
 
@@ -46,21 +46,54 @@ function openSqlite(path: string): SQLite.Database {
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 const STATEMENT_CACHE_SIZE = 500;
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
+/**
+ * A statement that returns rows as objects built in JavaScript from better-sqlite3's raw arrays.
+ * better-sqlite3 builds each row object property by property from native code; building it here
+ * lets V8 reuse one object shape, which halves the cost of turning a page of 50 items into rows.
+ */
+function objectRows(statement: SQLite.Statement): SqliteStatement {
+  if (!statement.reader) return statement;
+  const raw = statement.raw(true);
+  let names = raw.columns().map((column) => column.name);
+  const toObject = (values: unknown[]): Record<string, unknown> => {
+    // Another connection changed the schema and SQLite re-prepared a `select *` with new columns.
+    if (values.length !== names.length) names = raw.columns().map((column) => column.name);
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i += 1) row[names[i]!] = values[i];
+    return row;
+  };
+  return {
+    reader: true,
+    all: (parameters) => (raw.all(parameters) as unknown[][]).map(toObject),
+    run: (parameters) => raw.run(parameters),
+    *iterate(parameters) {
+      for (const values of raw.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(values);
+    },
+  };
+}
 
 /**
  * Kysely prepares each query it runs and better-sqlite3 keeps no statement cache, so every query
  * was parsed and planned again. Reusing a statement per SQL text is safe: the connection runs one
  * query at a time (Kysely holds a mutex on it), and SQLite re-prepares a statement by itself when
- * the schema changes.
+ * the schema changes. The row objects' column names, though, are read once per statement: a schema
+ * change on this connection (a migration) drops every cached statement first.
  */
 function withStatementCache(database: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => database.close(),
-    prepare(text) {
+    prepare(query) {
+      // Kysely opens transactions with a deferred BEGIN. Ours all write, and a deferred transaction
+      // that reads before writing gets SQLITE_BUSY at once (busy_timeout does not apply) when
+      // another process wrote in between; taking the write lock up front makes it wait its turn.
+      const text = query === 'begin' ? 'begin immediate' : query;
+      if (SCHEMA_CHANGE.test(text)) statements.clear();
       let statement = statements.get(text);
       if (statement) statements.delete(text);
-      else statement = database.prepare(text);
+      else statement = objectRows(database.prepare(text));
       statements.set(text, statement);
       if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       return statement;
