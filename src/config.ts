@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
 import { parseSecretKey } from './lib/secret-key.js';
@@ -7,6 +8,8 @@ const ConfigSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.String({ pattern: '^(sqlite:|postgres(ql)?://)', default: 'sqlite:./data/inbox.db' }),
+  // Server processes sharing the port: a number, or `auto` for one per CPU core.
+  WORKERS: Type.String({ pattern: '^(auto|[1-9][0-9]?)$', default: '1' }),
   LOG_LEVEL: Type.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
@@ -83,6 +86,8 @@ export interface Config {
   readonly publicUrl: string;
   readonly databaseUrl: string;
   readonly logLevel: string;
+  /** Server processes (WORKERS); more than one shares counters through the primary process or Redis. */
+  readonly workers: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (per-IP limits). */
   readonly trustProxy: boolean;
   /** When set, rate-limit and quota counters live in Redis, shared by every instance. */
@@ -155,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
     databaseUrl: raw.DATABASE_URL,
     logLevel: raw.LOG_LEVEL,
+    workers: raw.WORKERS === 'auto' ? availableParallelism() : Number(raw.WORKERS),
     trustProxy: raw.TRUST_PROXY,
     redisUrl: raw.REDIS_URL,
     redisKeyPrefix: raw.REDIS_KEY_PREFIX,

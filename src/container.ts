@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, DEFAULT_WEBHOOK_DELIVERY, type LimitsConfig, type OrganizerConfig, type TranscribeConfig, type WebhookDeliveryConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
@@ -73,6 +74,16 @@ export interface ContainerOptions {
   /** Bounds and injection points of transcription (outbound HTTP, temp directory, timeouts). */
   voice?: Partial<VoiceOptions>;
   webhooks?: WebhookOptions;
+  /** In a cluster worker: counters and metrics that span every worker (see src/cluster). */
+  cluster?: ClusterWorkerLink;
+}
+
+export interface ClusterWorkerLink {
+  /** Used when no Redis is configured. */
+  counterStore: CounterStore;
+  /** Makes this worker's registry part of every worker's GET /metrics. */
+  shareMetrics(registry: Registry): void;
+  renderMetrics(): Promise<string>;
 }
 
 export interface WebhookOptions {
@@ -92,7 +103,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? defaultNewId;
   const logger = options.logger ?? pino({ level: 'silent' });
-  const metrics = createMetrics();
+  const metrics = createMetrics(options.cluster?.renderMetrics);
+  options.cluster?.shareMetrics(metrics.registry);
   const base = { db, clock, newId };
 
   const events = createEventsService(base);
@@ -110,7 +122,9 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   itemChanges = createItemChangesService({ db, clock, loader, tags, projects, events });
   const search = createSearchService({ db, dialect, loader });
   const bulk = createBulkService({ db, loader, itemChanges, projects });
-  const store: CounterStore = options.redis ? createRedisStore(options.redis) : createMemoryStore(clock);
+  const store: CounterStore = options.redis
+    ? createRedisStore(options.redis)
+    : (options.cluster?.counterStore ?? createMemoryStore(clock));
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
   const engine = createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, itemChanges });

@@ -1,7 +1,11 @@
+import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { clusterWorkerLink } from './cluster/worker-link.js';
+import { connectToPrimary } from './cluster/primary-channel.js';
+import { runPrimary } from './cluster/primary.js';
+import { loadConfig, type Config } from './config.js';
 import { createServices } from './container.js';
 import { createDb } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -10,33 +14,47 @@ import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
 /** Where SECRET_KEY lives when the environment does not set it (operations.md). */
 const SECRET_KEY_FILE = './data/secret.key';
 
-/** The only place that listens on a port. */
-async function main(): Promise<void> {
-  const config = loadConfig();
+function secretKeyOf(config: Config, logger: Logger): Buffer {
+  if (config.secretKey) return config.secretKey;
+  const loaded = loadOrCreateSecretKeyFile(SECRET_KEY_FILE);
+  if (loaded.created) logger.info({ file: SECRET_KEY_FILE }, 'generated SECRET_KEY; every instance of this deployment needs the same key');
+  return loaded.key;
+}
+
+/** Once per start, before any process serves: the schema and the secret key file. */
+async function prepareDeployment(config: Config, logger: Logger): Promise<void> {
   const handle = createDb(config.databaseUrl);
-  await migrateToLatest(handle.db);
-  const logger = pino({ level: config.logLevel });
-  let secretKey = config.secretKey;
-  if (!secretKey) {
-    const loaded = loadOrCreateSecretKeyFile(SECRET_KEY_FILE);
-    secretKey = loaded.key;
-    if (loaded.created) logger.info({ file: SECRET_KEY_FILE }, 'generated SECRET_KEY; every instance of this deployment needs the same key');
+  try {
+    await migrateToLatest(handle.db);
+  } finally {
+    await handle.db.destroy();
   }
+  secretKeyOf(config, logger);
   if (config.webhooks.allowPrivateTargets) {
     logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may reach loopback and private addresses; use this for testing only');
   }
+}
+
+/** One process serving HTTP: the whole server with WORKERS=1, or one worker of the cluster. */
+async function serve(config: Config, logger: Logger): Promise<void> {
+  const inCluster = cluster.isWorker;
+  if (!inCluster) await prepareDeployment(config, logger);
+  const handle = createDb(config.databaseUrl);
+  const channel = inCluster ? connectToPrimary() : undefined;
   const services = createServices(handle, {
     logger,
     limits: config.limits,
     organizer: config.organizer,
     ...(config.redisUrl ? { redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } } : {}),
+    ...(channel ? { cluster: clusterWorkerLink(channel) } : {}),
     transcribe: config.transcribe,
-    webhooks: { secretKey, delivery: config.webhooks },
+    webhooks: { secretKey: secretKeyOf(config, logger), delivery: config.webhooks },
   });
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
     // Stops the webhook worker first (in-flight attempts finish or hand their lease back), then the rest.
     await services.close();
+    channel?.close();
     await handle.db.destroy();
   });
   const counting = await services.limits.ready(2_000);
@@ -46,15 +64,31 @@ async function main(): Promise<void> {
   else logger.warn({ reason: services.voice.unavailableReason }, 'transcription unavailable: POST /voice/transcribe answers 503');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an uncaught error');
-    else app.log.info({ signal }, 'shutting down');
-    await app.close();
-  });
+  closeWithGrace(
+    {
+      delay: 10_000,
+      // A worker may get both the terminal's SIGINT and the primary's SIGTERM: one shutdown is enough.
+      ...(inCluster ? { onSecondSignal: (signal: string) => app.log.info({ signal }, 'already shutting down') } : {}),
+    },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+      else app.log.info({ signal }, 'shutting down');
+      await app.close();
+    },
+  );
+  // A worker whose primary is gone (killed) would serve alone with no one to stop it.
+  if (inCluster) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   // After listen: a process that cannot serve should not start delivering either.
   services.webhookWorker.start();
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, logger, () => prepareDeployment(config, logger));
+  else await serve(config, logger);
 }
 
 main().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -9,6 +10,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:8080',
       databaseUrl: 'sqlite:./data/inbox.db',
       logLevel: 'info',
+      workers: 1,
       trustProxy: false,
       redisUrl: undefined,
       redisKeyPrefix: 'cin:',
@@ -81,6 +83,12 @@ describe('loadConfig', () => {
     expect(config.limits.pro.perDay).toBe(7);
     expect(config.limits.aiDailyQuota).toBe(3);
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('reads WORKERS as a count or auto (one per core) and refuses anything else', () => {
+    expect(loadConfig({ WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    for (const bad of ['0', '-1', 'two', '1.5', '100']) expect(() => loadConfig({ WORKERS: bad })).toThrow(/WORKERS/);
   });
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {

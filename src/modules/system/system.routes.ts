@@ -12,7 +12,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   // Prometheus text format; for the operator's scraper, like the probes above.
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     const { registry } = services.metrics;
-    return reply.type(registry.contentType).send(await registry.metrics());
+    return reply.type(registry.contentType).send(await services.metrics.render());
   });
 
   app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Status } } }, async (request, reply) => {
