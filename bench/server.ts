@@ -44,7 +44,7 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
  * Starts the real server (node dist/server.js) on 127.0.0.1 against `databaseUrl`. Request logging is
  * off (LOG_LEVEL=warn) so the figures measure the service, not a terminal; see the README.
  */
-export async function startServer(databaseUrl: string, logLevel: string): Promise<RunningServer> {
+export async function startServer(databaseUrl: string, logLevel: string, workers: number): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['dist/server.js'], {
@@ -54,6 +54,7 @@ export async function startServer(databaseUrl: string, logLevel: string): Promis
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: logLevel,
+      WORKERS: String(workers),
       RATE_LIMIT_PRO_PER_MINUTE: NO_LIMIT,
       RATE_LIMIT_PRO_PER_DAY: NO_LIMIT,
       RATE_LIMIT_FREE_PER_MINUTE: NO_LIMIT,

@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import { systemClock } from '../lib/clock.js';
 import type { CounterStore } from '../modules/limits/counter-store.js';
 import { createMemoryStore } from '../modules/limits/memory-store.js';
-import { isWorkerRequest, type PrimaryReply, type WorkerRequest } from './messages.js';
+import { isWorkerRequest } from './messages.js';
+import { createPrimaryAnswers } from './primary-answers.js';
 
 /** A worker that keeps dying is a broken deployment, not bad luck: give up after this many in a minute. */
 const MAX_RESTARTS_PER_MINUTE = 5;
@@ -24,23 +25,12 @@ export async function runPrimary(config: Config, logger: Logger, prepare: () => 
   const counters: CounterStore | undefined = config.redisUrl ? undefined : createMemoryStore(systemClock);
   const aggregator = new AggregatorRegistry();
 
-  const reply = (worker: Worker, message: PrimaryReply) => {
-    if (worker.isConnected()) worker.send(message);
-  };
-  async function answer(worker: Worker, request: WorkerRequest): Promise<void> {
-    try {
-      if (request.cin === 'counters') {
-        if (!counters) throw new Error('the counters live in Redis (REDIS_URL), not in the primary process');
-        reply(worker, { cin: 'reply', id: request.id, result: await counters.consume(request.specs) });
-      } else {
-        reply(worker, { cin: 'reply', id: request.id, result: await aggregator.clusterMetrics() });
-      }
-    } catch (error) {
-      reply(worker, { cin: 'reply', id: request.id, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
+  const answer = createPrimaryAnswers({ counters, metrics: () => aggregator.clusterMetrics() });
   cluster.on('message', (worker, message: unknown) => {
-    if (isWorkerRequest(message)) void answer(worker, message);
+    if (!isWorkerRequest(message)) return;
+    void answer(message, (reply) => {
+      if (worker.isConnected()) worker.send(reply);
+    });
   });
 
   let stopping = false;
