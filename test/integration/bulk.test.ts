@@ -95,6 +95,69 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
       expect(await compare('delete', none, async (a, id) => expect((await a.c.delete(`items/${id}`)).status).toBe(204))).toEqual(['item.deleted']);
     });
 
+    /** Item states a bulk call may meet side by side; each kind is prepared through the single-item routes. */
+    const steps = (...actions: Array<string | { status: string }>) => async (a: Actor, id: string) => {
+      for (const action of actions) {
+        if (typeof action === 'string') await post(action)(a, id);
+        else ok(await a.c.patch(`items/${id}`, action));
+      }
+    };
+    const kinds: Array<[string, (a: Actor, id: string) => Promise<void>]> = [
+      ['todo', none],
+      ['done', steps('toggle')],
+      ['doing', steps({ status: 'doing' })],
+      ['backlog', steps({ status: 'backlog' })],
+      ['archived todo', steps('archive')],
+      ['archived done', steps('toggle', 'archive')],
+      ['archived doing', steps({ status: 'doing' }, 'archive')],
+      ['archived, completed while archived', steps('archive', 'toggle')],
+    ];
+
+    it.each([
+      ['toggle', 'toggle', 8],
+      ['archive', 'archive', 4],
+      ['unarchive', 'unarchive', 4],
+    ] as const)('%s over items in every state at once: each gets its single-item effect and events, in the order of the ids', async (op, action, changed) => {
+      const a = await actor(t);
+      const all = await items(a, kinds.length * 2, 0);
+      const pairs = kinds.map(([kind, prepare], i) => ({ kind, prepare, single: all[2 * i]!, twin: all[2 * i + 1]! }));
+      for (const { prepare, single, twin } of pairs) {
+        await prepare(a, single.id);
+        await prepare(a, twin.id);
+      }
+      await a.events.take();
+      t.clock.advance(1000);
+      for (const { single } of pairs) await post(action)(a, single.id);
+      const singleEvents = await a.events.take();
+      // Ids in an order that is neither creation nor state order.
+      const ids = pairs.map((p) => p.twin.id).reverse();
+      expect(ok(await bulk(a, { op, ids }))).toEqual({ ok: true, updated: ids.length, failures: [] });
+      const bulkEvents = await a.events.take();
+
+      const strip = (i: JsonBody) => ({ ...i, id: undefined, title: undefined });
+      for (const { kind, single, twin } of pairs) {
+        const [s, b] = [await get(a, single.id), await get(a, twin.id)];
+        expectConsistent(b);
+        expect(strip(b), kind).toEqual(strip(s));
+        const of = (events: typeof bulkEvents, id: string) => events.filter((e) => e.data.item.id === id);
+        const [se, be] = [of(singleEvents, single.id), of(bulkEvents, twin.id)];
+        expect(be.map((e) => e.event), kind).toEqual(se.map((e) => e.event));
+        // Each event carries the item as it is after the call, like the single route's.
+        for (const e of be) expect(e.data.item, kind).toEqual(b);
+        for (const e of se) expect(strip(e.data.item), kind).toEqual(strip(b));
+      }
+      // One event per changed item for these ops, in the order of the ids.
+      const order = bulkEvents.map((e) => e.data.item.id);
+      expect(order).toHaveLength(changed);
+      expect(order).toEqual(ids.filter((id) => order.includes(id)));
+
+      // The status remembered while archived does not show; unarchiving both twins brings it out.
+      t.clock.advance(1000);
+      for (const { kind, single, twin } of pairs) {
+        expect(strip(await post('unarchive')(a, twin.id)), kind).toEqual(strip(await post('unarchive')(a, single.id)));
+      }
+    });
+
     it('move (item.updated), like PATCH project_id', async () => {
       const a = await actor(t);
       const target = ok(await a.c.post('projects', { name: 'Target' }));
@@ -141,6 +204,31 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
   });
 
   describe('delete', () => {
+    it('announces deletions in the order of the ids, each item before its subtasks', async () => {
+      const a = await actor(t);
+      const [first, parent, child, grandchild, last] = await items(a, 5);
+      ok(await a.c.patch(`items/${child.id}`, { parent_id: parent.id }));
+      ok(await a.c.patch(`items/${grandchild.id}`, { parent_id: child.id }));
+      const gone = await Promise.all([first, parent, child, grandchild, last].map((i) => get(a, i.id)));
+      await a.events.take();
+      expect(ok(await bulk(a, { op: 'delete', ids: [last.id, parent.id, first.id] }))).toEqual({ ok: true, updated: 3, failures: [] });
+      const events = await a.events.take();
+      expect(events.map((e) => e.event)).toEqual(Array(5).fill('item.deleted'));
+      expect(events.map((e) => e.data.item.id)).toEqual([last.id, parent.id, child.id, grandchild.id, first.id]);
+      // Each carries the item as it was.
+      for (const e of events) expect(e.data.item).toEqual(gone.find((i) => i.id === e.data.item.id));
+    });
+
+    it('deletes subtasks reached from two listed items once', async () => {
+      const a = await actor(t);
+      const [parent, child, grandchild] = await items(a, 3);
+      ok(await a.c.patch(`items/${child.id}`, { parent_id: parent.id }));
+      ok(await a.c.patch(`items/${grandchild.id}`, { parent_id: child.id }));
+      await a.events.take();
+      expect(ok(await bulk(a, { op: 'delete', ids: [child.id, parent.id] }))).toEqual({ ok: true, updated: 2, failures: [] });
+      expect((await a.events.take()).map((e) => e.data.item.id)).toEqual([child.id, grandchild.id, parent.id]);
+    });
+
     it('deletes subtasks too, each with its own item.deleted', async () => {
       const a = await actor(t);
       const [parent, child, grandchild, other] = await items(a, 4);
@@ -273,11 +361,14 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
       const events = t.services.events;
       const record = events.record.bind(events);
       let calls = 0;
-      // The fourth item's events fail to write: the three before it must be rolled back too.
-      events.record = async (trx, userId, pending) => {
+      let archivedBeforeFailure = 0;
+      // The outbox fails after every item was written: those writes must be rolled back too.
+      events.record = async (trx, _userId, pending) => {
         calls += 1;
-        if (calls === 4) throw new Error('outbox unavailable');
-        return record(trx, userId, pending);
+        expect(pending).toHaveLength(5);
+        const rows = await trx.selectFrom('items').select('status').where('user_id', '=', a.user.id).execute();
+        archivedBeforeFailure = rows.filter((r) => r.status === 'archived').length;
+        throw new Error('outbox unavailable');
       };
       const before = await fingerprint(t.services.db);
       try {
@@ -286,7 +377,8 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
       } finally {
         events.record = record;
       }
-      expect(calls).toBe(4);
+      expect(calls, 'one outbox insert for the whole call').toBe(1);
+      expect(archivedBeforeFailure).toBe(5);
       expect(await fingerprint(t.services.db)).toEqual(before);
       expect(ok(await bulk(a, { op: 'archive', ids: list.map((i) => i.id) }))).toEqual({ ok: true, updated: 5, failures: [] });
       expect(Object.keys(await eventsByItem(a))).toHaveLength(5);

@@ -89,3 +89,87 @@ describe.each(DIALECTS)('queries per listing do not grow with the page (%s)', (d
     expect(t.queries.count).toBeLessThanOrEqual(MAX_QUERIES);
   });
 });
+
+/*
+ * A bulk call loads, writes, reloads and records its items in batches: 100 ids cost the same
+ * number of queries as 5. The count is: the key, begin, the rows, commit; then one UPDATE per
+ * distinct change, the reload, its tags and the outbox insert (move also checks its project;
+ * delete reads the subtasks, and deletes instead of updating).
+ */
+const BULK_MAX_QUERIES = 9;
+
+describe.each(DIALECTS)('queries per bulk call do not grow with the ids (%s)', (dialect) => {
+  let t: TestApp;
+  let api: Client;
+  let targetId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const user = await createUser(t);
+    api = client(t.app, user.token);
+    targetId = (await api.post('projects', { name: 'Target' })).body.id;
+  });
+  afterAll(async () => t?.close());
+
+  const bulk = (op: string, ids: string[], payload?: object) => api.post('items/bulk', { op, ids, ...(payload ? { payload } : {}) });
+
+  /** n new items, made ready by `prepare` (a bulk call, not counted). */
+  async function fresh(n: number, prepare?: { op: string; payload?: object }): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const item = await api.post('capture', { text: `bulk item ${i}` });
+      expect(item.status).toBe(201);
+      ids.push(item.body.id as string);
+    }
+    if (prepare) expect((await bulk(prepare.op, ids, prepare.payload)).body).toMatchObject({ ok: true, updated: n });
+    return ids;
+  }
+
+  /** Queries of one bulk call that changes every id. */
+  async function cost(op: string, ids: string[], payload?: object): Promise<number> {
+    t.queries.reset();
+    const res = await bulk(op, ids, payload);
+    const queries = t.queries.count;
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ ok: true, updated: ids.length, failures: [] });
+    return queries;
+  }
+
+  const ops: Array<[string, { op: string; payload?: object }, { op: string; payload?: object } | undefined]> = [
+    ['archive', { op: 'archive' }, undefined],
+    ['toggle', { op: 'toggle' }, undefined],
+    ['toggle of archived items', { op: 'toggle', payload: { is_completed: true } }, { op: 'archive' }],
+    ['unarchive', { op: 'unarchive' }, { op: 'archive' }],
+    ['move', { op: 'move', payload: { project_id: '' } }, undefined],
+    ['delete', { op: 'delete' }, undefined],
+  ];
+
+  it.each(ops)('%s of 100 ids costs as many queries as of 5', async (_name, call, prepare) => {
+    const payload = call.op === 'move' ? { project_id: targetId } : call.payload;
+    const small = await cost(call.op, await fresh(5, prepare), payload);
+    const large = await cost(call.op, await fresh(100, prepare), payload);
+    expect(large).toBe(small);
+    expect(large).toBeLessThanOrEqual(BULK_MAX_QUERIES);
+  });
+
+  it('a call that changes nothing writes nothing, whatever its size', async () => {
+    const small = await fresh(5, { op: 'archive' });
+    const large = await fresh(100, { op: 'archive' });
+    const smallCost = await cost('archive', small);
+    expect(await cost('archive', large)).toBe(smallCost);
+    expect(smallCost, 'key, begin, rows, commit').toBe(4);
+  });
+
+  it('items in different states cost one UPDATE per distinct change, not per item', async () => {
+    /** Open, done, archived open and archived done items, `each` of every kind, interleaved. */
+    async function mixed(each: number): Promise<string[]> {
+      const [open, done, archivedOpen, archivedDone] = [await fresh(each), await fresh(each, { op: 'toggle' }), await fresh(each, { op: 'archive' }), await fresh(each, { op: 'toggle' })];
+      expect((await bulk('archive', archivedDone)).status).toBe(200);
+      return open.flatMap((id, i) => [id, done[i]!, archivedOpen[i]!, archivedDone[i]!]);
+    }
+    const small = await cost('toggle', await mixed(1));
+    const large = await cost('toggle', await mixed(25));
+    expect(large).toBe(small);
+    expect(large, 'four kinds of change, four UPDATEs').toBe(BULK_MAX_QUERIES - 1 + 3);
+  });
+});

@@ -11,8 +11,8 @@ export interface BulkService {
   run(userId: string, body: BulkBody): Promise<BulkResult>;
 }
 
-/** Applies the op to one of the user's rows inside the call's transaction. */
-type Step = (trx: Executor, row: ItemRow) => Promise<unknown>;
+/** Applies the op to all of the user's listed rows at once (in the order listed), inside the call's transaction. */
+type Batch = (trx: Executor, rows: readonly ItemRow[]) => Promise<unknown>;
 
 export function createBulkService(deps: {
   db: Db;
@@ -22,26 +22,23 @@ export function createBulkService(deps: {
 }): BulkService {
   const { itemChanges } = deps;
 
-  /** The op as a per-row step; checks that need no database run before the transaction opens. */
-  function stepFor(userId: string, body: BulkBody, deleted: Set<string>): { step: Step; projectId?: string } {
-    const target = body.payload?.is_completed;
+  /** The op as one batch; checks that need no database run before the transaction opens. */
+  function batchFor(userId: string, body: BulkBody): { batch: Batch; projectId?: string } {
     switch (body.op) {
-      case 'toggle':
-        return { step: (trx, row) => itemChanges.applyState(trx, userId, row, (s) => toggleState(s, target)) };
+      case 'toggle': {
+        const target = body.payload?.is_completed;
+        return { batch: (trx, rows) => itemChanges.applyStates(trx, userId, rows, (s) => toggleState(s, target)) };
+      }
       case 'archive':
-        return { step: (trx, row) => itemChanges.applyState(trx, userId, row, archiveState) };
+        return { batch: (trx, rows) => itemChanges.applyStates(trx, userId, rows, archiveState) };
       case 'unarchive':
-        return { step: (trx, row) => itemChanges.applyState(trx, userId, row, (s) => unarchiveState(s)) };
+        return { batch: (trx, rows) => itemChanges.applyStates(trx, userId, rows, (s) => unarchiveState(s)) };
       case 'delete':
-        return {
-          step: async (trx, row) => {
-            for (const id of await itemChanges.removeWithSubtasks(trx, userId, row)) deleted.add(id);
-          },
-        };
+        return { batch: (trx, rows) => itemChanges.removeWithSubtasks(trx, userId, rows) };
       case 'move': {
         const projectId = body.payload?.project_id;
         if (projectId === undefined) throw badRequest('move needs payload.project_id', 'payload.project_id');
-        return { projectId, step: (trx, row) => itemChanges.moveToProject(trx, userId, row, projectId) };
+        return { projectId, batch: (trx, rows) => itemChanges.moveToProject(trx, userId, rows, projectId) };
       }
     }
   }
@@ -49,24 +46,21 @@ export function createBulkService(deps: {
   return {
     async run(userId, body) {
       const ids = [...new Set(body.ids)];
-      // Ids deleted as subtasks of an item deleted earlier in this call: done, not missing.
-      const deleted = new Set<string>();
-      const { step, projectId } = stepFor(userId, body, deleted);
+      const { batch, projectId } = batchFor(userId, body);
       return deps.db.transaction().execute(async (trx) => {
         // An unknown target project fails the whole call (404) before anything changes.
         if (projectId !== undefined) await deps.projects.requireProject(trx, userId, projectId);
         const rows = new Map((await deps.loader.rows(trx, userId, ids)).map((row) => [row.id, row]));
         const failures: BulkFailure[] = [];
-        let updated = 0;
+        const found: ItemRow[] = [];
         for (const id of ids) {
           const row = rows.get(id);
-          if (!row) failures.push({ id, error: 'not_found', message: 'item not found' });
-          else {
-            if (!deleted.has(id)) await step(trx, row);
-            updated += 1;
-          }
+          if (row) found.push(row);
+          else failures.push({ id, error: 'not_found', message: 'item not found' });
         }
-        return { ok: failures.length === 0, updated, failures };
+        // Every row that exists counts as updated, also one deleted here as the subtask of another.
+        if (found.length > 0) await batch(trx, found);
+        return { ok: failures.length === 0, updated: found.length, failures };
       });
     },
   };

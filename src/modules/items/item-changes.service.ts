@@ -1,5 +1,5 @@
 import type { Db, Executor, ItemStatus, ItemType } from '../../db/schema.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService, ItemEventName, PendingEvent } from '../events/events.service.js';
@@ -13,9 +13,9 @@ import {
   findAncestorIds,
   findItemIdsInProject,
   findItemsByIds,
-  findSubtreeIds,
+  findSubtrees,
   moveItemsToProject,
-  updateItem,
+  updateItems,
   type ItemPatch,
 } from './items.repository.js';
 
@@ -36,12 +36,20 @@ export interface ItemChangesService {
   archive(userId: string, id: string): Promise<ItemView>;
   unarchive(userId: string, id: string): Promise<ItemView>;
   remove(userId: string, id: string): Promise<void>;
-  /** Per-row steps inside a caller's transaction, shared with bulk operations. */
-  applyState(trx: Executor, userId: string, row: ItemRow, next: (state: ItemState, now: string) => ItemState): Promise<ItemView>;
-  /** Deletes the item and its subtasks at any depth; answers every deleted id. */
-  removeWithSubtasks(trx: Executor, userId: string, row: ItemRow): Promise<string[]>;
-  /** Moves one item (not its subtasks) to a project the caller has checked, like PATCH project_id. */
-  moveToProject(trx: Executor, userId: string, row: ItemRow, projectId: string): Promise<ItemView>;
+  // Steps over many rows inside a caller's transaction, shared by the single-item routes (one row)
+  // and bulk operations: every row gets the effect and events of the single-item route, events
+  // follow the order of `rows`, and the number of queries does not grow with the rows.
+  /** Answers the views of the rows it changed; rows it leaves unchanged are neither written nor announced. */
+  applyStates(
+    trx: Executor,
+    userId: string,
+    rows: readonly ItemRow[],
+    next: (state: ItemState, now: string) => ItemState,
+  ): Promise<Map<string, ItemView>>;
+  /** Deletes the items and their subtasks at any depth, each announced once (an item under two listed ones with the first). */
+  removeWithSubtasks(trx: Executor, userId: string, rows: readonly ItemRow[]): Promise<void>;
+  /** Moves items (not their subtasks) to a project the caller has checked, like PATCH project_id; answers the moved ones. */
+  moveToProject(trx: Executor, userId: string, rows: readonly ItemRow[], projectId: string): Promise<Map<string, ItemView>>;
   moveProjectItems(trx: Executor, userId: string, fromProjectId: string, toProjectId: string): Promise<void>;
 }
 
@@ -61,18 +69,25 @@ function stateEvents(before: ItemState, after: ItemState, announceUpdate: boolea
   return events;
 }
 
-const stateChanged = (a: ItemState, b: ItemState): boolean =>
-  a.is_completed !== b.is_completed ||
-  a.status !== b.status ||
-  a.status_before_archive !== b.status_before_archive ||
-  a.archived_at !== b.archived_at;
+/**
+ * Only the columns that change: rows whose change is the same then share one UPDATE (toggling
+ * archived items must not carry each row's own archived_at along).
+ */
+function stateDiff(before: ItemState, after: ItemState): ItemPatch {
+  const patch: ItemPatch = {};
+  if (before.is_completed !== after.is_completed) patch.is_completed = after.is_completed ? 1 : 0;
+  if (before.status !== after.status) patch.status = after.status;
+  if (before.status_before_archive !== after.status_before_archive) patch.status_before_archive = after.status_before_archive;
+  if (before.archived_at !== after.archived_at) patch.archived_at = after.archived_at;
+  return patch;
+}
 
-const statePatch = (s: ItemState): ItemPatch => ({
-  is_completed: s.is_completed ? 1 : 0,
-  status: s.status,
-  status_before_archive: s.status_before_archive,
-  archived_at: s.archived_at,
-});
+/** One row's change: the columns to write (besides updated_at) and the events it announces. */
+interface Change {
+  row: ItemRow;
+  patch: ItemPatch;
+  events: ItemEventName[];
+}
 
 const emptyToNull = (value: string | null | undefined): string | null => (value === null || value === undefined || value.trim() === '' ? null : value);
 
@@ -87,12 +102,36 @@ export function createItemChangesService(deps: {
   const { db, loader } = deps;
   const now = () => toTimestamp(deps.clock.now());
 
-  async function reload(trx: Executor, userId: string, id: string): Promise<ItemView> {
-    return loader.view(trx, userId, await loader.requireRow(trx, userId, id));
+  /**
+   * Writes changes made at one instant: one UPDATE per distinct patch, one reload of the changed
+   * rows with their tags, and one outbox insert with every event in the order of `changes`.
+   */
+  async function commit(trx: Executor, userId: string, changes: readonly Change[], at: string): Promise<Map<string, ItemView>> {
+    if (changes.length === 0) return new Map();
+    const groups = new Map<string, { patch: ItemPatch; ids: string[] }>();
+    for (const { row, patch } of changes) {
+      const key = JSON.stringify(patch);
+      const group = groups.get(key);
+      if (group) group.ids.push(row.id);
+      else groups.set(key, { patch, ids: [row.id] });
+    }
+    for (const { patch, ids } of groups.values()) await updateItems(trx, userId, ids, { ...patch, updated_at: at });
+    const reloaded = await loader.rows(trx, userId, changes.map((c) => c.row.id));
+    const views = new Map((await loader.views(trx, userId, reloaded)).map((item) => [item.id, item]));
+    const events: PendingEvent[] = [];
+    for (const change of changes) {
+      const item = views.get(change.row.id);
+      // Deleted by a concurrent transaction since it was read (PostgreSQL, read committed): gone, so 404.
+      if (!item) throw notFound('item');
+      for (const name of change.events) events.push({ name, item });
+    }
+    if (events.length > 0) await deps.events.record(trx, userId, events);
+    return views;
   }
 
-  async function emit(trx: Executor, userId: string, item: ItemView, names: ItemEventName[]): Promise<void> {
-    await deps.events.record(trx, userId, names.map((name): PendingEvent => ({ name, item })));
+  /** The row as a single-item route answers it after a step: reloaded when the step changed it. */
+  async function viewAfter(trx: Executor, userId: string, row: ItemRow, changed: Map<string, ItemView>): Promise<ItemView> {
+    return changed.get(row.id) ?? loader.view(trx, userId, row);
   }
 
   /** A new parent must be the user's item and must not sit below (or be) the item itself. */
@@ -102,34 +141,52 @@ export function createItemChangesService(deps: {
     if (ancestors.includes(itemId)) throw badRequest('parent_id cannot be the item itself or one of its subtasks', 'parent_id');
   }
 
-  const applyState: ItemChangesService['applyState'] = async (trx, userId, row, next) => {
-    const before = stateOf(row);
+  const applyStates: ItemChangesService['applyStates'] = async (trx, userId, rows, next) => {
     const at = now();
-    const after = next(before, at);
-    if (!stateChanged(before, after)) return loader.view(trx, userId, row);
-    await updateItem(trx, userId, row.id, { ...statePatch(after), updated_at: at });
-    const item = await reload(trx, userId, row.id);
-    // Only unarchive announces itself as an update; toggle and archive have their own events.
-    const unarchived = before.status === 'archived' && after.status !== 'archived';
-    await emit(trx, userId, item, stateEvents(before, after, unarchived));
-    return item;
+    const changes: Change[] = [];
+    for (const row of rows) {
+      const before = stateOf(row);
+      const after = next(before, at);
+      const patch = stateDiff(before, after);
+      if (Object.keys(patch).length === 0) continue;
+      // Only unarchive announces itself as an update; toggle and archive have their own events.
+      const unarchived = before.status === 'archived' && after.status !== 'archived';
+      changes.push({ row, patch, events: stateEvents(before, after, unarchived) });
+    }
+    return commit(trx, userId, changes, at);
   };
 
-  const removeWithSubtasks: ItemChangesService['removeWithSubtasks'] = async (trx, userId, row) => {
-    const ids = await findSubtreeIds(trx, userId, row.id);
-    const doomed = await loader.views(trx, userId, await findItemsByIds(trx, userId, ids));
+  const removeWithSubtasks: ItemChangesService['removeWithSubtasks'] = async (trx, userId, rows) => {
+    const below = new Map<string, string[]>();
+    for (const { root, id } of await findSubtrees(trx, userId, rows.map((r) => r.id))) {
+      if (id === root) continue;
+      const ids = below.get(root);
+      if (ids) ids.push(id);
+      else below.set(root, [id]);
+    }
+    // Each listed item, then its subtasks; a Set keeps an item where it first appears.
+    const order = new Set<string>();
+    for (const row of rows) {
+      order.add(row.id);
+      for (const id of below.get(row.id) ?? []) order.add(id);
+    }
+    const ids = [...order];
+    const doomed = new Map((await loader.views(trx, userId, await loader.rows(trx, userId, ids))).map((item) => [item.id, item]));
     await deleteItemsByIds(trx, userId, ids);
-    await deps.events.record(trx, userId, doomed.map((item): PendingEvent => ({ name: 'item.deleted', item })));
-    return ids;
+    const events = ids.flatMap((id): PendingEvent[] => {
+      const item = doomed.get(id);
+      return item ? [{ name: 'item.deleted', item }] : [];
+    });
+    if (events.length > 0) await deps.events.record(trx, userId, events);
   };
 
-  const moveToProject: ItemChangesService['moveToProject'] = async (trx, userId, row, projectId) => {
-    if (row.project_id === projectId) return loader.view(trx, userId, row);
-    await updateItem(trx, userId, row.id, { project_id: projectId, updated_at: now() });
-    const item = await reload(trx, userId, row.id);
-    await emit(trx, userId, item, ['item.updated']);
-    return item;
-  };
+  const moveToProject: ItemChangesService['moveToProject'] = (trx, userId, rows, projectId) =>
+    commit(
+      trx,
+      userId,
+      rows.filter((row) => row.project_id !== projectId).map((row): Change => ({ row, patch: { project_id: projectId }, events: ['item.updated'] })),
+      now(),
+    );
 
   const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRow) => Promise<T>): Promise<T> =>
     db.transaction().execute(async (trx) => work(trx, await loader.requireRow(trx, userId, id)));
@@ -161,7 +218,7 @@ export function createItemChangesService(deps: {
         }
         const before = stateOf(row);
         const after = input.status === undefined ? before : setStatusState(before, input.status, at);
-        if (stateChanged(before, after)) Object.assign(patch, statePatch(after));
+        Object.assign(patch, stateDiff(before, after));
 
         let tagsChanged = false;
         if (input.tags !== undefined) {
@@ -175,20 +232,18 @@ export function createItemChangesService(deps: {
         }
         const changed = tagsChanged || Object.keys(patch).length > 0;
         if (!changed) return loader.view(trx, userId, row);
-        await updateItem(trx, userId, row.id, { ...patch, updated_at: at });
-        const item = await reload(trx, userId, row.id);
-        await emit(trx, userId, item, stateEvents(before, after, true));
-        return item;
+        return viewAfter(trx, userId, row, await commit(trx, userId, [{ row, patch, events: stateEvents(before, after, true) }], at));
       }),
 
-    toggle: (userId, id) => onRow(userId, id, (trx, row) => applyState(trx, userId, row, (s) => toggleState(s))),
-    archive: (userId, id) => onRow(userId, id, (trx, row) => applyState(trx, userId, row, archiveState)),
-    unarchive: (userId, id) => onRow(userId, id, (trx, row) => applyState(trx, userId, row, (s) => unarchiveState(s))),
+    toggle: (userId, id) => onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], (s) => toggleState(s)))),
+    archive: (userId, id) => onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], archiveState))),
+    unarchive: (userId, id) =>
+      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], (s) => unarchiveState(s)))),
     remove: async (userId, id) => {
-      await onRow(userId, id, (trx, row) => removeWithSubtasks(trx, userId, row));
+      await onRow(userId, id, (trx, row) => removeWithSubtasks(trx, userId, [row]));
     },
 
-    applyState,
+    applyStates,
     removeWithSubtasks,
     moveToProject,
 

@@ -54,8 +54,10 @@ export async function findItemPage(db: Executor, userId: string, q: ItemPageQuer
   return query.orderBy(key, dir).orderBy('id', dir).limit(q.limit + 1).execute();
 }
 
-export async function updateItem(db: Executor, userId: string, id: string, patch: ItemPatch): Promise<void> {
-  await db.updateTable('items').set(patch).where('user_id', '=', userId).where('id', '=', id).execute();
+/** One patch for many items: callers group the items whose change is the same. */
+export async function updateItems(db: Executor, userId: string, ids: readonly string[], patch: ItemPatch): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('items').set(patch).where('user_id', '=', userId).where('id', 'in', ids).execute();
 }
 
 export async function findItemIdsInProject(db: Executor, userId: string, projectId: string): Promise<string[]> {
@@ -84,17 +86,21 @@ export async function moveItemsToProject(
     .execute();
 }
 
-/** The item and all its subtasks at any depth. UNION (not ALL) stops on a cycle, should one exist. */
-export async function findSubtreeIds(db: Executor, userId: string, rootId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    with recursive subtree(id) as (
-      select cast(${rootId} as text)
+/**
+ * Each root with itself and all its subtasks at any depth, as (root, id) pairs: an item below two
+ * listed roots appears under both. UNION (not ALL) stops on a cycle, should one exist.
+ */
+export async function findSubtrees(db: Executor, userId: string, rootIds: readonly string[]): Promise<Array<{ root: string; id: string }>> {
+  if (rootIds.length === 0) return [];
+  const { rows } = await sql<{ root: string; id: string }>`
+    with recursive subtree(root, id) as (
+      select id, id from items where user_id = ${userId} and id in (${sql.join(rootIds)})
       union
-      select items.id from items join subtree on items.parent_id = subtree.id
+      select subtree.root, items.id from items join subtree on items.parent_id = subtree.id
       where items.user_id = ${userId}
     )
-    select id from subtree`.execute(db);
-  return rows.map((r) => r.id);
+    select root, id from subtree`.execute(db);
+  return rows;
 }
 
 /** Ids from the item up to its root, itself included. */
