@@ -1,7 +1,7 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { isWorkerRequest } from '../src/cluster/messages.js';
+import { isAskMessage } from '../src/cluster/messages.js';
 import { createPrimaryAnswers } from '../src/cluster/primary-answers.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createMemoryStore } from '../src/modules/limits/memory-store.js';
@@ -17,11 +17,12 @@ export interface PrimaryStoreRoundTrip {
 
 /** This process plays the primary (the same answering code); a forked child plays a worker. */
 export async function measurePrimaryStoreRoundTrip(): Promise<PrimaryStoreRoundTrip> {
-  const answer = createPrimaryAnswers({ counters: createMemoryStore(systemClock), metrics: async () => '' });
-  const child = fork(fileURLToPath(new URL('./primary-store-child.js', import.meta.url)), [String(CALLS)], { stdio: 'inherit' });
+  let child: ChildProcess | undefined;
+  const answer = createPrimaryAnswers({ counters: createMemoryStore(systemClock), metrics: async () => '' }, (reply) => child?.send(reply));
+  child = fork(fileURLToPath(new URL('./primary-store-child.js', import.meta.url)), [String(CALLS)], { stdio: 'inherit' });
   const samples = new Promise<number[]>((resolve) => {
     child.on('message', (message: unknown) => {
-      if (isWorkerRequest(message)) void answer(message, (reply) => child.send(reply));
+      if (isAskMessage(message)) answer(message);
       else if (typeof message === 'object' && message !== null && 'samples' in message) resolve((message as { samples: number[] }).samples);
     });
   });

@@ -1,11 +1,9 @@
-import { isPrimaryReply, type RequestAnswers, type WorkerRequest } from './messages.js';
+import { batcher, isAnswerMessage, type Asked, type Question, type QuestionAnswers } from './messages.js';
 
-type Question = { [K in WorkerRequest['cin']]: Omit<Extract<WorkerRequest, { cin: K }>, 'id'> }[WorkerRequest['cin']];
-
-/** A worker's line to the primary process: one request, one reply, or an error after a timeout. */
+/** A worker's line to the primary process: one question, one answer, or an error after a timeout. */
 export interface PrimaryChannel {
-  ask<Q extends Question>(question: Q, timeoutMs: number): Promise<RequestAnswers[Q['cin']]>;
-  /** Fails every pending request; later ones fail at once. */
+  ask<Q extends Question>(question: Q, timeoutMs: number): Promise<QuestionAnswers[Q['cin']]>;
+  /** Fails every pending question; later ones fail at once. */
   close(): void;
 }
 
@@ -30,10 +28,26 @@ export function connectToPrimary(proc: NodeJS.Process = process): PrimaryChannel
     clearTimeout(entry.timer);
     outcome(entry);
   };
+  const failAll = (asks: Asked[], error: Error) => {
+    for (const { id } of asks) settle(id, (p) => p.reject(error));
+  };
+
+  const enqueue = batcher<Asked>((asks) => {
+    if (closed) return failAll(asks, new Error('the channel to the primary process is closed'));
+    try {
+      send({ cin: 'ask', asks }, undefined, undefined, (error: Error | null) => {
+        if (error) failAll(asks, error);
+      });
+    } catch (error) {
+      failAll(asks, error as Error);
+    }
+  });
 
   const onMessage = (message: unknown) => {
-    if (!isPrimaryReply(message)) return;
-    settle(message.id, (p) => (message.error === undefined ? p.resolve(message.result) : p.reject(new Error(message.error))));
+    if (!isAnswerMessage(message)) return;
+    for (const answer of message.answers) {
+      settle(answer.id, (p) => (answer.error === undefined ? p.resolve(answer.result) : p.reject(new Error(answer.error))));
+    }
   };
   proc.on('message', onMessage);
 
@@ -44,16 +58,10 @@ export function connectToPrimary(proc: NodeJS.Process = process): PrimaryChannel
       nextId = nextId >= Number.MAX_SAFE_INTEGER ? 1 : nextId + 1;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => settle(id, (p) => p.reject(new Error(`the primary process did not answer within ${timeoutMs} ms`))), timeoutMs);
-        // A reply must not keep a worker alive that is otherwise done.
+        // An answer must not keep a worker alive that is otherwise done.
         timer.unref();
         pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-        try {
-          send({ ...question, id }, undefined, undefined, (error: Error | null) => {
-            if (error) settle(id, (p) => p.reject(error));
-          });
-        } catch (error) {
-          settle(id, (p) => p.reject(error as Error));
-        }
+        enqueue({ id, question });
       });
     },
     close() {

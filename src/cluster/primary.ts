@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { systemClock } from '../lib/clock.js';
 import type { CounterStore } from '../modules/limits/counter-store.js';
 import { createMemoryStore } from '../modules/limits/memory-store.js';
-import { isWorkerRequest } from './messages.js';
+import { isAskMessage, type AskMessage } from './messages.js';
 import { createPrimaryAnswers } from './primary-answers.js';
 
 /** A worker that keeps dying is a broken deployment, not bad luck: give up after this many in a minute. */
@@ -25,12 +25,20 @@ export async function runPrimary(config: Config, logger: Logger, prepare: () => 
   const counters: CounterStore | undefined = config.redisUrl ? undefined : createMemoryStore(systemClock);
   const aggregator = new AggregatorRegistry();
 
-  const answer = createPrimaryAnswers({ counters, metrics: () => aggregator.clusterMetrics() });
+  // One answerer per worker, so each batches its own answers.
+  const answerers = new Map<number, (message: AskMessage) => void>();
+  const answererOf = (worker: Worker) => {
+    let answerer = answerers.get(worker.id);
+    if (!answerer) {
+      answerer = createPrimaryAnswers({ counters, metrics: () => aggregator.clusterMetrics() }, (reply) => {
+        if (worker.isConnected()) worker.send(reply);
+      });
+      answerers.set(worker.id, answerer);
+    }
+    return answerer;
+  };
   cluster.on('message', (worker, message: unknown) => {
-    if (!isWorkerRequest(message)) return;
-    void answer(message, (reply) => {
-      if (worker.isConnected()) worker.send(reply);
-    });
+    if (isAskMessage(message)) answererOf(worker)(message);
   });
 
   let stopping = false;
@@ -39,6 +47,7 @@ export async function runPrimary(config: Config, logger: Logger, prepare: () => 
   const live = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
 
   cluster.on('exit', (worker, code, signal) => {
+    answerers.delete(worker.id);
     if (stopping) {
       if (code !== 0) exitCode = 1;
       if (live().length === 0) process.exit(exitCode);

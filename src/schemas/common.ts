@@ -8,6 +8,14 @@ export function ref<S extends TSchema>(schema: S, description?: string): TUnsafe
   return Type.Unsafe<Static<S>>({ ...Type.Ref(`${id}#`), ...(description ? { description } : {}) });
 }
 
+/**
+ * One of fixed strings, as `{ type: 'string', enum }`. The response serializer writes it as a
+ * plain string; a union of literals made it validate every value against each branch.
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 export const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 date-time with an offset' });
 export const UtcTimestamp = Type.String({ format: 'date-time', description: 'UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z' });

@@ -1,12 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
+import { DateTime, Nullable, StringEnum, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
 import { AiSchema } from '../organizer/organizer.schemas.js';
 
-export const ItemStatusSchema = Type.Union(
-  [Type.Literal('backlog'), Type.Literal('todo'), Type.Literal('doing'), Type.Literal('done'), Type.Literal('archived')],
-  { description: 'backlog | todo | doing | done | archived' },
-);
-export const ItemTypeSchema = Type.Union([Type.Literal('note'), Type.Literal('todo')]);
+export const ItemStatusSchema = StringEnum(['backlog', 'todo', 'doing', 'done', 'archived'], { description: 'backlog | todo | doing | done | archived' });
+export const ItemTypeSchema = StringEnum(['note', 'todo']);
 
 export const ItemSchema = Type.Object(
   {
