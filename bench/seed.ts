@@ -137,7 +137,9 @@ export async function matchShare(url: string, userId: string, queries: readonly 
     const total = await db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
     const shares: number[] = [];
     for (const words of queries) {
-      const { rows } = await sql<{ n: number }>`select count(*) as n from items_fts where items_fts match ${ftsMatch(userId, words)}`.execute(db);
+      const { rows } = await sql<{ n: number }>`
+        select count(*) as n from items_fts join items on items.search_key = items_fts.rowid
+        where items_fts match ${ftsMatch(words)} and items.user_id = ${userId}`.execute(db);
       shares.push(Number(rows[0]?.n ?? 0) / Number(total.n));
     }
     return shares;

@@ -71,3 +71,93 @@ describe.each(DIALECTS)('search migration on existing items (%s)', (dialect) => 
     expect((await services.search.search(user.id, { q: 'gam' })).items.map((i) => i.id)).toEqual([rows[2][0]]);
   });
 });
+
+/*
+ * SQLite's per-user rowid ranges (the search-key-ranges migration): items indexed under the earlier
+ * layout get keys in their user's range, searches stay per user and in order across seconds shared
+ * by many items, and one user cannot create more items within a second than the layout holds.
+ */
+describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite)', () => {
+  let db: TestDb;
+  let services: Services;
+
+  beforeAll(async () => {
+    db = await createTestDb('sqlite');
+  });
+  afterAll(async () => {
+    await services?.close();
+    await db?.destroy();
+  });
+
+  const migrator = () => new Migrator({ db: db.handle.db, provider: { getMigrations: async () => migrations } });
+
+  async function searchAll(userId: string, q: string, limit: number): Promise<string[]> {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page += 1) {
+      const result = await services.search.search(userId, { q, limit, ...(cursor ? { cursor } : {}) });
+      seen.push(...result.items.map((i) => i.id));
+      if (!result.next_cursor) break;
+      cursor = result.next_cursor;
+    }
+    return seen;
+  }
+
+  it('re-keys existing items per user, and search pages each user through their own items in order', async () => {
+    const before = await migrator().migrateTo('2026-11-22-0016-web');
+    expect(before.error).toBeUndefined();
+    services = createServices(db.handle);
+    const users = [await services.users.create({ email: 'a@example.test' }), await services.users.create({ email: 'b@example.test' })];
+    const expected = new Map<string, { id: string; created_at: string }[]>();
+    // Per user, 12 matching items over three seconds (several per second and per millisecond), in scrambled id order.
+    for (const [u, user] of users.entries()) {
+      const inbox = await services.projects.requireInbox(db.handle.db, user.id);
+      const mine: { id: string; created_at: string }[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        const id = `0190f5e2-0000-7000-8000-${String(u)}${String((i * 7) % 12).padStart(11, '0')}`;
+        const created_at = `2026-01-01T00:00:0${i % 3}.${String((i % 2) * 500).padStart(3, '0')}Z`;
+        await insertItem(db.handle.db, {
+          id, user_id: user.id, project_id: inbox.id, parent_id: null, type: 'todo', title: `Shared word ${i}`, content_md: null,
+          is_completed: 0, status: 'todo', status_before_archive: null, due_at: null, archived_at: null,
+          client_id: null, created_at, updated_at: created_at,
+        });
+        mine.push({ id, created_at });
+      }
+      expected.set(user.id, mine.sort(newestFirst));
+    }
+
+    await migrateToLatest(db.handle.db);
+    for (const user of users) {
+      const ids = expected.get(user.id)!.map((r) => r.id);
+      for (const limit of [1, 2, 5, 50]) expect(await searchAll(user.id, 'shared', limit)).toEqual(ids);
+    }
+    // New items after the migration land in the same user's range, newest first.
+    const fresh = await services.items.capture({ id: users[1]!.id, email: 'b@example.test', plan: 'free', timezone: 'UTC', keyId: 'test' }, { text: 'Shared word fresh' });
+    expect((await searchAll(users[1]!.id, 'shared', 3))[0]).toBe(fresh.item.id);
+    expect(await searchAll(users[0]!.id, 'fresh', 3)).toEqual([]);
+  });
+
+  it('rolls back to owner tokens and applies again', async () => {
+    const down = await migrator().migrateTo('2026-11-22-0016-web');
+    expect(down.results?.map((r) => [r.migrationName, r.direction, r.status])).toEqual([['2026-11-23-0001-search-key-ranges', 'Down', 'Success']]);
+    await migrateToLatest(db.handle.db);
+    const [user] = await db.handle.db.selectFrom('users').select('id').where('email', '=', 'a@example.test').execute();
+    expect(await searchAll(user!.id, 'shared', 4)).toHaveLength(12);
+  });
+
+  it('refuses a 1025th item of one user within one second, and takes it in the next second', async () => {
+    const user = await services.users.create({ email: 'burst@example.test' });
+    const inbox = await services.projects.requireInbox(db.handle.db, user.id);
+    const row = (n: number, created_at: string) => ({
+      id: `0190f5e3-0000-7000-8000-${String(n).padStart(12, '0')}`, user_id: user.id, project_id: inbox.id, parent_id: null, type: 'note' as const,
+      title: `burst ${n}`, content_md: null, is_completed: 0, status: 'backlog' as const, status_before_archive: null, due_at: null,
+      archived_at: null, client_id: null, created_at, updated_at: created_at,
+    });
+    await db.handle.db.transaction().execute(async (trx) => {
+      for (let n = 0; n < 1024; n += 1) await insertItem(trx, row(n, '2026-02-01T00:00:00.250Z'));
+    });
+    await expect(insertItem(db.handle.db, row(1024, '2026-02-01T00:00:00.999Z'))).rejects.toThrow(/within one second/);
+    await insertItem(db.handle.db, row(1025, '2026-02-01T00:00:01.000Z'));
+    expect(await searchAll(user.id, 'burst', 200)).toHaveLength(1025);
+  });
+});

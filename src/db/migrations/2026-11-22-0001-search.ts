@@ -32,18 +32,22 @@ type AnyDb = Kysely<any>;
 const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /** Epoch milliseconds of a stored timestamp (UTC ISO 8601 with milliseconds). */
-const msOf = (column: string) => `cast(round(unixepoch(${column}, 'subsec') * 1000) as integer)`;
+export const msOf = (column: string) => `cast(round(unixepoch(${column}, 'subsec') * 1000) as integer)`;
 
 /** The next free search_key in the millisecond of `created_at`; keys of one millisecond follow insertion. */
-const nextKey = (createdAt: string) => `coalesce(
+export const nextMsKey = (createdAt: string) => `coalesce(
       (select max(search_key) + 1 from items
         where search_key >= (${msOf(createdAt)} << 20) and search_key < ((${msOf(createdAt)} + 1) << 20)),
       ${msOf(createdAt)} << 20)`;
 
 /** The owner token of search-words.ts: U+E000, then the user id's hex digits. */
-const ownerToken = (userId: string) => `char(57344) || replace(${userId}, '-', '')`;
+export const ownerToken = (userId: string) => `char(57344) || replace(${userId}, '-', '')`;
 
 const PREFIXES = Array.from({ length: 16 }, (_, i) => i + 1).join(' ');
+
+/** The FTS table's options after its columns (the search-key-ranges migration rebuilds it with them). */
+export const FTS_TABLE_OPTIONS = `content='', contentless_delete=1, detail=full, prefix='${PREFIXES}',
+      tokenize="unicode61 remove_diacritics 0 categories 'L* M* Nd Co'"`;
 
 async function upSqlite(db: AnyDb): Promise<void> {
   await sql`alter table items add column search_key integer`.execute(db);
@@ -57,8 +61,7 @@ async function upSqlite(db: AnyDb): Promise<void> {
   await sql.raw(`
     create virtual table items_fts using fts5(
       owner, title, content_md,
-      content='', contentless_delete=1, detail=full, prefix='${PREFIXES}',
-      tokenize="unicode61 remove_diacritics 0 categories 'L* M* Nd Co'"
+      ${FTS_TABLE_OPTIONS}
     )`).execute(db);
   await sql.raw(`
     insert into items_fts (rowid, owner, title, content_md)
@@ -67,7 +70,7 @@ async function upSqlite(db: AnyDb): Promise<void> {
   // created_at and user_id never change, so neither does an item's key or owner token.
   await sql.raw(`
     create trigger items_search_insert after insert on items begin
-      update items set search_key = ${nextKey('new.created_at')} where rowid = new.rowid;
+      update items set search_key = ${nextMsKey('new.created_at')} where rowid = new.rowid;
       insert into items_fts (rowid, owner, title, content_md)
         select search_key, ${ownerToken('new.user_id')}, new.title, new.content_md from items where rowid = new.rowid;
     end`).execute(db);

@@ -14,18 +14,12 @@ export function searchWords(q: string | undefined): string[] {
 }
 
 /**
- * The token the user's documents carry in the SQLite index's `owner` column. It starts with a
- * private-use character, which a word never contains, so no prefix term of a query can match it.
+ * FTS5 query: each word as a quoted prefix term, all required. A word has no `"` (it is letters,
+ * marks and digits only), so quoting needs no escaping and makes keywords like OR or NEAR plain
+ * strings. Whose documents are searched is the rowid range's business (search.repository.ts).
  */
-export const ownerToken = (userId: string): string => `\uE000${userId.replaceAll('-', '')}`;
-
-/**
- * FTS5 query: the owner's token AND each word as a quoted prefix term. A word has no `"` (it is
- * letters, marks and digits only), so quoting needs no escaping and makes keywords like OR or NEAR
- * plain strings. No column filter: terms match title or content_md and cannot match `owner`.
- */
-export function ftsMatch(userId: string, words: readonly string[]): string {
-  return [`"${ownerToken(userId)}"`, ...words.map((word) => `"${word}"*`)].join(' AND ');
+export function ftsMatch(words: readonly string[]): string {
+  return words.map((word) => `"${word}"*`).join(' AND ');
 }
 
 /** tsquery text: each word as a prefix, all required. Words hold no tsquery operator characters. */

@@ -3,6 +3,7 @@ import type { DialectName } from '../../db/create-db.js';
 import type { DatabaseSchema, Executor, ItemStatus, ItemType } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { ITEM_COLUMNS, type ItemRow } from '../items/item-view.js';
+import { SECOND_SHIFT, SLOT_SHIFT } from '../../db/migrations/2026-11-23-0001-search-key-ranges.js';
 import { ftsMatch, tsQuery } from './search-words.js';
 
 export interface SearchFilters {
@@ -58,39 +59,45 @@ async function filteredPage(db: Executor, userId: string, q: SearchPageQuery, te
   return query.orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(q.limit + 1).execute();
 }
 
-const epochMs = (timestamp: string): number => Date.parse(timestamp);
+const epochSecond = (timestamp: string): number => Math.floor(Date.parse(timestamp) / 1000);
+
+/** The user's first FTS rowid of a second (see the search-key-ranges migration for the layout). */
+const secondKey = (userId: string, second: number) =>
+  sql`(((select search_slot from users where id = ${userId}) << ${sql.lit(SLOT_SHIFT)}) + (${second} << ${sql.lit(SECOND_SHIFT)}))`;
+/** The first rowid past the user's range. */
+const rangeEnd = (userId: string) => sql`(((select search_slot from users where id = ${userId}) + 1) << ${sql.lit(SLOT_SHIFT)})`;
 
 /**
- * SQLite with words: walk the FTS index from the newest key down (FTS rowid = search_key, which
- * orders by created_at, see the search migration), join each hit to its item, and stop after
- * limit + 1 rows. CROSS JOIN keeps the index walk as the outer loop. `fromMs` widens the walk to
- * every hit at or after that millisecond instead of stopping at the limit.
+ * SQLite with words: walk the user's range of the FTS index (FTS rowid = search_key, which orders a
+ * user's items by created_at, see the search-key-ranges migration) from the newest key down, join
+ * each hit to its item, and stop after limit + 1 rows. CROSS JOIN keeps the index walk as the outer
+ * loop. `fromSecond` widens the walk to every hit at or after that second instead of stopping at
+ * the limit.
  */
-function sqliteWalk(db: Executor, userId: string, q: SearchPageQuery, fromMs?: number) {
-  let query = db
+function sqliteWalk(db: Executor, userId: string, q: SearchPageQuery, fromSecond?: number) {
+  return db
     .selectFrom(sql<{ rowid: number }>`items_fts`.as('items_fts'))
     .crossJoin('items')
     .select(QUALIFIED_COLUMNS)
-    .where(sql<SqlBool>`items_fts match ${ftsMatch(userId, q.words)}`)
+    .where(sql<SqlBool>`items_fts match ${ftsMatch(q.words)}`)
+    .where(sql<SqlBool>`items_fts.rowid >= ${secondKey(userId, fromSecond ?? 0)}`)
+    // The cursor's second bounds the walk; the exact (created_at, id) condition is in filters().
+    .where(sql<SqlBool>`items_fts.rowid < ${q.after ? secondKey(userId, epochSecond(q.after.k) + 1) : rangeEnd(userId)}`)
     .where(sql<SqlBool>`items.search_key = items_fts.rowid`)
     .where((eb) => filters(eb, userId, q));
-  // The cursor's millisecond bounds the walk; the exact (created_at, id) condition is in filters().
-  if (q.after) query = query.where(sql<SqlBool>`items_fts.rowid < ((${epochMs(q.after.k)} + 1) << 20)`);
-  if (fromMs !== undefined) query = query.where(sql<SqlBool>`items_fts.rowid >= (${fromMs} << 20)`);
-  return query;
 }
 
 async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery): Promise<ItemRow[]> {
   const take = q.limit + 1;
   const walked = sqliteWalk(db, userId, q).orderBy(sql`items_fts.rowid`, 'desc').limit(take);
   const rows = await db.selectFrom(walked.as('hits')).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-  // Keys order by millisecond, and within one millisecond by insertion, not by id. When the page
-  // ends inside a millisecond shared with the next hit, hits of that millisecond beyond the walk
-  // may sort before it: read that millisecond completely and order it exactly.
+  // Keys order by second, and within one second by insertion, not by created_at and id. When the
+  // page ends inside a second shared with the next hit, hits of that second beyond the walk may
+  // sort before it: read that second completely and order it exactly.
   const last = rows[q.limit - 1];
   const next = rows[q.limit];
-  if (!last || !next || last.created_at !== next.created_at) return rows;
-  return sqliteWalk(db, userId, q, epochMs(next.created_at))
+  if (!last || !next || epochSecond(last.created_at) !== epochSecond(next.created_at)) return rows;
+  return sqliteWalk(db, userId, q, epochSecond(next.created_at))
     .orderBy('items.created_at', 'desc')
     .orderBy('items.id', 'desc')
     .limit(take)
