@@ -1,7 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type LogEvent,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseSchema, Db } from './schema.js';
 
@@ -27,6 +40,11 @@ export function dialectOf(url: string): DialectName {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url.split(':')[0]}:`);
 }
 
+/** How long a statement waits for another process's write lock before it fails with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+/** Between two tries of a transaction's BEGIN: short, so a waiting process gets the next turn. */
+const BEGIN_RETRY_MS = 1;
+
 function openSqlite(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
@@ -35,7 +53,7 @@ function openSqlite(path: string): SQLite.Database {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // A 64 MiB page cache and memory-mapped reads: without them every page a query touches beyond
   // the default 2 MiB cache is a read() system call, which dominates listing and search at 100k
   // items per user. mmap_size only reserves address space; the OS page cache backs it.
@@ -75,6 +93,63 @@ function objectRows(statement: SQLite.Statement): SqliteStatement {
 }
 
 /**
+ * Kysely opens transactions with a deferred BEGIN. Ours all write, and a deferred transaction that
+ * reads before writing gets SQLITE_BUSY at once (busy_timeout does not apply) when another process
+ * wrote in between, so BEGIN takes the write lock up front. It does so without busy_timeout: SQLite's
+ * busy handler sleeps in the calling thread, which froze the whole event loop, and backs off to
+ * 100 ms sleeps, so a second process (WORKERS > 1) lost the lock to the first again and again and
+ * some requests waited seconds. The driver below retries BUSY every millisecond instead, awaiting.
+ */
+function beginImmediate(database: SQLite.Database): SqliteStatement {
+  const statement = database.prepare('begin immediate');
+  return {
+    reader: false,
+    run(parameters) {
+      // Not a prepared statement: a busy_timeout pragma takes effect when it is compiled.
+      database.pragma('busy_timeout = 0');
+      try {
+        return statement.run(parameters);
+      } finally {
+        database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+    },
+    all: () => [],
+    iterate: () => [][Symbol.iterator](),
+  };
+}
+
+const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+
+/** Kysely's SQLite driver, but a BEGIN that finds the write lock taken awaits and tries again. */
+class TurnTakingSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        await super.beginTransaction(connection);
+        return;
+      } catch (error) {
+        if (!isBusy(error) || Date.now() >= deadline) throw error;
+        await sleep(BEGIN_RETRY_MS);
+      }
+    }
+  }
+}
+
+class TurnTakingSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new TurnTakingSqliteDriver(this.#config);
+  }
+}
+
+/**
  * Kysely prepares each query it runs and better-sqlite3 keeps no statement cache, so every query
  * was parsed and planned again. Reusing a statement per SQL text is safe: the connection runs one
  * query at a time (Kysely holds a mutex on it), and SQLite re-prepares a statement by itself when
@@ -83,13 +158,11 @@ function objectRows(statement: SQLite.Statement): SqliteStatement {
  */
 function withStatementCache(database: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
+  const begin = beginImmediate(database);
   return {
     close: () => database.close(),
-    prepare(query) {
-      // Kysely opens transactions with a deferred BEGIN. Ours all write, and a deferred transaction
-      // that reads before writing gets SQLITE_BUSY at once (busy_timeout does not apply) when
-      // another process wrote in between; taking the write lock up front makes it wait its turn.
-      const text = query === 'begin' ? 'begin immediate' : query;
+    prepare(text) {
+      if (text === 'begin') return begin;
       if (SCHEMA_CHANGE.test(text)) statements.clear();
       let statement = statements.get(text);
       if (statement) statements.delete(text);
@@ -107,7 +180,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   if (dialect === 'sqlite') {
     const path = url.slice('sqlite:'.length) || ':memory:';
     const db = new Kysely<DatabaseSchema>({
-      dialect: new SqliteDialect({ database: withStatementCache(openSqlite(path)) }),
+      dialect: new TurnTakingSqliteDialect({ database: withStatementCache(openSqlite(path)) }),
       ...(log ? { log } : {}),
     });
     return { db, dialect };

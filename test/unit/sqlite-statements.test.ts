@@ -59,4 +59,25 @@ describe('SQLite statement cache with rows built from raw arrays', () => {
     other.close();
     await handle.db.destroy();
   });
+
+  it("waits for another process's write lock without blocking the event loop, then commits", async () => {
+    const { path, handle } = tempDb();
+    await sql`create table t (a integer)`.execute(handle.db);
+    const other = new SQLite(path);
+    other.exec('begin immediate');
+    let ticks = 0;
+    const ticker = setInterval(() => { ticks += 1; }, 5);
+    const write = handle.db.transaction().execute(async (trx) => {
+      await sql`insert into t values (1)`.execute(trx);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    // SQLite's own busy handler would have held this thread the whole time.
+    expect(ticks).toBeGreaterThanOrEqual(5);
+    other.exec('commit');
+    await write;
+    clearInterval(ticker);
+    expect(other.prepare('select count(*) as n from t').get()).toEqual({ n: 1 });
+    other.close();
+    await handle.db.destroy();
+  });
 });
