@@ -32,7 +32,7 @@ type AnyDb = Kysely<any>;
 const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /** Epoch milliseconds of a stored timestamp (UTC ISO 8601 with milliseconds). */
-export const msOf = (column: string) => `cast(round(unixepoch(${column}, 'subsec') * 1000) as integer)`;
+const msOf = (column: string) => `cast(round(unixepoch(${column}, 'subsec') * 1000) as integer)`;
 
 /** The next free search_key in the millisecond of `created_at`; keys of one millisecond follow insertion. */
 export const nextMsKey = (createdAt: string) => `coalesce(
@@ -49,14 +49,18 @@ const PREFIXES = Array.from({ length: 16 }, (_, i) => i + 1).join(' ');
 export const FTS_TABLE_OPTIONS = `content='', contentless_delete=1, detail=full, prefix='${PREFIXES}',
       tokenize="unicode61 remove_diacritics 0 categories 'L* M* Nd Co'"`;
 
-async function upSqlite(db: AnyDb): Promise<void> {
-  await sql`alter table items add column search_key integer`.execute(db);
-  // Existing rows: slots within a millisecond follow (user_id, id), which is the result order.
+/** Keys for existing rows: slots within a millisecond follow (user_id, id), which is the result order. */
+export async function assignMsKeys(db: AnyDb): Promise<void> {
   await sql.raw(`
     update items set search_key = numbered.k
     from (select rowid as r, (${msOf('created_at')} << 20) + row_number() over (partition by created_at order by user_id, id) - 1 as k
           from items) as numbered
     where items.rowid = numbered.r`).execute(db);
+}
+
+async function upSqlite(db: AnyDb): Promise<void> {
+  await sql`alter table items add column search_key integer`.execute(db);
+  await assignMsKeys(db);
   await sql`create unique index items_search_key_uq on items (search_key)`.execute(db);
   await sql.raw(`
     create virtual table items_fts using fts5(

@@ -1,5 +1,5 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
-import { FTS_TABLE_OPTIONS, msOf, nextMsKey, ownerToken } from './2026-11-22-0001-search.js';
+import { FTS_TABLE_OPTIONS, assignMsKeys, nextMsKey, ownerToken } from './2026-11-22-0001-search.js';
 
 /*
  * SQLite: one range of FTS rowids per user, instead of an owner token in every document.
@@ -118,11 +118,7 @@ export async function down(db: AnyDb): Promise<void> {
   await sql`drop trigger items_search_key_full`.execute(db);
   await dropSearchTriggers(db);
   await sql`drop index items_search_key_uq`.execute(db);
-  await sql.raw(`
-    update items set search_key = numbered.k
-    from (select rowid as r, (${msOf('created_at')} << 20) + row_number() over (partition by created_at order by user_id, id) - 1 as k
-          from items) as numbered
-    where items.rowid = numbered.r`).execute(db);
+  await assignMsKeys(db);
   await sql`create unique index items_search_key_uq on items (search_key)`.execute(db);
   await rebuildFts(db, true);
   await createSearchTriggers(db, nextMsKey('new.created_at'), true);
