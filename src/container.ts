@@ -109,7 +109,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
 
   const events = createEventsService(base);
   const tags = createTagsService(base);
-  const loader = createItemLoader(tags);
+  const loader = createItemLoader(tags, dialect);
   // Deleting a project moves its items, which is item logic; the late binding breaks the cycle.
   let itemChanges: ItemChangesService | undefined;
   const projects = createProjectsService({

@@ -50,7 +50,7 @@ export function createBulkService(deps: {
       return deps.db.transaction().execute(async (trx) => {
         // An unknown target project fails the whole call (404) before anything changes.
         if (projectId !== undefined) await deps.projects.requireProject(trx, userId, projectId);
-        const rows = new Map((await deps.loader.rows(trx, userId, ids)).map((row) => [row.id, row]));
+        const rows = new Map((await deps.loader.lockedRows(trx, userId, ids)).map((row) => [row.id, row]));
         const failures: BulkFailure[] = [];
         const found: ItemRow[] = [];
         for (const id of ids) {

@@ -189,7 +189,7 @@ export function createItemChangesService(deps: {
     );
 
   const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRow) => Promise<T>): Promise<T> =>
-    db.transaction().execute(async (trx) => work(trx, await loader.requireRow(trx, userId, id)));
+    db.transaction().execute(async (trx) => work(trx, await loader.requireLockedRow(trx, userId, id)));
 
   return {
     patch: (userId, id, input) =>

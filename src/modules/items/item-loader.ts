@@ -1,8 +1,9 @@
+import type { DialectName } from '../../db/create-db.js';
 import type { Executor } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
-import { findItemById, findItemsByIds } from './items.repository.js';
+import { findItemById, findItemsByIds, lockItemsByIds } from './items.repository.js';
 import { toItemView, type ItemRow, type ItemView } from './item-view.js';
 
 export interface ItemLoader {
@@ -10,12 +11,16 @@ export interface ItemLoader {
   requireRow(db: Executor, userId: string, id: string): Promise<ItemRow>;
   /** The user's rows among `ids`, in no particular order; ids that are not theirs are left out. */
   rows(db: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]>;
+  /** Like rows(), locked for the rest of the transaction: for changes that decide from what they read. */
+  lockedRows(trx: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]>;
+  /** Like requireRow(), locked for the rest of the transaction. */
+  requireLockedRow(trx: Executor, userId: string, id: string): Promise<ItemRow>;
   /** Views for many rows with one tag query, whatever the number of rows. */
   views(db: Executor, userId: string, rows: readonly ItemRow[]): Promise<ItemView[]>;
   view(db: Executor, userId: string, row: ItemRow): Promise<ItemView>;
 }
 
-export function createItemLoader(tags: TagsService): ItemLoader {
+export function createItemLoader(tags: TagsService, dialect: DialectName): ItemLoader {
   const views: ItemLoader['views'] = async (db, userId, rows) => {
     const names = await tags.namesForItems(db, userId, rows.map((r) => r.id));
     return rows.map((row) => toItemView(row, names.get(row.id) ?? []));
@@ -27,6 +32,12 @@ export function createItemLoader(tags: TagsService): ItemLoader {
       return row;
     },
     rows: (db, userId, ids) => findItemsByIds(db, userId, ids),
+    lockedRows: (trx, userId, ids) => lockItemsByIds(trx, dialect, userId, ids),
+    async requireLockedRow(trx, userId, id) {
+      const [row] = isUuid(id) ? await lockItemsByIds(trx, dialect, userId, [id]) : [];
+      if (!row) throw notFound('item');
+      return row;
+    },
     views,
     async view(db, userId, row) {
       const [view] = await views(db, userId, [row]);

@@ -1,4 +1,5 @@
 import { sql, type Updateable } from 'kysely';
+import type { DialectName } from '../../db/create-db.js';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { ITEM_COLUMNS, type ItemRow } from './item-view.js';
@@ -17,6 +18,18 @@ export async function findItemById(db: Executor, userId: string, id: string): Pr
 export async function findItemsByIds(db: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('id', 'in', ids).execute();
+}
+
+/**
+ * The user's rows among `ids`, locked until the transaction ends, in id order. PostgreSQL runs write
+ * transactions side by side: a change must hold the rows it read before it decides their new state,
+ * and taking the locks in one order keeps two overlapping changes from deadlocking. SQLite runs one
+ * writer at a time (BEGIN IMMEDIATE), so a plain read is already stable there.
+ */
+export async function lockItemsByIds(db: Executor, dialect: DialectName, userId: string, ids: readonly string[]): Promise<ItemRow[]> {
+  if (ids.length === 0) return [];
+  const query = db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('id', 'in', ids);
+  return dialect === 'postgres' ? query.orderBy('id').forUpdate().execute() : query.execute();
 }
 
 export async function findItemByClientId(db: Executor, userId: string, clientId: string): Promise<ItemRow | undefined> {
