@@ -66,6 +66,31 @@ function openSqlite(path: string): SQLite.Database {
 const STATEMENT_CACHE_SIZE = 500;
 const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+const rowBuilders = new Map<string, RowBuilder>();
+
+/**
+ * A function that turns one raw row into an object literal with these keys. An object literal is
+ * created from one prebuilt shape; assigning keys one by one walks the shape transitions for each
+ * row, which cost 20 µs on a page of 50 items. Names come from our own statements and are quoted
+ * with JSON.stringify; `__proto__` would set the prototype in a literal, so it gets the slow path.
+ */
+function rowBuilder(names: readonly string[]): RowBuilder {
+  const key = JSON.stringify(names);
+  let build = rowBuilders.get(key);
+  if (!build) {
+    build = names.includes('__proto__')
+      ? (values) => {
+          const row: Record<string, unknown> = {};
+          for (let i = 0; i < names.length; i += 1) Object.defineProperty(row, names[i]!, { value: values[i], enumerable: true, writable: true, configurable: true });
+          return row;
+        }
+      : (new Function('v', `return { ${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')} };`) as RowBuilder);
+    rowBuilders.set(key, build);
+  }
+  return build;
+}
+
 /**
  * A statement that returns rows as objects built in JavaScript from better-sqlite3's raw arrays.
  * better-sqlite3 builds each row object property by property from native code; building it here
@@ -74,13 +99,15 @@ const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 function objectRows(statement: SQLite.Statement): SqliteStatement {
   if (!statement.reader) return statement;
   const raw = statement.raw(true);
-  let names = raw.columns().map((column) => column.name);
+  let columns = raw.columns().length;
+  let build = rowBuilder(raw.columns().map((column) => column.name));
   const toObject = (values: unknown[]): Record<string, unknown> => {
     // Another connection changed the schema and SQLite re-prepared a `select *` with new columns.
-    if (values.length !== names.length) names = raw.columns().map((column) => column.name);
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i += 1) row[names[i]!] = values[i];
-    return row;
+    if (values.length !== columns) {
+      columns = raw.columns().length;
+      build = rowBuilder(raw.columns().map((column) => column.name));
+    }
+    return build(values);
   };
   return {
     reader: true,

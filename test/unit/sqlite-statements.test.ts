@@ -30,6 +30,17 @@ describe('SQLite statement cache with rows built from raw arrays', () => {
     await handle.db.destroy();
   });
 
+  it('keys rows by any column name: quotes, backslashes, __proto__, and the last of two equal names', async () => {
+    const { handle } = tempDb();
+    const { rows } = await sql<Record<string, unknown>>`select 1 as "we""ird", 2 as "back\\slash", 3 as "__proto__", 4 as "line
+break", 5 as a, 6 as a`.execute(handle.db);
+    const [row] = rows;
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe(3);
+    expect(Object.entries(row!)).toEqual([['we"ird', 1], ['back\\slash', 2], ['__proto__', 3], ['line\nbreak', 4], ['a', 6]]);
+    await handle.db.destroy();
+  });
+
   it('sees new columns after a schema change on the same connection and on another one', async () => {
     const { path, handle } = tempDb();
     await sql`create table t (a integer)`.execute(handle.db);

@@ -4,7 +4,7 @@ import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { findItemById, findItemsByIds, lockItemsByIds } from './items.repository.js';
-import { toItemView, type ItemRow, type ItemView } from './item-view.js';
+import { toItemView, type ItemRow, type ItemView, type ItemViewRow } from './item-view.js';
 
 export interface ItemLoader {
   /** The row, or 404 when the id is malformed, unknown or another user's. */
@@ -16,8 +16,8 @@ export interface ItemLoader {
   /** Like requireRow(), locked for the rest of the transaction. */
   requireLockedRow(trx: Executor, userId: string, id: string): Promise<ItemRow>;
   /** Views for many rows with one tag query, whatever the number of rows. */
-  views(db: Executor, userId: string, rows: readonly ItemRow[]): Promise<ItemView[]>;
-  view(db: Executor, userId: string, row: ItemRow): Promise<ItemView>;
+  views(db: Executor, userId: string, rows: readonly ItemViewRow[]): Promise<ItemView[]>;
+  view(db: Executor, userId: string, row: ItemViewRow): Promise<ItemView>;
 }
 
 export function createItemLoader(tags: TagsService, dialect: DialectName): ItemLoader {

@@ -21,6 +21,24 @@ export const ITEM_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** The columns a view is made of: list and search pages load only these. */
+export const ITEM_VIEW_COLUMNS = [
+  'id',
+  'project_id',
+  'parent_id',
+  'type',
+  'title',
+  'content_md',
+  'is_completed',
+  'status',
+  'due_at',
+  'archived_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (typeof ITEM_COLUMNS)[number][];
+
+export type ItemViewRow = Pick<ItemRow, (typeof ITEM_VIEW_COLUMNS)[number]>;
+
 /** The item as every response and event shows it. */
 export interface ItemView {
   id: string;
@@ -46,7 +64,7 @@ export function compareTagNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function toItemView(row: ItemRow, tags: readonly string[]): ItemView {
+export function toItemView(row: ItemViewRow, tags: readonly string[]): ItemView {
   return {
     id: row.id,
     project_id: row.project_id,

@@ -2,7 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
-import { ITEM_COLUMNS, type ItemRow } from './item-view.js';
+import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, type ItemRow, type ItemViewRow } from './item-view.js';
 
 export type NewItemRow = Omit<ItemRow, 'is_completed'> & { is_completed: number };
 export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;
@@ -52,10 +52,10 @@ export interface ItemPageQuery {
 }
 
 /** One page plus one row, so the caller knows whether another page exists. */
-export async function findItemPage(db: Executor, userId: string, q: ItemPageQuery): Promise<ItemRow[]> {
+export async function findItemPage(db: Executor, userId: string, q: ItemPageQuery): Promise<ItemViewRow[]> {
   const key = q.order === 'created' ? 'created_at' : 'updated_at';
   const dir = q.order === 'created' ? 'desc' : 'asc';
-  let query = db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId);
+  let query = db.selectFrom('items').select(ITEM_VIEW_COLUMNS).where('user_id', '=', userId);
   if (q.projectId) query = query.where('project_id', '=', q.projectId);
   if (q.parentId) query = query.where('parent_id', '=', q.parentId);
   if (q.since) query = query.where('updated_at', '>=', q.since);

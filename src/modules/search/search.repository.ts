@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { DialectName } from '../../db/create-db.js';
 import type { DatabaseSchema, Executor, ItemStatus, ItemType } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
-import { ITEM_COLUMNS, type ItemRow } from '../items/item-view.js';
+import { ITEM_VIEW_COLUMNS, type ItemViewRow } from '../items/item-view.js';
 import { SECOND_SHIFT, SLOT_SHIFT } from '../../db/migrations/2026-11-23-0001-search-key-ranges.js';
 import { ftsMatch, tsQuery } from './search-words.js';
 
@@ -25,7 +25,7 @@ export interface SearchPageQuery extends SearchFilters {
   limit: number;
 }
 
-const QUALIFIED_COLUMNS = ITEM_COLUMNS.map((c) => `items.${c}` as const);
+const QUALIFIED_COLUMNS = ITEM_VIEW_COLUMNS.map((c) => `items.${c}` as const);
 
 /** Every condition but the text one, AND-ed; written against `items` so both query shapes share it. */
 function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, userId: string, q: SearchPageQuery): Expression<SqlBool> {
@@ -53,7 +53,7 @@ function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, userId: string,
 }
 
 /** Without words: a plain newest-first walk, served by the (user_id, <filter>, created_at, id) indexes. */
-async function filteredPage(db: Executor, userId: string, q: SearchPageQuery, text?: Expression<SqlBool>): Promise<ItemRow[]> {
+async function filteredPage(db: Executor, userId: string, q: SearchPageQuery, text?: Expression<SqlBool>): Promise<ItemViewRow[]> {
   let query = db.selectFrom('items').select(QUALIFIED_COLUMNS).where((eb) => filters(eb, userId, q));
   if (text) query = query.where(text);
   return query.orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(q.limit + 1).execute();
@@ -87,7 +87,7 @@ function sqliteWalk(db: Executor, userId: string, q: SearchPageQuery, fromSecond
     .where((eb) => filters(eb, userId, q));
 }
 
-async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery): Promise<ItemRow[]> {
+async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery): Promise<ItemViewRow[]> {
   const take = q.limit + 1;
   const walked = sqliteWalk(db, userId, q).orderBy(sql`items_fts.rowid`, 'desc').limit(take);
   const rows = await db.selectFrom(walked.as('hits')).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
@@ -105,7 +105,7 @@ async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery):
 }
 
 /** One page plus one row (so the caller knows whether another page exists), newest created first. */
-export async function findSearchPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery): Promise<ItemRow[]> {
+export async function findSearchPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery): Promise<ItemViewRow[]> {
   if (q.words.length === 0) return filteredPage(db, userId, q);
   if (dialect === 'sqlite') return sqliteTextPage(db, userId, q);
   return filteredPage(db, userId, q, sql<SqlBool>`items.search_vector @@ to_tsquery('simple', ${tsQuery(q.words)})`);
