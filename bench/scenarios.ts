@@ -8,6 +8,8 @@ export interface Scenario {
   next(): { path: string; body?: string };
   /** Distinct targets before next() starts over (a write then finds its change already made). */
   distinct?: number;
+  /** After this many calls next() repeats itself; none when every request differs. */
+  period?: number;
 }
 
 const API = '/api/v1';
@@ -48,15 +50,16 @@ export function buildScenarios(seeded: Seeded): Scenario[] {
       method: 'POST',
       next: () => ({ path: `${API}/capture`, body: JSON.stringify({ text: `Bench capture ${(captured += 1)}\nfollow up with the team about the budget` }) }),
     },
-    { name: 'list', method: 'GET', next: () => ({ path: `${API}/items?limit=50` }) },
-    { name: 'get', method: 'GET', next: () => ({ path: `${API}/items/${getId()}` }) },
-    { name: 'toggle', method: 'POST', distinct: fifth, next: () => ({ path: `${API}/items/${toggleId()}/toggle` }) },
-    { name: 'search_one_word', method: 'GET', next: () => ({ path: `${API}/items/search?q=${q(oneWord())}` }) },
-    { name: 'search_two_words_status', method: 'GET', next: () => ({ path: `${API}/items/search?q=${q(twoWords())}&status=todo` }) },
+    { name: 'list', method: 'GET', period: 1, next: () => ({ path: `${API}/items?limit=50` }) },
+    { name: 'get', method: 'GET', period: fifth, next: () => ({ path: `${API}/items/${getId()}` }) },
+    { name: 'toggle', method: 'POST', distinct: fifth, period: fifth, next: () => ({ path: `${API}/items/${toggleId()}/toggle` }) },
+    { name: 'search_one_word', method: 'GET', period: ONE_WORD_QUERIES.length, next: () => ({ path: `${API}/items/search?q=${q(oneWord())}` }) },
+    { name: 'search_two_words_status', method: 'GET', period: TWO_WORD_QUERIES.length, next: () => ({ path: `${API}/items/search?q=${q(twoWords())}&status=todo` }) },
     {
       name: 'bulk_archive_100',
       method: 'POST',
       distinct: batches.length,
+      period: batches.length,
       next: () => ({ path: `${API}/items/bulk`, body: JSON.stringify({ op: 'archive', ids: batch() }) }),
     },
   ];
