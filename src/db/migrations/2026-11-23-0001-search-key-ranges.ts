@@ -27,7 +27,9 @@ const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof Sql
 export const SLOT_SHIFT = 42;
 export const SECOND_SHIFT = 10;
 export const MAX_SEARCH_SLOT = 2 ** 21 - 1;
-const PER_SECOND = 2 ** SECOND_SHIFT;
+export const PER_SECOND = 2 ** SECOND_SHIFT;
+/** The message of the trigger that refuses an item when its second has no key left. */
+export const SECOND_FULL_MESSAGE = `more than ${PER_SECOND} items of one user created within one second`;
 
 /** The first key of a user's second, in SQL: `slot` and `createdAt` are SQL expressions. */
 const secondBase = (slot: string, createdAt: string) =>
@@ -108,7 +110,7 @@ export async function up(db: AnyDb): Promise<void> {
   // A 1025th item of one user within one second would take the next second's first key.
   await sql.raw(`
     create trigger items_search_key_full before insert on items begin
-      select raise(abort, 'more than ${PER_SECOND} items of one user created within one second')
+      select raise(abort, '${SECOND_FULL_MESSAGE}')
       where ${nextKey('new.user_id', 'new.created_at')} >= ${secondBase(slotOf('new.user_id'), 'new.created_at')} + ${PER_SECOND};
     end`).execute(db);
 }
