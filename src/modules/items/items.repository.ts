@@ -1,5 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
+import { preparedQuery, type PreparedParams } from '../../db/prepared-query.js';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, type ItemRow, type ItemViewRow } from './item-view.js';
@@ -51,20 +52,44 @@ export interface ItemPageQuery {
   limit: number;
 }
 
-/** One page plus one row, so the caller knows whether another page exists. */
-export async function findItemPage(db: Executor, userId: string, q: ItemPageQuery): Promise<ItemViewRow[]> {
-  const key = q.order === 'created' ? 'created_at' : 'updated_at';
-  const dir = q.order === 'created' ? 'desc' : 'asc';
-  let query = db.selectFrom('items').select(ITEM_VIEW_COLUMNS).where('user_id', '=', userId);
-  if (q.projectId) query = query.where('project_id', '=', q.projectId);
-  if (q.parentId) query = query.where('parent_id', '=', q.parentId);
-  if (q.since) query = query.where('updated_at', '>=', q.since);
-  if (q.after) {
-    const { k, id } = q.after;
+interface PageParams extends PreparedParams {
+  userId: string;
+  projectId: string | undefined;
+  parentId: string | undefined;
+  since: string | undefined;
+  afterKey: string | undefined;
+  afterId: string | undefined;
+  take: number;
+}
+
+/** Compiled once per filter combination and order: list pages are the most frequent request. */
+const itemPage = preparedQuery((db, p: PageParams, order) => {
+  const key = order === 'created' ? 'created_at' : 'updated_at';
+  const dir = order === 'created' ? 'desc' : 'asc';
+  let query = db.selectFrom('items').select(ITEM_VIEW_COLUMNS).where('user_id', '=', p.userId);
+  if (p.projectId !== undefined) query = query.where('project_id', '=', p.projectId);
+  if (p.parentId !== undefined) query = query.where('parent_id', '=', p.parentId);
+  if (p.since !== undefined) query = query.where('updated_at', '>=', p.since);
+  if (p.afterKey !== undefined && p.afterId !== undefined) {
+    const [k, id] = [p.afterKey, p.afterId];
     const cmp = dir === 'desc' ? '<' : '>';
     query = query.where((eb) => eb.or([eb(key, cmp, k), eb.and([eb(key, '=', k), eb('id', cmp, id)])]));
   }
-  return query.orderBy(key, dir).orderBy('id', dir).limit(q.limit + 1).execute();
+  return query.orderBy(key, dir).orderBy('id', dir).limit(p.take);
+});
+
+/** One page plus one row, so the caller knows whether another page exists. */
+export async function findItemPage(db: Executor, userId: string, q: ItemPageQuery): Promise<ItemViewRow[]> {
+  const params: PageParams = {
+    userId,
+    projectId: q.projectId || undefined,
+    parentId: q.parentId || undefined,
+    since: q.since || undefined,
+    afterKey: q.after?.k,
+    afterId: q.after?.id,
+    take: q.limit + 1,
+  };
+  return itemPage(db, params, q.order);
 }
 
 /** One patch for many items: callers group the items whose change is the same. */

@@ -1,3 +1,4 @@
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { ApiKeysTable, Executor, Plan } from '../../db/schema.js';
 
 export type KeyRow = ApiKeysTable;
@@ -17,9 +18,9 @@ export async function insertKey(db: Executor, row: KeyRow): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
 }
 
-/** The key and its owner in one query: authentication runs on every request. */
-export async function findKeyWithUserByPrefix(db: Executor, prefix: string): Promise<KeyWithUser | undefined> {
-  return db
+/** The key and its owner in one query, compiled once: authentication runs on every request. */
+const keyWithUserByPrefix = preparedQuery((db, p: { prefix: string }) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select([
@@ -32,8 +33,12 @@ export async function findKeyWithUserByPrefix(db: Executor, prefix: string): Pro
       'users.plan',
       'users.timezone',
     ])
-    .where('api_keys.prefix', '=', prefix)
-    .executeTakeFirst();
+    .where('api_keys.prefix', '=', p.prefix),
+);
+
+export async function findKeyWithUserByPrefix(db: Executor, prefix: string): Promise<KeyWithUser | undefined> {
+  const [row] = await keyWithUserByPrefix(db, { prefix });
+  return row;
 }
 
 export async function updateKeyLastUsed(db: Executor, keyId: string, at: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface TagRow {
@@ -29,19 +30,23 @@ export async function insertTagsIgnoringExisting(
     .execute();
 }
 
+/** Compiled once per number of items: every page of items asks for its tags. */
+const tagNamesForItems = preparedQuery((db, p: { userId: string; itemIds: readonly string[] }) =>
+  db
+    .selectFrom('item_tags')
+    .innerJoin('tags', (join) => join.onRef('tags.user_id', '=', 'item_tags.user_id').onRef('tags.id', '=', 'item_tags.tag_id'))
+    .select(['item_tags.item_id', 'tags.name'])
+    .where('item_tags.user_id', '=', p.userId)
+    .where('item_tags.item_id', 'in', p.itemIds),
+);
+
 export async function findTagNamesForItems(
   db: Executor,
   userId: string,
   itemIds: readonly string[],
 ): Promise<{ item_id: string; name: string }[]> {
   if (itemIds.length === 0) return [];
-  return db
-    .selectFrom('item_tags')
-    .innerJoin('tags', (join) => join.onRef('tags.user_id', '=', 'item_tags.user_id').onRef('tags.id', '=', 'item_tags.tag_id'))
-    .select(['item_tags.item_id', 'tags.name'])
-    .where('item_tags.user_id', '=', userId)
-    .where('item_tags.item_id', 'in', itemIds)
-    .execute();
+  return tagNamesForItems(db, { userId, itemIds });
 }
 
 export async function replaceItemTags(db: Executor, userId: string, itemId: string, tagIds: readonly string[]): Promise<void> {
