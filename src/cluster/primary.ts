@@ -1,5 +1,4 @@
 import cluster, { type Worker } from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import type { Config } from '../config.js';
@@ -8,7 +7,6 @@ import type { CounterStore } from '../modules/limits/counter-store.js';
 import { createMemoryStore } from '../modules/limits/memory-store.js';
 import { isAskMessage, type AskMessage } from './messages.js';
 import { createPrimaryAnswers } from './primary-answers.js';
-import { SINGLE_THREADED_GC, workerExecArgv } from './worker-flags.js';
 
 /** A worker that keeps dying is a broken deployment, not bad luck: give up after this many in a minute. */
 const MAX_RESTARTS_PER_MINUTE = 5;
@@ -86,9 +84,6 @@ export async function runPrimary(config: Config, logger: Logger, prepare: () => 
   process.on('SIGTERM', () => stop(0));
   process.on('SIGINT', () => stop(0));
 
-  const execArgv = workerExecArgv(config.workers, availableParallelism(), process.execArgv);
-  cluster.setupPrimary({ execArgv });
-  const gc = execArgv.includes(SINGLE_THREADED_GC) ? 'single-threaded' : 'parallel';
-  logger.info({ workers: config.workers, counters: counters ? 'primary process' : 'redis', gc }, 'starting workers');
+  logger.info({ workers: config.workers, counters: counters ? 'primary process' : 'redis' }, 'starting workers');
   for (let i = 0; i < config.workers; i += 1) cluster.fork();
 }

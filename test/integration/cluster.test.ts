@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/container.js';
 import { createDb } from '../../src/db/create-db.js';
-import { SINGLE_THREADED_GC } from '../../src/cluster/worker-flags.js';
 import { removeRedisKeys, testRedis, type TestRedis } from '../helpers/redis.js';
 
 /*
@@ -73,7 +72,7 @@ interface Cluster {
 const logLines = (output: string) =>
   output.split('\n').flatMap((line) => {
     try {
-      return [JSON.parse(line) as { pid: number; msg: string; req?: { url: string }; reqId?: string; gc?: string }];
+      return [JSON.parse(line) as { pid: number; msg: string; req?: { url: string }; reqId?: string }];
     } catch {
       return [];
     }
@@ -180,16 +179,6 @@ for (const store of ['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])]
       expect(answers.map((a) => a.status)).toEqual([...Array<number>(LIMIT).fill(200), 429, 429, 429, 429]);
       expect(answers.slice(0, LIMIT).map((a) => Number(a.headers['x-ratelimit-remaining']))).toEqual([5, 4, 3, 2, 1, 0]);
       expect(cluster.servedBy('/api/v1/projects').size).toBe(2);
-    });
-
-    it.runIf(existsSync('/proc/self/cmdline'))('starts the workers with single-threaded GC when they fill every core', () => {
-      const started = logLines(cluster.output()).find((l) => l.msg === 'starting workers');
-      const fillsCores = 2 >= availableParallelism();
-      expect(started?.gc).toBe(fillsCores ? 'single-threaded' : 'parallel');
-      for (const pid of new Set(cluster.listening())) {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        expect(argv.includes(SINGLE_THREADED_GC)).toBe(fillsCores);
-      }
     });
 
     it('answers GET /metrics with the counters of every worker', async () => {
