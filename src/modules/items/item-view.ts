@@ -2,25 +2,6 @@ import type { ItemStatus, ItemType, ItemsTable } from '../../db/schema.js';
 
 export type ItemRow = Omit<ItemsTable, 'is_completed'> & { is_completed: boolean | number };
 
-/** The columns of an ItemRow; every query that loads items selects exactly these. */
-export const ITEM_COLUMNS = [
-  'id',
-  'user_id',
-  'project_id',
-  'parent_id',
-  'type',
-  'title',
-  'content_md',
-  'is_completed',
-  'status',
-  'status_before_archive',
-  'due_at',
-  'archived_at',
-  'client_id',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** The columns a view is made of: list and search pages load only these. */
 export const ITEM_VIEW_COLUMNS = [
   'id',
@@ -35,7 +16,10 @@ export const ITEM_VIEW_COLUMNS = [
   'archived_at',
   'created_at',
   'updated_at',
-] as const satisfies readonly (typeof ITEM_COLUMNS)[number][];
+] as const;
+
+/** The columns of an ItemRow; every query that loads items for a change selects exactly these. */
+export const ITEM_COLUMNS = [...ITEM_VIEW_COLUMNS, 'user_id', 'status_before_archive', 'client_id'] as const;
 
 export type ItemViewRow = Pick<ItemRow, (typeof ITEM_VIEW_COLUMNS)[number]>;
 
