@@ -70,8 +70,8 @@ const itemPage = preparedQuery((db, p: PageParams, order) => {
   if (p.projectId !== undefined) query = query.where('project_id', '=', p.projectId);
   if (p.parentId !== undefined) query = query.where('parent_id', '=', p.parentId);
   if (p.since !== undefined) query = query.where('updated_at', '>=', p.since);
-  if (p.afterKey !== undefined && p.afterId !== undefined) {
-    const [k, id] = [p.afterKey, p.afterId];
+  const { afterKey: k, afterId: id } = p;
+  if (k !== undefined && id !== undefined) {
     const cmp = dir === 'desc' ? '<' : '>';
     query = query.where((eb) => eb.or([eb(key, cmp, k), eb.and([eb(key, '=', k), eb('id', cmp, id)])]));
   }
