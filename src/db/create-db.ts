@@ -99,14 +99,12 @@ function rowBuilder(names: readonly string[]): RowBuilder {
 function objectRows(statement: SQLite.Statement): SqliteStatement {
   if (!statement.reader) return statement;
   const raw = statement.raw(true);
-  let columns = raw.columns().length;
-  let build = rowBuilder(raw.columns().map((column) => column.name));
+  const namesNow = () => raw.columns().map((column) => column.name);
+  let names = namesNow();
+  let build = rowBuilder(names);
   const toObject = (values: unknown[]): Record<string, unknown> => {
     // Another connection changed the schema and SQLite re-prepared a `select *` with new columns.
-    if (values.length !== columns) {
-      columns = raw.columns().length;
-      build = rowBuilder(raw.columns().map((column) => column.name));
-    }
+    if (values.length !== names.length) build = rowBuilder((names = namesNow()));
     return build(values);
   };
   return {

@@ -14,12 +14,6 @@ type Value = string | number | boolean | null;
 const MAX_CACHED_LIST = 256;
 export type PreparedParams = Record<string, Value | readonly Value[] | undefined>;
 
-interface Template {
-  compiled: CompiledQuery;
-  /** Per compiled parameter: the slot to fill, or the constant the builder wrote. */
-  parameters: readonly unknown[];
-}
-
 /**
  * A query that Kysely builds and compiles once per database and shape, then runs with fresh values.
  * Building and compiling costs 8–12 µs per query, as much as SQLite takes to find a page of items,
@@ -35,37 +29,44 @@ interface Template {
 export function preparedQuery<P extends PreparedParams, Row>(
   build: (db: Executor, params: P, shape: string) => Compilable<Row>,
 ): (db: Executor, params: P, shape?: string) => Promise<Row[]> {
-  const templates = new WeakMap<DialectAdapter, Map<string, Template>>();
+  const templates = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
 
-  function template(db: Executor, params: P, shape: string): Template {
+  /** What decides the SQL besides `shape`: which parameters are defined, how long each list is. Null past MAX_CACHED_LIST. */
+  function shapeKey(params: P, shape: string): string | null {
+    let key = shape;
+    for (const name in params) {
+      const value = params[name];
+      if (Array.isArray(value) && value.length > MAX_CACHED_LIST) return null;
+      key += `|${name}:${value === undefined ? '-' : Array.isArray(value) ? value.length : ''}`;
+    }
+    return key;
+  }
+
+  function template(db: Executor, params: P, shape: string, key: string): CompiledQuery {
     const adapter = db.getExecutor().adapter;
     let byShape = templates.get(adapter);
     if (!byShape) templates.set(adapter, (byShape = new Map()));
-    const key = `${shape}|${Object.entries(params)
-      .map(([name, value]) => `${name}:${value === undefined ? '-' : Array.isArray(value) ? value.length : ''}`)
-      .join(',')}`;
-    let found = byShape.get(key);
-    if (!found) {
+    let compiled = byShape.get(key);
+    if (!compiled) {
       const slots: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(params)) {
         if (value !== undefined) slots[name] = Array.isArray(value) ? value.map((_, i) => new Slot(name, i)) : new Slot(name, undefined);
       }
-      const compiled = build(db, slots as P, shape).compile();
+      compiled = build(db, slots as P, shape).compile();
       const used = new Set(compiled.parameters.filter((p): p is Slot => p instanceof Slot).map((slot) => slot.name));
       const missing = Object.keys(slots).filter((name) => !used.has(name));
       if (missing.length > 0) throw new Error(`prepared query: parameter ${missing.join(', ')} did not reach the SQL (computed on instead of passed through?)`);
-      found = { compiled, parameters: compiled.parameters };
-      byShape.set(key, found);
+      byShape.set(key, compiled);
     }
-    return found;
+    return compiled;
   }
 
   return async (db, params, shape = '') => {
-    if (Object.values(params).some((value) => Array.isArray(value) && value.length > MAX_CACHED_LIST)) {
-      return (await db.executeQuery(build(db, params, shape))).rows;
-    }
-    const { compiled, parameters } = template(db, params, shape);
-    const values = parameters.map((p) => {
+    const key = shapeKey(params, shape);
+    if (key === null) return (await db.executeQuery(build(db, params, shape))).rows;
+    const compiled = template(db, params, shape, key);
+    // Each compiled parameter is a slot to fill or a constant the builder wrote.
+    const values = compiled.parameters.map((p) => {
       if (!(p instanceof Slot)) return p;
       const value = params[p.name];
       return p.index === undefined ? value : (value as readonly Value[])[p.index];
