@@ -128,7 +128,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
   const engine = createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, itemChanges });
-  const items = createItemsService({ ...base, loader, projects, events, organizer });
+  const items = createItemsService({ ...base, dialect, loader, projects, events, organizer });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
 

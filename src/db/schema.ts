@@ -54,6 +54,8 @@ export interface ItemsTable {
   client_id: string | null;
   created_at: string;
   updated_at: string;
+  /** SQLite only: the item's FTS rowid (see the search-key-counter migration); written at insert. */
+  search_key: ColumnType<number | null, number | undefined, never>;
 }
 
 export interface TagsTable {

@@ -1,9 +1,10 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/container.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { insertItem } from '../../src/modules/items/items.repository.js';
+import { renumberSearchKeys } from '../../src/modules/search/search.repository.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { newestFirst } from '../helpers/seed-items.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
@@ -139,25 +140,90 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
 
   it('rolls back to owner tokens and applies again', async () => {
     const down = await migrator().migrateTo('2026-11-22-0016-web');
-    expect(down.results?.map((r) => [r.migrationName, r.direction, r.status])).toEqual([['2026-11-23-0001-search-key-ranges', 'Down', 'Success']]);
+    expect(down.results?.map((r) => [r.migrationName, r.direction, r.status])).toEqual([
+      ['2026-11-24-0001-search-key-counter', 'Down', 'Success'],
+      ['2026-11-23-0001-search-key-ranges', 'Down', 'Success'],
+    ]);
     await migrateToLatest(db.handle.db);
     const [user] = await db.handle.db.selectFrom('users').select('id').where('email', '=', 'a@example.test').execute();
     expect(await searchAll(user!.id, 'shared', 4)).toHaveLength(12);
   });
 
-  it('refuses a 1025th item of one user within one second, and takes it in the next second', async () => {
+  const itemRow = (userId: string, projectId: string, n: number, created_at: string) => ({
+    id: `0190f5e3-0000-7000-8000-${String(n).padStart(12, '0')}`, user_id: userId, project_id: projectId, parent_id: null, type: 'note' as const,
+    title: `burst ${n}`, content_md: null, is_completed: 0, status: 'backlog' as const, status_before_archive: null, due_at: null,
+    archived_at: null, client_id: null, created_at, updated_at: created_at,
+  });
+
+  it('takes any number of items of one user within one second', async () => {
     const user = await services.users.create({ email: 'burst@example.test' });
     const inbox = await services.projects.requireInbox(db.handle.db, user.id);
-    const row = (n: number, created_at: string) => ({
-      id: `0190f5e3-0000-7000-8000-${String(n).padStart(12, '0')}`, user_id: user.id, project_id: inbox.id, parent_id: null, type: 'note' as const,
-      title: `burst ${n}`, content_md: null, is_completed: 0, status: 'backlog' as const, status_before_archive: null, due_at: null,
-      archived_at: null, client_id: null, created_at, updated_at: created_at,
-    });
     await db.handle.db.transaction().execute(async (trx) => {
-      for (let n = 0; n < 1024; n += 1) await insertItem(trx, row(n, '2026-02-01T00:00:00.250Z'));
+      for (let n = 0; n < 1100; n += 1) await insertItem(trx, itemRow(user.id, inbox.id, n, `2026-02-01T00:00:00.${String(n % 1000).padStart(3, '0')}Z`));
     });
-    await expect(insertItem(db.handle.db, row(1024, '2026-02-01T00:00:00.999Z'))).rejects.toThrow(/within one second/);
-    await insertItem(db.handle.db, row(1025, '2026-02-01T00:00:01.000Z'));
-    expect(await searchAll(user.id, 'burst', 200)).toHaveLength(1025);
+    const ids = await searchAll(user.id, 'burst', 200);
+    expect(ids).toHaveLength(1100);
+    expect(new Set(ids).size).toBe(1100);
+  });
+});
+
+/*
+ * The search-key-counter migration: keys count a user's items in insertion order. An insert that
+ * sorts before the item inserted just before it (an import of older items) marks the user's keys
+ * unordered; search still answers exactly, and renumbering puts the keys back in order.
+ */
+describe.runIf(DIALECTS.includes('sqlite'))('search key counter (sqlite)', () => {
+  let t: TestDb;
+  let services: Services;
+  beforeAll(async () => {
+    t = await createTestDb('sqlite');
+    services = createServices(t.handle);
+  });
+  afterAll(async () => {
+    await services?.close();
+    await t?.destroy();
+  });
+
+  const unordered = async (userId: string) =>
+    (await sql<{ u: number }>`select search_unordered as u from users where id = ${userId}`.execute(t.handle.db)).rows[0]?.u;
+
+  async function searchAll(userId: string, q: string, limit: number): Promise<string[]> {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page += 1) {
+      const result = await services.search.search(userId, { q, limit, ...(cursor ? { cursor } : {}) });
+      seen.push(...result.items.map((i) => i.id));
+      if (!result.next_cursor) break;
+      cursor = result.next_cursor;
+    }
+    return seen;
+  }
+
+  it('marks the keys unordered on an older insert, answers exactly anyway, and renumbering orders them again', async () => {
+    const user = await services.users.create({ email: 'order@example.test' });
+    const inbox = await services.projects.requireInbox(t.handle.db, user.id);
+    const add = (n: number, at: string) =>
+      insertItem(t.handle.db, {
+        id: `0190f5e4-0000-7000-8000-${String(n).padStart(12, '0')}`, user_id: user.id, project_id: inbox.id, parent_id: null, type: 'note',
+        title: `order ${n}`, content_md: null, is_completed: 0, status: 'backlog', status_before_archive: null, due_at: null,
+        archived_at: null, client_id: null, created_at: at, updated_at: at,
+      });
+    for (let n = 0; n < 10; n += 1) await add(n, `2026-03-01T00:00:${String(n + 10)}.000Z`);
+    expect(await unordered(user.id)).toBe(0);
+    const inOrder = Array.from({ length: 10 }, (_, n) => `0190f5e4-0000-7000-8000-${String(9 - n).padStart(12, '0')}`);
+    expect(await searchAll(user.id, 'order', 3)).toEqual(inOrder);
+
+    // Two older items (as an import brings them) go to the end of the key range.
+    await add(10, '2026-03-01T00:00:05.000Z');
+    await add(11, '2026-03-01T00:00:15.500Z');
+    expect(await unordered(user.id)).toBe(1);
+    const expected = [...inOrder.slice(0, 4), '0190f5e4-0000-7000-8000-000000000011', ...inOrder.slice(4), '0190f5e4-0000-7000-8000-000000000010'];
+    for (const limit of [1, 3, 50]) expect(await searchAll(user.id, 'order', limit)).toEqual(expected);
+
+    await t.handle.db.transaction().execute((trx) => renumberSearchKeys(trx, user.id));
+    expect(await unordered(user.id)).toBe(0);
+    for (const limit of [1, 3, 50]) expect(await searchAll(user.id, 'order', limit)).toEqual(expected);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from items_fts where items_fts match 'order'`.execute(t.handle.db);
+    expect(rows[0]?.n).toBe(12);
   });
 });

@@ -1,4 +1,4 @@
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { SqliteIntrospector, sql, type Kysely } from 'kysely';
 
 /*
  * Full-text search and the indexes behind the search filters.
@@ -29,7 +29,7 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  */
 type AnyDb = Kysely<any>;
 
-const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof SqliteAdapter;
+const isSqlite = (db: AnyDb): boolean => db.introspection instanceof SqliteIntrospector;
 
 /** Epoch milliseconds of a stored timestamp (UTC ISO 8601 with milliseconds). */
 const msOf = (column: string) => `cast(round(unixepoch(${column}, 'subsec') * 1000) as integer)`;

@@ -1,4 +1,4 @@
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { SqliteIntrospector, sql, type Kysely } from 'kysely';
 import { FTS_TABLE_OPTIONS, assignMsKeys, nextMsKey, ownerToken } from './2026-11-22-0001-search.js';
 
 /*
@@ -22,7 +22,7 @@ import { FTS_TABLE_OPTIONS, assignMsKeys, nextMsKey, ownerToken } from './2026-1
  */
 type AnyDb = Kysely<any>;
 
-const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof SqliteAdapter;
+export const isSqlite = (db: AnyDb): boolean => db.introspection instanceof SqliteIntrospector;
 
 export const SLOT_SHIFT = 42;
 export const SECOND_SHIFT = 10;
@@ -93,6 +93,11 @@ export async function up(db: AnyDb): Promise<void> {
       update users set search_slot = coalesce((select max(search_slot) from users), 0) + 1 where rowid = new.rowid;
     end`).execute(db);
 
+  await createSecondKeyLayout(db);
+}
+
+/** Keys by second for every item, the FTS table rebuilt under them, and the triggers of this layout. */
+export async function createSecondKeyLayout(db: AnyDb): Promise<void> {
   // New keys for every item: the unique index would trip over old and new values mid-update.
   await dropSearchTriggers(db);
   await sql`drop index items_search_key_uq`.execute(db);

@@ -1,6 +1,6 @@
 import type { ItemStatus, ItemType, ItemsTable } from '../../db/schema.js';
 
-export type ItemRow = Omit<ItemsTable, 'is_completed'> & { is_completed: boolean | number };
+export type ItemRow = Omit<ItemsTable, 'is_completed' | 'search_key'> & { is_completed: boolean | number };
 
 /** The columns a view is made of: list and search pages load only these. */
 export const ITEM_VIEW_COLUMNS = [

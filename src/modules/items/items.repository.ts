@@ -3,6 +3,7 @@ import type { DialectName } from '../../db/create-db.js';
 import { preparedQuery, type PreparedParams } from '../../db/prepared-query.js';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
+import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
 import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, type ItemRow, type ItemViewRow } from './item-view.js';
 
 export type NewItemRow = Omit<ItemRow, 'is_completed'> & { is_completed: number };
@@ -10,6 +11,21 @@ export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created
 
 export async function insertItem(db: Executor, row: NewItemRow): Promise<void> {
   await db.insertInto('items').values(row).execute();
+}
+
+/** SQLite: the user's next search key, the counter of the search-key-counter migration. */
+const nextSearchKey = (userId: string) => {
+  const start = sql<number>`((select search_slot from users where id = ${userId}) << ${sql.lit(SLOT_SHIFT)})`;
+  return sql<number>`(coalesce((select max(search_key) from items where search_key > ${start} and search_key < ${start} + (1 << ${sql.lit(SLOT_SHIFT)})), ${start}) + 1)`;
+};
+
+/**
+ * Inserts a new item; on SQLite it takes the user's next search key in the same statement (one
+ * write, where the insert trigger's fallback would update the row a second time).
+ */
+export async function insertNewItem(db: Executor, dialect: DialectName, row: NewItemRow): Promise<void> {
+  if (dialect === 'postgres') return insertItem(db, row);
+  await db.insertInto('items').values({ ...row, search_key: nextSearchKey(row.user_id) }).execute();
 }
 
 export async function findItemById(db: Executor, userId: string, id: string): Promise<ItemRow | undefined> {

@@ -1,8 +1,7 @@
 import type { Db } from '../../db/schema.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { isSecondFull, isUniqueViolation } from '../../db/errors.js';
-import { PER_SECOND } from '../../db/migrations/2026-11-23-0001-search-key-ranges.js';
-import { AppError, badRequest } from '../../errors.js';
+import type { DialectName } from '../../db/create-db.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -15,23 +14,10 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import { splitCapturedText } from './capture-text.js';
 import type { ItemLoader } from './item-loader.js';
 import { toItemView, type ItemView } from './item-view.js';
-import { findItemByClientId, findItemPage, insertItem, type ItemPageQuery } from './items.repository.js';
+import { findItemByClientId, findItemPage, insertNewItem, type ItemPageQuery } from './items.repository.js';
 
 /** The contract's limit on captured text, counted after trim. */
 const TEXT_MAX = 100000;
-/**
- * SQLite keys a user's items by creation second, at most PER_SECOND per second (see the
- * search-key-ranges migration). A capture that finds its second full waits for the next one and
- * is stamped then; after this many tries it answers 429 instead of waiting longer.
- */
-const SECOND_FULL_TRIES = 4;
-
-const secondFull = (): AppError =>
-  new AppError('rate_limited', `more than ${PER_SECOND} items captured within one second, several seconds in a row; retry in 1 s`, {
-    fields: { scope: 'second', retry_after: 1, limit_per_second: PER_SECOND },
-    headers: { 'retry-after': '1' },
-  });
-
 export interface CaptureInput {
   text: string;
   project_id?: string;
@@ -65,6 +51,7 @@ export interface ItemsService {
 
 export function createItemsService(deps: {
   db: Db;
+  dialect: DialectName;
   clock: Clock;
   newId: IdGenerator;
   loader: ItemLoader;
@@ -124,27 +111,21 @@ export function createItemsService(deps: {
         created_at: now,
         updated_at: now,
       });
-      let item: ItemView;
-      for (let tries = 1; ; tries += 1) {
-        const row = newRow(toTimestamp(deps.clock.now()));
-        item = toItemView(row, []);
-        try {
-          await db.transaction().execute(async (trx) => {
-            await insertItem(trx, row);
-            await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
-          });
-          break;
-        } catch (error) {
-          if (isSecondFull(error)) {
-            if (tries >= SECOND_FULL_TRIES) throw secondFull();
-            await sleep(1000 - (deps.clock.now().getTime() % 1000));
-            continue;
-          }
-          // Two captures with one client_id raced; the loser answers with the winner's item.
-          const winner = isUniqueViolation(error) && input.client_id ? await replay(user, input.client_id) : undefined;
-          if (winner) return { item: winner, created: false };
-          throw error;
-        }
+      let item!: ItemView;
+      try {
+        await db.transaction().execute(async (trx) => {
+          // Stamped inside the transaction, which SQLite runs one at a time: a user's search keys,
+          // which count inserts, then follow created_at (see the search-key-counter migration).
+          const row = newRow(toTimestamp(deps.clock.now()));
+          await insertNewItem(trx, deps.dialect, row);
+          item = toItemView(row, []);
+          await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
+        });
+      } catch (error) {
+        // Two captures with one client_id raced; the loser answers with the winner's item.
+        const winner = isUniqueViolation(error) && input.client_id ? await replay(user, input.client_id) : undefined;
+        if (winner) return { item: winner, created: false };
+        throw error;
       }
       return { item: { ...item, ai }, created: true };
     },

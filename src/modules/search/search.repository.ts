@@ -1,9 +1,9 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
 import type { DatabaseSchema, Executor, ItemStatus, ItemType } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { ITEM_VIEW_COLUMNS, type ItemViewRow } from '../items/item-view.js';
-import { SECOND_SHIFT, SLOT_SHIFT } from '../../db/migrations/2026-11-23-0001-search-key-ranges.js';
+import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
 import { ftsMatch, tsQuery } from './search-words.js';
 
 export interface SearchFilters {
@@ -59,49 +59,73 @@ async function filteredPage(db: Executor, userId: string, q: SearchPageQuery, te
   return query.orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(q.limit + 1).execute();
 }
 
-const epochSecond = (timestamp: string): number => Math.floor(Date.parse(timestamp) / 1000);
-
-/** The user's first FTS rowid of a second (see the search-key-ranges migration for the layout). */
-const secondKey = (userId: string, second: number) =>
-  sql`(((select search_slot from users where id = ${userId}) << ${sql.lit(SLOT_SHIFT)}) + (${second} << ${sql.lit(SECOND_SHIFT)}))`;
-/** The first rowid past the user's range. */
-const rangeEnd = (userId: string) => sql`(((select search_slot from users where id = ${userId}) + 1) << ${sql.lit(SLOT_SHIFT)})`;
+/** The user's key range (see the search-key-counter migration for the layout). */
+const rangeStart = (userId: string) => sql<number>`((select search_slot from users where id = ${userId}) << ${sql.lit(SLOT_SHIFT)})`;
+const rangeEnd = (userId: string) => sql<number>`(((select search_slot from users where id = ${userId}) + 1) << ${sql.lit(SLOT_SHIFT)})`;
 
 /**
- * SQLite with words: walk the user's range of the FTS index (FTS rowid = search_key, which orders a
- * user's items by created_at, see the search-key-ranges migration) from the newest key down, join
- * each hit to its item, and stop after limit + 1 rows. CROSS JOIN keeps the index walk as the outer
- * loop. `fromSecond` widens the walk to every hit at or after that second instead of stopping at
- * the limit.
+ * Where a walk after the cursor starts: past the keys of the cursor's millisecond (its item and the
+ * items stamped with it, which may sort on either side of it by id); from the top when no item
+ * has that created_at any more. The exact cursor condition in filters() still applies.
  */
-function sqliteWalk(db: Executor, userId: string, q: SearchPageQuery, fromSecond?: number) {
+const walkEnd = (userId: string, after: CursorKey | undefined) =>
+  after
+    ? sql`coalesce((select max(search_key) + 1 from items where user_id = ${userId} and created_at = ${after.k}), ${rangeEnd(userId)})`
+    : rangeEnd(userId);
+
+/** The hits in the user's range of the FTS index from `from` up, joined to their items; CROSS JOIN keeps the index walk as the outer loop. */
+function sqliteHits(db: Executor, userId: string, q: SearchPageQuery, ordered: boolean, from: RawBuilder<number> = rangeStart(userId)) {
   return db
     .selectFrom(sql<{ rowid: number }>`items_fts`.as('items_fts'))
     .crossJoin('items')
     .select(QUALIFIED_COLUMNS)
     .where(sql<SqlBool>`items_fts match ${ftsMatch(q.words)}`)
-    .where(sql<SqlBool>`items_fts.rowid >= ${secondKey(userId, fromSecond ?? 0)}`)
-    // The cursor's second bounds the walk; the exact (created_at, id) condition is in filters().
-    .where(sql<SqlBool>`items_fts.rowid < ${q.after ? secondKey(userId, epochSecond(q.after.k) + 1) : rangeEnd(userId)}`)
+    .where(sql<SqlBool>`items_fts.rowid > ${from}`)
+    .where(sql<SqlBool>`items_fts.rowid < ${ordered ? walkEnd(userId, q.after) : rangeEnd(userId)}`)
     .where(sql<SqlBool>`items.search_key = items_fts.rowid`)
     .where((eb) => filters(eb, userId, q));
 }
 
+/**
+ * SQLite with words. A user's keys count their items in insertion order, which never goes back in
+ * created_at unless users.search_unordered says an insert did (see the migration). In order, the
+ * walk goes down the user's key range newest first and stops after limit + 1 hits; items of one
+ * millisecond may lie in any id order, so when the page ends inside the millisecond of the walk's
+ * last hit, that millisecond is read whole and sorted. Out of order, every hit is read and sorted.
+ */
 async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery): Promise<ItemViewRow[]> {
+  // A SQLite-only column, so not part of the shared schema types.
+  const { rows: flags } = await sql<{ unordered: number }>`select search_unordered as unordered from users where id = ${userId}`.execute(db);
+  const ordered = flags[0]?.unordered === 0;
   const take = q.limit + 1;
-  const walked = sqliteWalk(db, userId, q).orderBy(sql`items_fts.rowid`, 'desc').limit(take);
+  const sorted = (from?: RawBuilder<number>) =>
+    sqliteHits(db, userId, q, ordered, from).orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(take);
+  if (!ordered) return sorted().execute();
+  const walked = sqliteHits(db, userId, q, true).orderBy(sql`items_fts.rowid`, 'desc').limit(take);
   const rows = await db.selectFrom(walked.as('hits')).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-  // Keys order by second, and within one second by insertion, not by created_at and id. When the
-  // page ends inside a second shared with the next hit, hits of that second beyond the walk may
-  // sort before it: read that second completely and order it exactly.
   const last = rows[q.limit - 1];
   const next = rows[q.limit];
-  if (!last || !next || epochSecond(last.created_at) !== epochSecond(next.created_at)) return rows;
-  return sqliteWalk(db, userId, q, epochSecond(next.created_at))
-    .orderBy('items.created_at', 'desc')
-    .orderBy('items.id', 'desc')
-    .limit(take)
-    .execute();
+  if (!last || !next || last.created_at !== next.created_at) return rows;
+  // Every hit of that millisecond and after it: from just below the millisecond's first key.
+  const tieStart = sql<number>`(select min(search_key) - 1 from items where user_id = ${userId} and created_at = ${next.created_at})`;
+  return sorted(tieStart).execute();
+}
+
+/**
+ * Puts the user's search keys back in (created_at, id) order and clears users.search_unordered;
+ * their FTS entries move with them at the next commit. For a caller that inserted older items (an
+ * import): one pass over the user's items.
+ */
+export async function renumberSearchKeys(db: Executor, userId: string): Promise<void> {
+  await sql`insert into items_fts_pending (op, search_key) select 'd', search_key from items where user_id = ${userId}`.execute(db);
+  // Negative first: the unique index would trip over old and new keys mid-update.
+  await sql`update items set search_key = -search_key where user_id = ${userId}`.execute(db);
+  await sql`
+    update items set search_key = numbered.k
+    from (select rowid as r, ${rangeStart(userId)} + row_number() over (order by created_at, id) as k from items where user_id = ${userId}) as numbered
+    where items.rowid = numbered.r`.execute(db);
+  await sql`insert into items_fts_pending (op, search_key, title, content_md) select 'i', search_key, title, content_md from items where user_id = ${userId}`.execute(db);
+  await sql`update users set search_unordered = 0 where id = ${userId}`.execute(db);
 }
 
 /** One page plus one row (so the caller knows whether another page exists), newest created first. */

@@ -1,0 +1,31 @@
+import { Kysely, type LogEvent } from 'kysely';
+import type { DatabaseSchema } from '../schema.js';
+import { openSqlite } from './open-sqlite.js';
+import { createSearchIndexQueue } from './search-index-queue.js';
+import { GroupCommitSqliteDialect } from './sqlite-dialect.js';
+
+/**
+ * SQLite's page caches, per connection. Reads (lists, search) touch many pages and get most; the
+ * writer touches the pages of the rows it changes and their index paths. Both read through mmap,
+ * so a page outside the cache is a memory access to the OS's file cache, not a read() call.
+ */
+const READER_CACHE_KIB = 32 * 1024;
+const WRITER_CACHE_KIB = 16 * 1024;
+
+export interface SqliteOptions {
+  log?: (event: LogEvent) => void;
+  /** After each commit, with the number of transactions it carried. */
+  onCommit?: (units: number) => void;
+}
+
+export function createSqliteDb(path: string, options: SqliteOptions = {}): Kysely<DatabaseSchema> {
+  const inMemory = path === ':memory:';
+  const dialect = new GroupCommitSqliteDialect(() => {
+    const writer = openSqlite(path, { cacheKiB: WRITER_CACHE_KIB });
+    // The reader opens after the writer, which creates the file and switches it to WAL.
+    const reader = inMemory ? undefined : openSqlite(path, { readonly: true, cacheKiB: READER_CACHE_KIB });
+    const beforeCommit = createSearchIndexQueue(writer);
+    return { writer, ...(reader ? { reader } : {}), beforeCommit, ...(options.onCommit ? { onCommit: options.onCommit } : {}) };
+  });
+  return new Kysely<DatabaseSchema>({ dialect, ...(options.log ? { log: options.log } : {}) });
+}

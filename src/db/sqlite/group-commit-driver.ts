@@ -1,0 +1,359 @@
+import type SQLite from 'better-sqlite3';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Mutex } from './mutex.js';
+import type { RowStatement } from './row-objects.js';
+import { StatementCache } from './statement-cache.js';
+
+/** How long a BEGIN keeps trying while another process holds the write lock. */
+export const BEGIN_TIMEOUT_MS = 5_000;
+/** Between two tries of BEGIN: short, so a waiting process gets the next turn. */
+const BEGIN_RETRY_MS = 1;
+/** Units sharing one commit at most: bounds how long the first of them waits for its answer. */
+export const MAX_UNITS_PER_COMMIT = 64;
+
+const UNIT = CompiledQuery.raw('savepoint cin_unit');
+const UNIT_DONE = CompiledQuery.raw('release cin_unit');
+const UNIT_UNDO = CompiledQuery.raw('rollback to cin_unit');
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
+export interface Connections {
+  writer: SQLite.Database;
+  /** A read-only connection to the same file; none for `:memory:`, where the writer reads too. */
+  reader?: SQLite.Database;
+  /** Runs in every transaction just before it commits (the search index queue). */
+  beforeCommit?: () => void;
+  /** Told after each commit how many units it carried (metrics, tests). */
+  onCommit?: (units: number) => void;
+}
+
+interface Batch {
+  /** Units whose changes wait in the open transaction for its commit. */
+  units: number;
+  done: Promise<void>;
+  settle(error?: unknown): void;
+}
+
+function newBatch(): Batch {
+  let settle!: (error?: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  // A batch can fail with no unit waiting on it yet; each unit that joined awaits `done` itself.
+  done.catch(() => undefined);
+  return { units: 0, done, settle };
+}
+
+/** What Kysely holds between acquireConnection and releaseConnection: reused, one per caller at a time. */
+class Lease implements DatabaseConnection {
+  /** Inside beginTransaction … commit/rollback: every statement runs on the writer. */
+  inUnit = false;
+
+  constructor(private readonly driver: GroupCommitDriver) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute<R>(this, query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    yield* this.driver.stream<R>(this, query);
+  }
+}
+
+function run<R>(statement: RowStatement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/**
+ * A statement for the read connection: it returns rows and writes nothing. `readonly` alone is not
+ * enough: SQLite counts a write to a virtual table (an FTS5 insert) as read-only, since the table's
+ * module does the writing.
+ */
+const isRead = (statement: RowStatement): boolean => statement.reader && statement.readonly;
+
+const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+
+/**
+ * Kysely's driver for SQLite with group commit and a separate read connection.
+ *
+ * Every write transaction of this process (a "unit": Kysely's `db.transaction()`, or one write
+ * statement outside a transaction) runs inside one shared SQLite transaction, in a savepoint of its
+ * own, one unit after another. The shared transaction commits when no unit is running or waiting
+ * (on the next turn of the event loop) or after MAX_UNITS_PER_COMMIT units, and each unit's caller
+ * gets its answer only after that commit. One commit then writes the WAL frames of the pages that
+ * many units touched once, and FTS5 writes one segment for all their documents instead of one per
+ * document (most of a capture's cost). A unit that fails rolls back to its savepoint and leaves the
+ * others alone; a failed commit fails every unit of the batch.
+ *
+ * Reads outside a transaction go to a read-only connection: WAL gives it the last committed state,
+ * so it never sees a batch's uncommitted units and never waits for the writer. Which statements
+ * write is learnt once per SQL text from better-sqlite3's flags (see isRead).
+ *
+ * Only Kysely's public Driver and DatabaseConnection interfaces are used.
+ */
+export class GroupCommitDriver implements Driver {
+  readonly #open: () => Connections;
+  #writer!: SQLite.Database;
+  #writerStatements!: StatementCache;
+  #readerStatements: StatementCache | undefined;
+  #begin!: SQLite.Statement;
+  #commit!: SQLite.Statement;
+  #rollback!: SQLite.Statement;
+  #reader: SQLite.Database | undefined;
+  #beforeCommit: () => void = () => undefined;
+  #onCommit: (units: number) => void = () => undefined;
+  readonly #lock = new Mutex();
+  #batch: Batch | undefined;
+  #commitScheduled = false;
+  /** Set by a commit until the event loop turns: the next BEGIN waits for that turn (see #beginBatch). */
+  #committedThisTurn = false;
+  readonly #writesByText = new Set<string>();
+  readonly #free: Lease[] = [];
+
+  constructor(open: () => Connections) {
+    this.#open = open;
+  }
+
+  async init(): Promise<void> {
+    const { writer, reader, beforeCommit, onCommit } = this.#open();
+    this.#writer = writer;
+    this.#reader = reader;
+    if (beforeCommit) this.#beforeCommit = beforeCommit;
+    if (onCommit) this.#onCommit = onCommit;
+    this.#writerStatements = new StatementCache(writer);
+    this.#readerStatements = reader ? new StatementCache(reader) : undefined;
+    this.#begin = writer.prepare('begin immediate');
+    this.#commit = writer.prepare('commit');
+    this.#rollback = writer.prepare('rollback');
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.#free.pop() ?? new Lease(this);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.#free.push(connection as Lease);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    await this.#enterUnit();
+    lease.inUnit = true;
+    try {
+      await connection.executeQuery(UNIT);
+    } catch (error) {
+      lease.inUnit = false;
+      this.#leaveUnit();
+      throw error;
+    }
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    // If RELEASE fails the unit is still open and Kysely calls rollbackTransaction next.
+    await connection.executeQuery(UNIT_DONE);
+    lease.inUnit = false;
+    await this.#leaveUnit({ awaitCommit: true });
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    // Not in a unit: the unit was released and then its batch's commit failed; nothing to undo here.
+    if (!lease.inUnit) return;
+    try {
+      if (this.#writer.inTransaction) {
+        await connection.executeQuery(UNIT_UNDO);
+        await connection.executeQuery(UNIT_DONE);
+      }
+    } finally {
+      lease.inUnit = false;
+      this.#leaveUnit();
+    }
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteName(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteName(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteName(name)}`));
+  }
+
+  async destroy(): Promise<void> {
+    await this.#lock.lock();
+    try {
+      if (this.#batch) this.#commitBatch();
+      this.#reader?.close();
+      this.#writer.close();
+    } finally {
+      this.#lock.unlock();
+    }
+  }
+
+  /** Runs a statement for a lease: in its unit on the writer, as a read on the reader, or as a write unit of its own. */
+  execute<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      if (lease.inUnit) return Promise.resolve(this.#runOnWriter<R>(query));
+      const read = this.#readStatement(query.sql);
+      if (read) return Promise.resolve(run<R>(read, query.parameters));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#writeAlone<R>(query);
+  }
+
+  async *stream<R>(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const statement = lease.inUnit ? this.#writerStatement(query.sql) : this.#readStatement(query.sql);
+    if (!statement?.reader) throw new Error('only reads can be streamed');
+    for (const row of statement.iterate(query.parameters)) yield { rows: [row as R] };
+  }
+
+  /** The statement on the read connection when it does not write; undefined for a write. */
+  #readStatement(text: string): RowStatement | undefined {
+    if (this.#writesByText.has(text)) return undefined;
+    // Schema changes are compiled by the writer only: the reader's copy of the schema may be a
+    // commit behind, and compiling `create index` there can fail on an index just dropped.
+    if (SCHEMA_CHANGE.test(text)) {
+      this.#writesByText.add(text);
+      return undefined;
+    }
+    if (!this.#readerStatements) {
+      // `:memory:` has one connection: reads run on the writer, and see a batch's uncommitted units.
+      const statement = this.#writerStatement(text);
+      return isRead(statement) ? statement : (this.#writesByText.add(text), undefined);
+    }
+    let statement: RowStatement;
+    try {
+      statement = this.#readerStatements.prepare(text);
+    } catch {
+      // The writer compiles it (or reports why it cannot).
+      return undefined;
+    }
+    if (isRead(statement)) return statement;
+    this.#writesByText.add(text);
+    return undefined;
+  }
+
+  #writerStatement(text: string): RowStatement {
+    if (SCHEMA_CHANGE.test(text)) {
+      this.#writerStatements.clear();
+      this.#readerStatements?.clear();
+    }
+    return this.#writerStatements.prepare(text);
+  }
+
+  #runOnWriter<R>(query: CompiledQuery): QueryResult<R> {
+    // SQLite ends the whole transaction on some errors (disk full, I/O); never fall back to autocommit.
+    if (!this.#writer.inTransaction) throw new Error('the shared SQLite transaction was rolled back; this unit cannot continue');
+    return run<R>(this.#writerStatement(query.sql), query.parameters);
+  }
+
+  /** One write statement outside a transaction: a unit of its own, answered after its commit. */
+  async #writeAlone<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    await this.#enterUnit();
+    let result: QueryResult<R>;
+    try {
+      result = this.#runOnWriter<R>(query);
+    } catch (error) {
+      this.#leaveUnit();
+      throw error;
+    }
+    await this.#leaveUnit({ awaitCommit: true });
+    return result;
+  }
+
+  /** Takes the writer for one unit, opening the shared transaction if none is open. */
+  async #enterUnit(): Promise<void> {
+    await this.#lock.lock();
+    try {
+      if (this.#batch && this.#batch.units >= MAX_UNITS_PER_COMMIT) this.#commitBatch();
+      if (!this.#batch) await this.#beginBatch();
+    } catch (error) {
+      this.#lock.unlock();
+      throw error;
+    }
+  }
+
+  /**
+   * Gives the writer back. A unit that succeeded waits for the commit of its batch; after one that
+   * failed, a batch whose transaction SQLite ended fails as a whole.
+   */
+  #leaveUnit(options: { awaitCommit?: boolean } = {}): Promise<void> | undefined {
+    const batch = this.#batch;
+    if (batch && !this.#writer.inTransaction) {
+      this.#batch = undefined;
+      batch.settle(new Error('SQLite rolled back the shared transaction after an error in another unit'));
+    }
+    if (batch && options.awaitCommit) batch.units += 1;
+    this.#lock.unlock();
+    this.#scheduleCommit();
+    return options.awaitCommit ? (batch?.done ?? Promise.reject(new Error('no open transaction to commit'))) : undefined;
+  }
+
+  #scheduleCommit(): void {
+    if (this.#commitScheduled || !this.#batch) return;
+    this.#commitScheduled = true;
+    // On the next turn: units of requests that arrived in this one join the batch first.
+    setImmediate(() => void this.#commitWhenFree());
+  }
+
+  async #commitWhenFree(): Promise<void> {
+    this.#commitScheduled = false;
+    await this.#lock.lock();
+    try {
+      if (this.#batch) this.#commitBatch();
+    } finally {
+      this.#lock.unlock();
+    }
+  }
+
+  /** BEGIN IMMEDIATE, retried every millisecond while another process writes, awaiting (never blocking the loop). */
+  async #beginBatch(): Promise<void> {
+    // Another process (or another connection of this one) waiting for the lock retries from a
+    // timer; beginning again in the turn that committed would take the lock back before any timer
+    // can run, every time, and starve it.
+    if (this.#committedThisTurn) await new Promise((resolve) => setImmediate(resolve));
+    const deadline = Date.now() + BEGIN_TIMEOUT_MS;
+    for (;;) {
+      try {
+        this.#begin.run();
+        this.#batch = newBatch();
+        return;
+      } catch (error) {
+        if (!isBusy(error) || Date.now() >= deadline) throw error;
+        await sleep(BEGIN_RETRY_MS);
+      }
+    }
+  }
+
+  /** Commits the open batch (the lock is held) and settles every unit waiting on it. */
+  #commitBatch(): void {
+    const batch = this.#batch!;
+    this.#batch = undefined;
+    try {
+      this.#beforeCommit();
+      this.#commit.run();
+      this.#committedThisTurn = true;
+      setImmediate(() => (this.#committedThisTurn = false));
+      batch.settle();
+      this.#onCommit(batch.units);
+    } catch (error) {
+      if (this.#writer.inTransaction) {
+        try {
+          this.#rollback.run();
+        } catch {
+          // The commit's error is the one to report.
+        }
+      }
+      batch.settle(error);
+    }
+  }
+}
+
+const quoteName = (name: string): string => `"${name.replaceAll('"', '""')}"`;
