@@ -49,14 +49,13 @@ export const RateLimitErrorSchema = Type.Object(
     error: Type.String({ description: 'rate_limited or ai_rate_limited' }),
     message: Type.String(),
     scope: Type.Optional(
-      Type.Union([Type.Literal('minute'), Type.Literal('day'), Type.Literal('second')], {
-        description: 'the window that is full (day when both are); second: the user created more items within one second than a SQLite deployment keys (capture only)',
+      Type.Union([Type.Literal('minute'), Type.Literal('day')], {
+        description: 'the window that is full (day when both are)',
       }),
     ),
     retry_after: Type.Optional(Type.Integer({ description: 'seconds until the window resets; also in the Retry-After header' })),
     limit_per_minute: Type.Optional(Type.Integer()),
     limit_per_day: Type.Optional(Type.Integer()),
-    limit_per_second: Type.Optional(Type.Integer()),
   },
   { $id: 'RateLimitError', title: 'RateLimitError' },
 );
