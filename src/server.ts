@@ -81,13 +81,16 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   if (inCluster) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  void app.compileSchemas();
   // After listen: a process that cannot serve should not start delivering either.
   services.webhookWorker.start();
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  // Written asynchronously: under load many lines go out in one write instead of one write each.
+  // pino flushes what is pending when the process exits.
+  const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
   if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, logger, () => prepareDeployment(config, logger));
   else await serve(config, logger);
 }

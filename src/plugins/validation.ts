@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { DeferredCompilers } from './deferred-compilers.js';
 
 // ajv-formats ships CommonJS with a default export that NodeNext sees one level down.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -11,10 +12,11 @@ const shared: Options = { allErrors: true, useDefaults: true, strict: false, rem
  * Bodies are JSON, so their types are checked exactly ("123" is not a number, "true" not a
  * boolean). Query strings, params and headers only ever arrive as text, so they are coerced.
  */
-export function installValidators(app: FastifyInstance): void {
-  const bodyAjv = addFormats(new Ajv({ ...shared, coerceTypes: false }));
-  const textAjv = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
-  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
-  );
+export function installValidators(app: FastifyInstance, compilers: Pick<DeferredCompilers, 'defer'>): void {
+  let ajvs: { body: Ajv; text: Ajv } | undefined;
+  const ajvFor = (httpPart: string | undefined): Ajv => {
+    ajvs ??= { body: addFormats(new Ajv({ ...shared, coerceTypes: false })), text: addFormats(new Ajv({ ...shared, coerceTypes: 'array' })) };
+    return httpPart === 'body' ? ajvs.body : ajvs.text;
+  };
+  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => compilers.defer(() => ajvFor(httpPart).compile(schema as object)));
 }

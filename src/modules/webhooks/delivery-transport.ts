@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { bareHost, checkWebhookUrl, classifyAddress, DestinationRuleError } from './destination-rules.js';
 
 /** Answers every address of a host name. Injected so tests decide what names mean and never use real DNS. */
@@ -93,14 +93,20 @@ function pinnedLookup(resolver: Resolver, allowPrivateTargets: boolean): LookupF
  * are never followed (undici's request does not follow them): a 3xx is a failure.
  */
 export function createDeliveryTransport(options: TransportOptions): DeliveryTransport {
-  const agent = new Agent({
-    connect: {
-      lookup: pinnedLookup(options.resolver, options.allowPrivateTargets),
-      timeout: options.timeoutMs,
-      ...(options.ca ? { ca: options.ca } : {}),
-    },
-    keepAliveTimeout: 4_000,
-  });
+  // undici is loaded with the first delivery: most processes start long before one, or never send any.
+  let client: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
+  const undici = () =>
+    (client ??= import('undici').then(({ Agent, request }) => ({
+      request,
+      agent: new Agent({
+        connect: {
+          lookup: pinnedLookup(options.resolver, options.allowPrivateTargets),
+          timeout: options.timeoutMs,
+          ...(options.ca ? { ca: options.ca } : {}),
+        },
+        keepAliveTimeout: 4_000,
+      }),
+    })));
 
   async function send(delivery: OutgoingDelivery, stop?: AbortSignal): Promise<AttemptOutcome> {
     let url: URL;
@@ -117,6 +123,7 @@ export function createDeliveryTransport(options: TransportOptions): DeliveryTran
       if (verdict.blocked) return { kind: 'failed', status: 0, reason: 'blocked_destination', detail: `${host} is a ${verdict.range} address` };
     }
 
+    const { agent, request } = await undici();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMEOUT), options.timeoutMs);
     const onStop = () => controller.abort(INTERRUPTED);
@@ -148,5 +155,5 @@ export function createDeliveryTransport(options: TransportOptions): DeliveryTran
     }
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: async () => (client ? (await client).agent.close() : undefined) };
 }
