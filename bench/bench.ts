@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createAutocannonLoad } from './autocannon-load.js';
 import { loadCorpus, type Corpus } from './corpus.js';
 import { createBenchDatabases, vacuumAnalyze, type BenchDialect } from './databases.js';
-import { installSignalHandlers, onCleanup, runCleanups, stopTracked } from './lifecycle.js';
+import { installSignalHandlers, interrupted, onCleanup, runCleanups, stopTracked } from './lifecycle.js';
 import { measureLimiterOverhead } from './limiter-overhead.js';
 import type { LoadGenerator } from './load-generator.js';
 import { measurePrimaryStoreRoundTrip } from './primary-store-roundtrip.js';
@@ -243,6 +243,7 @@ async function main(): Promise<void> {
 
 main()
   .catch(async (error: unknown) => {
+    if (interrupted()) return;
     process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   })

@@ -7,7 +7,13 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
  */
 
 const live = new Map<number, ChildProcess>();
-const cleanups: Array<{ name: string; run: () => Promise<void> | void; done: boolean }> = [];
+interface CleanupEntry {
+  name: string;
+  run: () => Promise<void> | void;
+  /** Set when the cleanup starts; whoever comes second waits for the same promise. */
+  started?: Promise<void>;
+}
+const cleanups: CleanupEntry[] = [];
 const CLEANUP_TIMEOUT_MS = 30_000;
 
 /** spawn, remembering the child until it exits so an interrupted run can stop it. */
@@ -36,26 +42,28 @@ export function signalTracked(signal: NodeJS.Signals): void {
 
 export const trackedCount = (): number => live.size;
 
-/** Registers a cleanup; the returned function runs it now (once) and forgets it. */
+/** Registers a cleanup; the returned function runs it now (once; a second call waits for the first). */
 export function onCleanup(name: string, run: () => Promise<void> | void): () => Promise<void> {
-  const entry = { name, run, done: false };
+  const entry: CleanupEntry = { name, run };
   cleanups.push(entry);
-  return async () => {
-    if (entry.done) return;
-    entry.done = true;
-    await entry.run();
-  };
+  return () => start(entry);
 }
 
-/** Runs every cleanup not yet run, newest first; one failing does not stop the others. */
+function start(entry: CleanupEntry): Promise<void> {
+  entry.started ??= Promise.resolve().then(entry.run);
+  return entry.started;
+}
+
+/**
+ * Runs every cleanup, newest first, and waits for those already under way (an interrupted run's
+ * own finally blocks may have started some); one failing does not stop the others.
+ */
 export async function runCleanups(log: (line: string) => void): Promise<void> {
   for (const entry of [...cleanups].reverse()) {
-    if (entry.done) continue;
-    entry.done = true;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        Promise.resolve().then(entry.run),
+        start(entry),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('timed out')), CLEANUP_TIMEOUT_MS);
         }),
@@ -78,8 +86,12 @@ export async function stopTracked(graceMs: number): Promise<void> {
 }
 
 /** Ctrl-C, SIGTERM, SIGHUP: stop the children, run the cleanups, exit 130. A second signal exits at once. */
+let stopping = false;
+
+/** Whether a signal has asked the run to stop (errors after that are its echo, not a failure). */
+export const interrupted = (): boolean => stopping;
+
 export function installSignalHandlers(log: (line: string) => void): void {
-  let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
       signalTracked('SIGKILL');
