@@ -167,6 +167,7 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
               rss_at_ready_mb: kbToMb(t.rssAtReadyKb),
               peak_rss_mb: kbToMb(stopped.peakRssKb),
               hwm_mb: kbToMb(stopped.hwmKb),
+              log_mb: round(stopped.logBytes / 2 ** 20, 1),
             });
           }
           await stopAll();

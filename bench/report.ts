@@ -32,6 +32,8 @@ export interface LifeRecord {
   rss_at_ready_mb: number;
   peak_rss_mb: number;
   hwm_mb: number;
+  /** Size of the server's log (stdout and stderr) for the round. */
+  log_mb: number;
 }
 
 export interface SideFigures {

@@ -105,6 +105,7 @@ describe('bench report', () => {
     rss_at_ready_mb: 80,
     peak_rss_mb: peak,
     hwm_mb: peak,
+    log_mb: 0,
   });
 
   it('ratio = median of the per-round ratios with their range; medians per side; errors summed', () => {
