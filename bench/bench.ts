@@ -1,100 +1,254 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { buildScenarios, ONE_WORD_QUERIES, TWO_WORD_QUERIES } from './scenarios.js';
-import { matchShare, seedDatabase, type SeedPlan } from './seed.js';
-import { measureLimiterOverhead } from './limiter-overhead.js';
-import { measurePrimaryStoreRoundTrip } from './primary-store-roundtrip.js';
-import { startServer } from './server.js';
 import { createAutocannonLoad } from './autocannon-load.js';
-import type { LoadGenerator, RunFigures } from './load-generator.js';
+import { loadCorpus, type Corpus } from './corpus.js';
+import { createBenchDatabases, vacuumAnalyze, type BenchDialect } from './databases.js';
+import { installSignalHandlers, interrupted, onCleanup, runCleanups, stopTracked } from './lifecycle.js';
+import { measureLimiterOverhead } from './limiter-overhead.js';
+import type { LoadGenerator } from './load-generator.js';
+import { measurePrimaryStoreRoundTrip } from './primary-store-roundtrip.js';
+import { checkTargets, formatSummary, kbToMb, summarize, type ConfigSummary, type LifeRecord, type RunRecord } from './report.js';
+import { buildScenarios, RUN_ORDER } from './scenarios.js';
+import { seedBaseline, seedService } from './seed.js';
+import { compareAnswers, type SameAnswers } from './same-answers.js';
+import { CONFIGS, readSettings, type BenchSettings, type ConfigName } from './settings.js';
+import { round } from './stats.js';
+import { startTarget, type RunningTarget, type Side } from './targets.js';
 import { createWrkLoad, wrkAvailable } from './wrk-load.js';
 
 /*
- * npm run bench: seeds a fresh SQLite database in a temporary directory (one user with 100,000
- * items, 20 users with 10,000 each), starts the real server on 127.0.0.1 (BENCH_WORKERS processes,
- * default one per core), runs each scenario with the load generator (32 connections, a BENCH_WARMUP_S warm-up (default 3 s),
- * then BENCH_DURATION_S seconds), stops the server and deletes the directory. Prints a table, then
- * one JSON line with every figure. BENCH_LOAD_GENERATOR picks `wrk` (the default when it is installed:
- * apt-get install wrk) or `autocannon`.
- * BENCH_SCALE (default 1) shrinks the data for a quick trial; the README's figures use 1.
+ * npm run bench: this service against the bare baseline (bench/baseline/), on the same seeded data,
+ * on SQLite and on PostgreSQL, in alternating runs. Method, knobs and how to read the figures:
+ * docs/performance.md.
  */
 
-const CONNECTIONS = 32;
-// The server starts cold before the first scenario: the first seconds run unoptimised code on an
-// unread page cache (a first 4 s list run measured p99 39–71 ms, the next one 15 ms).
-const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
-const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
-// One server process per core, the setting a deployment on this machine would use (README).
-const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
-const LOAD_GENERATOR = process.env.BENCH_LOAD_GENERATOR ?? (wrkAvailable() ? 'wrk' : 'autocannon');
-const PLAN: SeedPlan = { mainItems: Math.round(100_000 * SCALE), otherUsers: 20, otherItems: Math.round(10_000 * SCALE) };
-
-type Figures = RunFigures;
+/** Limits no benchmark reaches, so both rate limiters answer every request (and still run). */
+const NO_LIMIT = '1000000000';
+const CAPTURE_BODIES = 20_000;
+/** How long to wait for the idle side to finish its background work before a run. */
+const QUIET_MAX_MS = 10_000;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+const loadNow = () => loadavg().map((l) => round(l, 2));
 
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-async function main(): Promise<void> {
-  if (!Number.isFinite(DURATION_S) || DURATION_S <= 0 || !Number.isFinite(SCALE) || SCALE <= 0 || !Number.isInteger(WORKERS) || WORKERS < 1 || !Number.isInteger(WARMUP_S) || WARMUP_S < 1) {
-    throw new Error('BENCH_DURATION_S and BENCH_SCALE must be positive numbers, BENCH_WORKERS and BENCH_WARMUP_S positive integers');
-  }
-  if (LOAD_GENERATOR !== 'wrk' && LOAD_GENERATOR !== 'autocannon') throw new Error('BENCH_LOAD_GENERATOR must be wrk or autocannon');
-  if (LOAD_GENERATOR === 'wrk' && !wrkAvailable()) throw new Error('BENCH_LOAD_GENERATOR=wrk but wrk is not installed (apt-get install wrk)');
-  if (LOAD_GENERATOR === 'autocannon' && process.env.BENCH_LOAD_GENERATOR === undefined) log('wrk is not installed (apt-get install wrk): using autocannon, which takes more of the cores the server runs on');
-  const wrk = LOAD_GENERATOR === 'wrk' ? createWrkLoad(CONNECTIONS) : undefined;
-  const load: LoadGenerator = wrk ?? createAutocannonLoad(CONNECTIONS);
-  const dir = mkdtempSync(join(tmpdir(), 'inbox-bench-'));
-  const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
-  const results: Record<string, Figures> = {};
-  // Other processes on the machine share its cores; the load average says how much they took.
-  const loadBefore = loadavg().map((l) => round(l, 2));
-  try {
-    const seeded = await seedDatabase(databaseUrl, PLAN, log);
-    const share = (queries: string[][]) => matchShare(databaseUrl, seeded.userId, queries).then((s) => s.map((x) => `${round(x * 100)}%`).join(' '));
-    log(`one-word searches (share of the user's items matching each): ${await share(ONE_WORD_QUERIES)}`);
-    log(`two-word searches, before the status filter: ${await share(TWO_WORD_QUERIES)}`);
-    const server = await startServer(databaseUrl, LOG_LEVEL, WORKERS);
-    log(`server pid ${server.pid} at ${server.url}, WORKERS=${WORKERS}, LOG_LEVEL=${LOG_LEVEL}; ${load.name}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario`);
-    try {
-      for (const scenario of buildScenarios(seeded)) {
-        await load.run(server.url, seeded.token, scenario, WARMUP_S);
-        const r = await load.run(server.url, seeded.token, scenario, DURATION_S);
-        results[scenario.name] = { ...r, rps: round(r.rps), p50_ms: round(r.p50_ms, 2), p99_ms: round(r.p99_ms, 2) };
-        const f = results[scenario.name]!;
-        log(`${scenario.name.padEnd(24)} ${String(f.rps).padStart(8)} req/s  p50 ${String(f.p50_ms).padStart(7)} ms  p99 ${String(f.p99_ms).padStart(7)} ms  errors ${f.errors}  non-2xx ${f.non2xx}`);
-        if (scenario.distinct !== undefined && r.requests > scenario.distinct) {
-          log(`  (${r.requests} requests over ${scenario.distinct} distinct targets: the later ones repeated earlier changes)`);
-        }
-      }
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-    wrk?.close();
-  }
-  // Issue 4's budget: the limiter (memory store) adds under 0.2 ms median per request.
-  const limiter = await measureLimiterOverhead();
-  log(`limiter (memory store) median ${limiter.median_us} us per check, p99 ${limiter.p99_us} us; whole request +${limiter.http_median_delta_us} us median`);
-  // With WORKERS > 1 and no Redis, each check is a round trip to the primary process instead.
-  const roundTrip = await measurePrimaryStoreRoundTrip();
-  log(`limiter (WORKERS > 1, counters in the primary) median ${roundTrip.median_us} us per check, p99 ${roundTrip.p99_us} us`);
-  const targets = {
-    limiter_under_0_2ms_median: limiter.http_median_delta_us < 200 && roundTrip.median_us < 200,
-    search_p99_under_50ms: Math.max(results.search_one_word?.p99_ms ?? Infinity, results.search_two_words_status?.p99_ms ?? Infinity) < 50,
-    list_p99_under_20ms: (results.list?.p99_ms ?? Infinity) < 20,
-    no_errors: Object.values(results).every((f) => f.errors === 0 && f.non2xx === 0),
-  };
-  log(`targets: ${JSON.stringify(targets)}`);
-  const machine = { node: process.version, cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', loadavg_before: loadBefore, loadavg_after: loadavg().map((l) => round(l, 2)) };
-  log(JSON.stringify({ bench: 'capture-inbox', database: 'sqlite', load_generator: load.name, workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION_S, plan: PLAN, log_level: LOG_LEVEL, machine, scenarios: results, limiter_overhead: limiter, limiter_primary_round_trip: roundTrip, targets }));
+interface DatabaseResult {
+  items: number;
+  seed_s: { baseline: number; service: number };
+  loadavg_before: number[];
+  loadavg_after: number[];
+  same_answers: SameAnswers | null;
+  configs: ConfigSummary[];
+  targets: Record<string, boolean> | null;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
-});
+/** Only what the servers need: a stray REDIS_URL or WORKERS in the shell must not change what is measured. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'LANG', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
+}
+
+const limitsEnv = {
+  RATE_LIMIT_PRO_PER_MINUTE: NO_LIMIT,
+  RATE_LIMIT_PRO_PER_DAY: NO_LIMIT,
+  RATE_LIMIT_FREE_PER_MINUTE: NO_LIMIT,
+  RATE_LIMIT_FREE_PER_DAY: NO_LIMIT,
+};
+
+function describe(config: ConfigName): string {
+  const c = CONFIGS[config];
+  return `WORKERS=${c.WORKERS} LOG_LEVEL=${c.LOG_LEVEL}`;
+}
+
+function loadGenerator(settings: BenchSettings): LoadGenerator & { close(): void } {
+  const name = settings.loadGenerator ?? (wrkAvailable() ? 'wrk' : 'autocannon');
+  if (name === 'wrk') {
+    if (!wrkAvailable()) throw new Error('BENCH_LOAD_GENERATOR=wrk but wrk is not installed (apt-get install wrk)');
+    return createWrkLoad(settings.connections);
+  }
+  if (settings.loadGenerator === undefined) log('wrk is not installed (apt-get install wrk): using autocannon, which takes more of the cores the servers run on');
+  return { ...createAutocannonLoad(settings.connections), close: () => undefined };
+}
+
+async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, corpus: Corpus, runs: RunRecord[], lives: LifeRecord[]): Promise<DatabaseResult> {
+  const loadBefore = loadNow();
+  const work = mkdtempSync(join(tmpdir(), 'inbox-bench-run-'));
+  const removeWork = onCleanup(`remove ${work}`, () => rmSync(work, { recursive: true, force: true }));
+  const dbs = await createBenchDatabases(dialect, settings.pgAdminUrl);
+  const loads: Record<Side, LoadGenerator & { close(): void }> = { service: loadGenerator(settings), baseline: loadGenerator(settings) };
+  const closeLoads = onCleanup('load generators', () => {
+    loads.service.close();
+    loads.baseline.close();
+  });
+  const secretKey = randomBytes(32).toString('hex');
+  const serviceEnv = { ...cleanEnv(), ...limitsEnv, DATABASE_URL: dbs.service, SECRET_KEY: secretKey };
+  const baselineEnv = { ...cleanEnv(), ...limitsEnv, DATABASE_URL: dbs.baseline, BASELINE_FRAMEWORK: settings.baselineFramework };
+  try {
+    let started = Date.now();
+    const baseline = await seedBaseline(dbs.baseline, settings.items, join(work, 'ids.txt'), baselineEnv);
+    const baselineSeedS = (Date.now() - started) / 1000;
+    started = Date.now();
+    const service = await seedService(dbs.service, corpus, baseline.ids, serviceEnv);
+    const serviceSeedS = (Date.now() - started) / 1000;
+    if (dialect === 'postgres') {
+      await vacuumAnalyze(dbs.baseline);
+      await vacuumAnalyze(dbs.service);
+    }
+    log(`[${dialect}] seeded ${settings.items} items: baseline ${baselineSeedS.toFixed(1)} s, service ${serviceSeedS.toFixed(1)} s (same items, ids and created_at)`);
+
+    const data = { ids: baseline.ids, captureBodies: corpus.captureBodies(CAPTURE_BODIES), searchTerms: corpus.searchTerms() };
+    const scenarios = { service: buildScenarios(data), baseline: buildScenarios(data) };
+    const tokens: Record<Side, string> = { service: service.token, baseline: baseline.token };
+    let sameAnswers: SameAnswers | null = null;
+    const summaries: ConfigSummary[] = [];
+
+    for (const config of settings.configs) {
+      for (let roundNo = 1; roundNo <= settings.rounds; roundNo += 1) {
+        const logFile = (side: Side) => join(work, `${side}-${config}-${roundNo}.log`);
+        const targets: Partial<Record<Side, RunningTarget>> = {};
+        const stopAll = onCleanup(`servers of ${dialect} ${config} round ${roundNo}`, async () => {
+          for (const t of Object.values(targets)) await t?.stop();
+        });
+        try {
+          // One at a time, so neither start-up competes with the other.
+          targets.service = await startTarget({ side: 'service', args: ['dist/server.js'], env: { ...serviceEnv, ...CONFIGS[config] }, logFile: logFile('service') });
+          targets.baseline = await startTarget({ side: 'baseline', args: ['bench/baseline/server.mjs'], env: baselineEnv, logFile: logFile('baseline') });
+          const running = targets as Record<Side, RunningTarget>;
+          if (sameAnswers === null) {
+            sameAnswers = await compareAnswers({ url: running.service.url, token: tokens.service }, { url: running.baseline.url, token: tokens.baseline }, data.searchTerms);
+            log(`[${dialect}] same first pages on both sides (list and ${data.searchTerms.length} searches, before any write): ${sameAnswers.same}/${sameAnswers.checked}`);
+            for (const d of sameAnswers.different) log(`  WARNING: different answers: ${d}`);
+          }
+          for (const name of RUN_ORDER) {
+            for (const side of ['service', 'baseline'] as const) {
+              const other = running[side === 'service' ? 'baseline' : 'service'];
+              const quiet = await other.waitQuiet(QUIET_MAX_MS);
+              const target = running[side];
+              const scenario = scenarios[side].get(name)!;
+              if (settings.warmupS > 0) await loads[side].run(target.url, tokens[side], scenario, settings.warmupS);
+              const cpuBefore = target.cpuMs();
+              const f = await loads[side].run(target.url, tokens[side], scenario, settings.durationS);
+              const cpu = target.cpuMs() - cpuBefore;
+              const record: RunRecord = {
+                database: dialect,
+                config,
+                round: roundNo,
+                side,
+                scenario: name,
+                rps: round(f.rps),
+                p50_ms: round(f.p50_ms, 2),
+                p99_ms: round(f.p99_ms, 2),
+                requests: f.requests,
+                errors: f.errors,
+                non2xx: f.non2xx,
+                cpu_ms_per_request: f.requests > 0 ? round(cpu / f.requests, 3) : 0,
+                other_side_quiet: quiet,
+              };
+              runs.push(record);
+              log(
+                `[${dialect} ${config} ${roundNo}/${settings.rounds}] ${name.padEnd(16)} ${side.padEnd(8)} ${String(record.rps).padStart(9)} req/s  p99 ${String(record.p99_ms).padStart(7)} ms  CPU ${record.cpu_ms_per_request} ms/req  errors ${record.errors}  non-2xx ${record.non2xx}${quiet ? '' : '  (other side busy)'}`,
+              );
+            }
+          }
+        } finally {
+          for (const side of ['service', 'baseline'] as const) {
+            const t = targets[side];
+            if (!t) continue;
+            delete targets[side];
+            const stopped = await t.stop();
+            lives.push({
+              database: dialect,
+              config,
+              round: roundNo,
+              side,
+              ready_ms: round(t.readyMs, 1),
+              rss_at_ready_mb: kbToMb(t.rssAtReadyKb),
+              peak_rss_mb: kbToMb(stopped.peakRssKb),
+              hwm_mb: kbToMb(stopped.hwmKb),
+              log_mb: round(stopped.logBytes / 2 ** 20, 1),
+            });
+          }
+          await stopAll();
+        }
+      }
+      const summary = summarize(dialect, config, runs, lives);
+      summaries.push(summary);
+      log(`\n${formatSummary(summary, describe(config))}\n`);
+    }
+    const headline = summaries.find((s) => s.config === 'default');
+    return {
+      items: settings.items,
+      seed_s: { baseline: round(baselineSeedS), service: round(serviceSeedS) },
+      loadavg_before: loadBefore,
+      loadavg_after: loadNow(),
+      same_answers: sameAnswers,
+      configs: summaries,
+      targets: headline ? checkTargets(headline) : null,
+    };
+  } finally {
+    await closeLoads();
+    await dbs.drop();
+    await removeWork();
+  }
+}
+
+async function main(): Promise<void> {
+  installSignalHandlers(log);
+  const settings = readSettings(process.env);
+  const corpus = await loadCorpus();
+  const loadBefore = loadNow();
+  log(
+    `bench: service vs baseline (${settings.baselineFramework}), ${settings.items} items, databases ${settings.databases.join(', ')}, configs ${settings.configs.join(', ')}, ` +
+      `${settings.rounds} round(s) of ${settings.warmupS} s warm-up + ${settings.durationS} s per scenario and side, ${settings.connections} connections; load average ${loadBefore.join(' ')}`,
+  );
+  const runs: RunRecord[] = [];
+  const lives: LifeRecord[] = [];
+  const databases: Partial<Record<BenchDialect, DatabaseResult>> = {};
+  for (const dialect of settings.databases) databases[dialect] = await benchDatabase(dialect, settings, corpus, runs, lives);
+
+  for (const [dialect, result] of Object.entries(databases)) {
+    if (result?.targets) log(`[${dialect}] targets (default settings): ${JSON.stringify(result.targets)}`);
+  }
+  let extras: Record<string, unknown> | undefined;
+  if (settings.extras) {
+    // Issue 4's budget: the limiter (memory store) adds under 0.2 ms median per request.
+    const limiter = await measureLimiterOverhead();
+    log(`limiter (memory store) median ${limiter.median_us} us per check, p99 ${limiter.p99_us} us; whole request +${limiter.http_median_delta_us} us median`);
+    const roundTrip = await measurePrimaryStoreRoundTrip();
+    log(`limiter (WORKERS > 1, counters in the primary) median ${roundTrip.median_us} us per check, p99 ${roundTrip.p99_us} us`);
+    extras = { limiter_overhead: limiter, limiter_primary_round_trip: roundTrip };
+  }
+  const machine = {
+    node: process.version,
+    cpus: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memory_gb: round(totalmem() / 2 ** 30, 1),
+    loadavg_before: loadBefore,
+    loadavg_after: loadNow(),
+  };
+  const { durationS, warmupS, rounds, scale, items, configs, baselineFramework, connections } = settings;
+  log(
+    JSON.stringify({
+      bench: 'capture-inbox-vs-baseline',
+      settings: { duration_s: durationS, warmup_s: warmupS, rounds, scale, items, configs, baseline_framework: baselineFramework, connections },
+      machine,
+      databases,
+      ...(extras ? { extras } : {}),
+      runs,
+      lives,
+    }),
+  );
+}
+
+main()
+  .catch(async (error: unknown) => {
+    if (interrupted()) return;
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await stopTracked(5_000);
+    await runCleanups(log);
+  });

@@ -1,10 +1,7 @@
-import type { Seeded } from './seed.js';
-import { WORDS } from './vocabulary.js';
-
 export interface Scenario {
-  name: string;
+  name: ScenarioName;
   method: 'GET' | 'POST';
-  /** The next request's path and body; each call moves on to another item, word or batch. */
+  /** The next request's path and body; each call moves on to another item, word or body. */
   next(): { path: string; body?: string };
   /** Distinct targets before next() starts over (a write then finds its change already made). */
   distinct?: number;
@@ -12,13 +9,27 @@ export interface Scenario {
   period?: number;
 }
 
-const API = '/api/v1';
-export const BULK_SIZE = 100;
+export type ScenarioName = 'capture' | 'toggle' | 'get' | 'list_50' | 'search_one_word';
 
-/** Words of mid frequency (each in roughly 2–9 % of items), as a person would search for them. */
-export const ONE_WORD_QUERIES: string[][] = Array.from({ length: 20 }, (_, i) => [WORDS[30 + i * 5]!]);
-/** A common word with a mid-frequency one (roughly 1–2 % of items have both), filtered to status todo. */
-export const TWO_WORD_QUERIES: string[][] = Array.from({ length: 20 }, (_, i) => [WORDS[10 + i]!, WORDS[40 + i * 3]!]);
+/** The order of the report (the issue's table). */
+export const REPORT_ORDER: readonly ScenarioName[] = ['capture', 'toggle', 'get', 'list_50', 'search_one_word'];
+
+/**
+ * The order of a round. Capture runs last: the items it adds become the newest, and list and
+ * search (newest first) would otherwise read pages of those instead of the seeded items.
+ */
+export const RUN_ORDER: readonly ScenarioName[] = ['list_50', 'get', 'toggle', 'search_one_word', 'capture'];
+
+export interface ScenarioData {
+  /** Seeded item ids, oldest first (the same ids on both sides). */
+  ids: readonly string[];
+  /** POST /capture bodies. */
+  captureBodies: readonly string[];
+  /** One word prefix per search. */
+  searchTerms: readonly string[];
+}
+
+const API = '/api/v1';
 
 function cycle<T>(list: readonly T[]): () => T {
   if (list.length === 0) throw new Error('nothing to cycle through');
@@ -26,43 +37,30 @@ function cycle<T>(list: readonly T[]): () => T {
   return () => list[i++ % list.length]!;
 }
 
-const q = (words: readonly string[]) => encodeURIComponent(words.join(' '));
-
 /**
- * The scenarios of the issue. Reads and writes touch different items: get reads the newest fifth
- * of the open items, toggle the next fifth, bulk archive takes batches of 100 from the rest, so one
- * write scenario does not turn a later one into no-ops. Capture runs last: its thousands of short,
- * untagged items would otherwise be the newest ones, and list would measure pages of those instead
- * of the seeded items with their tags.
+ * The scenarios for one side; both sides get the same request sequence. get reads the newest fifth
+ * of the seeded items and toggle flips the next fifth, so one does not read what the other changed.
  */
-export function buildScenarios(seeded: Seeded): Scenario[] {
-  const fifth = Math.floor(seeded.openIds.length / 5);
-  const getId = cycle(seeded.openIds.slice(0, fifth));
-  const toggleId = cycle(seeded.openIds.slice(fifth, 2 * fifth));
-  const rest = seeded.openIds.slice(2 * fifth);
-  const batches: string[][] = [];
-  for (let i = 0; i + BULK_SIZE <= rest.length; i += BULK_SIZE) batches.push(rest.slice(i, i + BULK_SIZE));
-  const batch = cycle(batches);
-  const oneWord = cycle(ONE_WORD_QUERIES);
-  const twoWords = cycle(TWO_WORD_QUERIES);
-  let captured = 0;
-  return [
-    { name: 'list', method: 'GET', period: 1, next: () => ({ path: `${API}/items?limit=50` }) },
-    { name: 'get', method: 'GET', period: fifth, next: () => ({ path: `${API}/items/${getId()}` }) },
-    { name: 'toggle', method: 'POST', distinct: fifth, period: fifth, next: () => ({ path: `${API}/items/${toggleId()}/toggle` }) },
-    { name: 'search_one_word', method: 'GET', period: ONE_WORD_QUERIES.length, next: () => ({ path: `${API}/items/search?q=${q(oneWord())}` }) },
-    { name: 'search_two_words_status', method: 'GET', period: TWO_WORD_QUERIES.length, next: () => ({ path: `${API}/items/search?q=${q(twoWords())}&status=todo` }) },
+export function buildScenarios(data: ScenarioData): Map<ScenarioName, Scenario> {
+  const newestFirst = [...data.ids].reverse();
+  const fifth = Math.max(1, Math.floor(newestFirst.length / 5));
+  const getIds = newestFirst.slice(0, fifth);
+  const toggleIds = newestFirst.slice(fifth, 2 * fifth);
+  const getId = cycle(getIds);
+  const toggleId = cycle(toggleIds.length > 0 ? toggleIds : getIds);
+  const body = cycle(data.captureBodies);
+  const term = cycle(data.searchTerms);
+  const list: Scenario[] = [
+    { name: 'capture', method: 'POST', period: data.captureBodies.length, next: () => ({ path: `${API}/capture`, body: body() }) },
+    { name: 'toggle', method: 'POST', distinct: toggleIds.length, period: toggleIds.length, next: () => ({ path: `${API}/items/${toggleId()}/toggle` }) },
+    { name: 'get', method: 'GET', period: getIds.length, next: () => ({ path: `${API}/items/${getId()}` }) },
+    { name: 'list_50', method: 'GET', period: 1, next: () => ({ path: `${API}/items?limit=50` }) },
     {
-      name: 'bulk_archive_100',
-      method: 'POST',
-      distinct: batches.length,
-      period: batches.length,
-      next: () => ({ path: `${API}/items/bulk`, body: JSON.stringify({ op: 'archive', ids: batch() }) }),
-    },
-    {
-      name: 'capture',
-      method: 'POST',
-      next: () => ({ path: `${API}/capture`, body: JSON.stringify({ text: `Bench capture ${(captured += 1)}\nfollow up with the team about the budget` }) }),
+      name: 'search_one_word',
+      method: 'GET',
+      period: data.searchTerms.length,
+      next: () => ({ path: `${API}/items/search?q=${encodeURIComponent(term())}` }),
     },
   ];
+  return new Map(list.map((s) => [s.name, s]));
 }

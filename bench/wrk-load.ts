@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signalPid, spawnTracked } from './lifecycle.js';
 import type { LoadGenerator, RunFigures } from './load-generator.js';
 import type { Scenario } from './scenarios.js';
 
@@ -17,6 +18,8 @@ import type { Scenario } from './scenarios.js';
  */
 const REQUESTS_PER_SCENARIO = 150_000;
 const TIMEOUT_S = 10;
+/** wrk is killed (by pid) when it runs this much longer than asked. */
+const OVERRUN_S = 30;
 
 const SCRIPT = `
 local requests = {}
@@ -100,12 +103,18 @@ export function createWrkLoad(connections: number): LoadGenerator & { close(): v
     async run(url, token, scenario, seconds): Promise<RunFigures> {
       const entry = requestFile(scenario, token);
       const args = ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '--timeout', `${TIMEOUT_S}s`, '-s', script, url, '--', entry.file, String(entry.sent)];
-      const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnTracked('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
-      child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
-      child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString('utf8'); });
-      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
+      child.stderr?.on('data', (chunk: Buffer) => { err += chunk.toString('utf8'); });
+      const timer = setTimeout(() => {
+        if (child.pid !== undefined) signalPid(child.pid, 'SIGKILL');
+      }, (seconds + OVERRUN_S) * 1000);
+      const code = await new Promise<number | null>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('close', resolve);
+      }).finally(() => clearTimeout(timer));
       const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{"requests"'));
       if (code !== 0 || line === undefined) throw new Error(`wrk exited with ${code}:\n${err}${out}`);
       const w = JSON.parse(line) as WrkOutput;
