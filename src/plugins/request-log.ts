@@ -12,6 +12,13 @@ export const loggableUrl = (url: string): string => url.replace(SECRET_PARAMS, '
  * measurable part of a small request's cost, so it stays one line.
  */
 export function installRequestLog(app: FastifyInstance): void {
+  // At debug level a request is also logged as it arrives (what is in flight when a process stops).
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.log.debug({ method: request.method, url: loggableUrl(request.url) }, 'request received');
+      done();
+    });
+  }
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       { method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },

@@ -72,7 +72,7 @@ interface Cluster {
 const logLines = (output: string) =>
   output.split('\n').flatMap((line) => {
     try {
-      return [JSON.parse(line) as { pid: number; msg: string; req?: { url: string }; reqId?: string }];
+      return [JSON.parse(line) as { pid: number; msg: string; url?: string }];
     } catch {
       return [];
     }
@@ -93,9 +93,8 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
     return /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
   }, 30_000, `two workers listening:\n${output}`);
   const servedBy = (path: string) => {
-    const lines = logLines(output);
-    const ids = new Set(lines.filter((l) => l.req?.url === path).map((l) => l.reqId));
-    return new Set(lines.filter((l) => l.msg === 'request completed' && ids.has(l.reqId)).map((l) => l.pid));
+    // One log line per answered request (src/plugins/request-log.ts), by the worker that answered.
+    return new Set(logLines(output).filter((l) => l.msg === 'request' && l.url === path).map((l) => l.pid));
   };
   return { baseUrl, primary, output: () => output, listening, servedBy, exited };
 }

@@ -27,7 +27,7 @@ describe('server process', () => {
     await handle.db.destroy();
 
     server = spawn(process.execPath, ['dist/server.js'], {
-      env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -59,7 +59,7 @@ describe('server process', () => {
       });
       req.on('error', reject);
       req.write(body.slice(0, half));
-      // Once the server has logged the request it is in flight; SIGTERM, then the rest of the body.
+      // Once the server has logged the request's arrival (at debug level) it is in flight; SIGTERM, then the rest of the body.
       void waitFor(() => (output.includes('/api/v1/capture') ? true : undefined), 10_000)
         .then(() => {
           server.kill('SIGTERM');
