@@ -21,6 +21,7 @@ import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
 import { installRateLimits } from './plugins/rate-limit.js';
+import { installScopes } from './plugins/scopes.js';
 import { installValidators } from './plugins/validation.js';
 import { sendNotFoundPage } from './web/errors.js';
 import { webApp } from './web/web.plugin.js';
@@ -76,6 +77,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   await app.register(
     async (api) => {
       installBearerAuth(api, services.keys);
+      installScopes(api);
       installRateLimits(api, services.limits);
       installPlanGate(api);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());

@@ -93,7 +93,8 @@ describe.each(DIALECTS)('pairing API (%s)', (dialect) => {
       await decide(alice.web, state, 'approve');
       const res = await exchange(state);
       const body = ok(res);
-      expect(Object.keys(body).sort()).toEqual(['key_id', 'token']);
+      expect(Object.keys(body).sort()).toEqual(['key_id', 'scopes', 'token']);
+      expect(body.scopes).toEqual(['read', 'capture', 'write', 'webhooks']);
       expect(body.token).toMatch(/^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/);
       expect(res.headers['cache-control']).toBe('no-store');
       const me = ok(await client(t.app, body.token).get('me'));

@@ -7,10 +7,14 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import { canonicalTimeZone } from '../users/timezones.js';
 import { emailKey, type UsersService } from '../users/users.service.js';
-import { deleteSession, deleteSessionsExpiredBy, findLiveSession, insertSession } from './sessions.repository.js';
+import { deleteSession, deleteSessionsExpiredBy, findLiveSession, insertSession, touchSession } from './sessions.repository.js';
 
 /** A signed-in browser stays signed in this long (signing out ends it at once). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+/** ...unless the browser stays away this long: a forgotten session on a shared computer ends by itself. */
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000;
+/** Recording every request would make each page view a write; a minute's precision is enough. */
+const SEEN_PRECISION_MS = 60_000;
 export const PASSWORD_MIN = 8;
 /** scrypt's cost barely depends on length, but nobody needs more, and bodies stay small. */
 export const PASSWORD_MAX = 256;
@@ -60,6 +64,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
         user_id: user.id,
         created_at: toTimestamp(at),
         expires_at: toTimestamp(new Date(at.getTime() + SESSION_TTL_MS)),
+        last_seen_at: toTimestamp(at),
       });
     });
     return { token, user };
@@ -101,7 +106,10 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
 
     async resolve(token) {
       if (!TOKEN.test(token)) return null;
-      const found = await findLiveSession(db, hashToken(token), toTimestamp(clock.now()));
+      const now = clock.now();
+      const id = hashToken(token);
+      const found = await findLiveSession(db, id, toTimestamp(now), toTimestamp(new Date(now.getTime() - SESSION_IDLE_MS)));
+      if (found && now.getTime() - Date.parse(found.seen_at) >= SEEN_PRECISION_MS) await touchSession(db, id, toTimestamp(now));
       return found ? { id: found.user_id, email: found.email, plan: found.plan, timezone: found.timezone } : null;
     },
   };
