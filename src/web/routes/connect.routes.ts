@@ -14,7 +14,7 @@ import { CSRF_FIELD, field } from './forms.js';
 const StateQuery = Type.Object({ state: field(200) });
 // A form sends one checkbox value as a string and several as an array.
 const ScopeField = Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Array(Type.String({ maxLength: 20 }), { maxItems: 10 })]));
-const DecisionBody = Type.Object({ ...CSRF_FIELD, state: field(200), decision: field(20), scope: ScopeField });
+const DecisionBody = Type.Object({ ...CSRF_FIELD, state: field(200), decision: field(20), scope: ScopeField, scope_choice: field(1) });
 
 /** The ticked boxes; names that are not scopes are dropped (the service narrows to what was asked). */
 const tickedScopes = (value: string | string[] | undefined): Scope[] => (value === undefined ? [] : [value].flat().filter(isScope));
@@ -65,8 +65,9 @@ export const connectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     if (decision !== 'approve' && decision !== 'deny') {
       return sendPage(reply, 400, errorPage({ title: 'Choose Approve or Deny', message: 'The form did not say whether to approve or deny. Open the link again.', user, csrf: webContext(request).csrf }));
     }
-    const granted = tickedScopes(request.body.scope);
-    if (decision === 'approve' && granted.length === 0) {
+    // The page's form marks that it showed the boxes; a post without the marker (no boxes shown) grants what was asked.
+    const granted = request.body.scope_choice ? tickedScopes(request.body.scope) : undefined;
+    if (decision === 'approve' && granted?.length === 0) {
       const found = await pairing.find(state);
       if (found?.status !== 'pending') return outcome(request, reply, found);
       const page = approvalPage({ user, csrf: webContext(request).csrf, state, pairing: found, now: clock.now(), error: 'Tick at least one permission to approve, or deny the request.' });

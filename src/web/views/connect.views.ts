@@ -31,6 +31,7 @@ export function approvalPage(d: ConnectPageData): string {
   ${d.error ? html`<p class="alert error" role="alert">${d.error}</p>` : ''}
   <form method="post" action="/connect/agent">
     ${csrfField(d.csrf)}<input type="hidden" name="state" value="${d.state}">
+    <input type="hidden" name="scope_choice" value="1">
     <fieldset class="scopes">
       <legend>The app asks to</legend>
       ${p.scopes.map((s) => html`<label><input type="checkbox" name="scope" value="${s}" checked> ${SCOPE_DESCRIPTIONS[s]}</label>`)}

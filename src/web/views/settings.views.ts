@@ -62,10 +62,10 @@ function keyRow(d: SettingsPageData, key: KeyView): SafeHtml {
   return html`<tr${revoked ? html` class="revoked"` : ''}>
   <td data-label="Label">${key.label}</td>
   <td data-label="Key"><code>cin_${key.prefix}_…</code></td>
-  <td data-label="Scopes">${key.scopes.join(', ')}</td>
-  <td data-label="Expires">${key.expires_at ? html`<time datetime="${key.expires_at}">${formatDateTime(key.expires_at, zone)}</time>` : 'Never'}</td>
   <td data-label="Created"><time datetime="${key.created_at}">${formatDateTime(key.created_at, zone)}</time></td>
   <td data-label="Last used">${key.last_used_at ? html`<time datetime="${key.last_used_at}">${formatDateTime(key.last_used_at, zone)}</time>` : 'Never'}</td>
+  <td data-label="Scopes">${key.scopes.join(', ')}</td>
+  <td data-label="Expires">${key.expires_at ? html`<time datetime="${key.expires_at}">${formatDateTime(key.expires_at, zone)}</time>` : 'Never'}</td>
   <td data-label="${revoked ? 'Status' : ''}">${revoked
     ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time></span>`
     : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}” (cin_${key.prefix}_…)">Revoke</button></form>`}</td>
@@ -83,6 +83,7 @@ function keysSection(d: SettingsPageData): SafeHtml {
   <form class="inline-form" method="post" action="/settings/keys">
     ${csrfField(d.csrf)}
     <div class="field"><label for="key-label">Label</label><input id="key-label" name="label" type="text" required maxlength="100" placeholder="e.g. laptop script"></div>
+    <input type="hidden" name="scope_choice" value="1">
     <fieldset class="scopes"><legend>The key may</legend>
       ${SCOPES.map((s) => html`<label><input type="checkbox" name="scope" value="${s}" checked> ${SCOPE_DESCRIPTIONS[s]} <code>${s}</code></label>`)}
     </fieldset>
@@ -92,7 +93,7 @@ function keysSection(d: SettingsPageData): SafeHtml {
   </form>
   ${d.keys.length > 0
     ? html`<table><caption class="visually-hidden">Your API keys</caption>
-  <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Status</span></th></tr></thead>
+  <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Status</span></th></tr></thead>
   <tbody>${d.keys.map((k) => keyRow(d, k))}</tbody></table>`
     : html`<p class="muted">No keys yet.</p>`}
 </section>`;
