@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
+import { redactUrl } from './lib/redact-url.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
@@ -22,6 +23,7 @@ import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
 import { installRateLimits } from './plugins/rate-limit.js';
 import { installScopes } from './plugins/scopes.js';
+import { installSecurityHeaders } from './plugins/security-headers.js';
 import { installValidators } from './plugins/validation.js';
 import { sendNotFoundPage } from './web/errors.js';
 import { webApp } from './web/web.plugin.js';
@@ -36,6 +38,11 @@ export interface BuildAppOptions {
   services: Services;
 }
 
+/** Fastify's own request log fields, with the URL's secret query values redacted. */
+function serializeRequest(request: FastifyRequest): Record<string, unknown> {
+  return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+}
+
 /** A caller's X-Request-Id is kept when it is sane, so logs can be joined across services. */
 function requestId(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
@@ -43,8 +50,9 @@ function requestId(req: IncomingMessage): string {
 }
 
 export async function buildApp({ config, services }: BuildAppOptions): Promise<FastifyInstance> {
-  // Widened to Fastify's logger type so plugins typed against the default instance still fit.
-  const loggerInstance: FastifyBaseLogger = services.logger;
+  // Widened to Fastify's logger type so plugins typed against the default instance still fit. The
+  // child's request serializer takes the place of Fastify's, so secrets in URLs are never logged.
+  const loggerInstance: FastifyBaseLogger = services.logger.child({}, { serializers: { req: serializeRequest } });
   const app = Fastify({
     loggerInstance,
     trustProxy: config.trustProxy ?? false,
@@ -58,6 +66,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   installValidators(app);
   installJsonParser(app);
   installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
+  installSecurityHeaders(app);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });

@@ -174,7 +174,9 @@ describe.each(DIALECTS)('pairing routes share a per-IP budget (%s)', (dialect) =
     const state = newState();
     ok(await api.post('connect/start', { state, label: 'poller' }));
     expectError(await api.post('connect/exchange', { state }), 425, 'not_approved');
+    t.clock.advance(2000); // at the announced pace, so only the per-IP budget refuses
     expectError(await api.post('connect/exchange', { state }), 425, 'not_approved');
+    t.clock.advance(2000);
     const limited = await api.post('connect/exchange', { state });
     expectError(limited, 429, 'rate_limited');
     expect(limited.body).toMatchObject({ scope: 'minute', limit_per_minute: 3 });

@@ -35,6 +35,9 @@ export interface AccountsService {
   resolve(token: string): Promise<SessionUser | null>;
 }
 
+/** The answer to a sign-up with an email that has an account: it names no account. */
+export const NEUTRAL_SIGNUP_REFUSAL = 'No account could be created with these details. If you already have an account, sign in instead.';
+
 /** Only the hash of a session token is stored: a copy of the database signs nobody in. */
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -79,7 +82,11 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
       }
       // The browser's zone is a convenience; one Node does not know is dropped, not an error.
       const zone = timezone ? canonicalTimeZone(timezone) : null;
-      const created = await users.create({ email, password, ...(zone ? { timezone: zone } : {}) });
+      const created = await users.create({ email, password, ...(zone ? { timezone: zone } : {}) }).catch((error: unknown) => {
+        // Never "this email already exists": the form must not tell a stranger who has an account.
+        if (error instanceof AppError && error.code === 'conflict') throw new AppError('bad_request', NEUTRAL_SIGNUP_REFUSAL);
+        throw error;
+      });
       const row = await users.requireByEmail(created.email);
       return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
     },

@@ -88,7 +88,10 @@ function exchangeRefusal(status: Exclude<PairingStatus, 'approved'>): AppError {
 
 class LostExchange extends Error {}
 
-export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysService }): PairingService {
+/** The poll interval the contract announces (Retry-After: 2); faster polls of an open request are told to slow down. */
+export const POLL_INTERVAL_MS = 2000;
+
+export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysService; pace: (key: string, intervalMs: number) => Promise<boolean> }): PairingService {
   const { db, clock } = deps;
   const now = () => toTimestamp(clock.now());
 
@@ -133,6 +136,13 @@ export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysSer
         if (!row) throw notFound('pairing');
         const at = now();
         const status = statusOf(row, at);
+        // RFC 8628 §3.5: a client polling an open request faster than the interval is told so.
+        if (status === 'pending' && attempt === 1 && !(await deps.pace(`poll:${row.state_hash}`, POLL_INTERVAL_MS))) {
+          throw new AppError('slow_down', 'polling faster than every 2 s; wait at least 2 s between polls', {
+            fields: { retry_after: POLL_INTERVAL_MS / 1000 },
+            headers: { 'retry-after': String(POLL_INTERVAL_MS / 1000) },
+          });
+        }
         if (status !== 'approved') throw exchangeRefusal(status);
         try {
           return await db.transaction().execute(async (trx) => {
