@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { redactUrl } from './lib/redact-url.js';
+import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
@@ -55,7 +56,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   const loggerInstance: FastifyBaseLogger = services.logger.child({}, { serializers: { req: serializeRequest } });
   const app = Fastify({
     loggerInstance,
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: ONE_MIB,
