@@ -56,7 +56,7 @@ describe.each(DIALECTS)('faults found from outside (%s)', (dialect) => {
         for (const [method, url, payload] of bodies) {
           const res = await api.send(method as 'POST', url, payload);
           expectError(res, 400, 'bad_request');
-          expect(res.body.message).toMatch(/well-formed Unicode/);
+          expect((res.body as { message: string }).message).toMatch(/well-formed Unicode/);
         }
       }
       expect(await fingerprint(t.services.db)).toEqual(before);

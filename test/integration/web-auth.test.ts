@@ -38,7 +38,7 @@ describe.each(DIALECTS)('web accounts (%s)', (dialect) => {
   });
 
   describe('POST /signup', () => {
-    it('creates the user with an scrypt hash, signs them in with a session cookie and opens the inbox', async () => {
+    it('creates the user with an Argon2id hash, signs them in with a session cookie and opens the inbox', async () => {
       const web = webClient(t.app);
       const email = newEmail();
       const res = await web.submit('/signup', '/signup', { email, password: 'correct horse battery', timezone: 'Europe/Berlin' });
@@ -47,7 +47,7 @@ describe.each(DIALECTS)('web accounts (%s)', (dialect) => {
       const session = setCookies(res).find((c) => c.startsWith('cin_session='));
       expect(session).toMatch(/^cin_session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/);
       const user = await t.services.users.requireByEmail(email);
-      expect(user.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+      expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       expect(user.password_hash).not.toContain('correct horse');
       expect(user.timezone).toBe('Europe/Berlin');
       // The session table holds the token's hash, never the token.

@@ -16,7 +16,7 @@ export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000;
 /** Recording every request would make each page view a write; a minute's precision is enough. */
 const SEEN_PRECISION_MS = 60_000;
 export const PASSWORD_MIN = 8;
-/** scrypt's cost barely depends on length, but nobody needs more, and bodies stay small. */
+/** Argon2's cost barely depends on length, but nobody needs more, and bodies stay small. */
 export const PASSWORD_MAX = 256;
 
 export interface SessionUser {
@@ -44,7 +44,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function createAccountsService(deps: { db: Db; clock: Clock; users: UsersService; limits: LimitsService }): AccountsService {
   const { db, clock, users, limits } = deps;
-  // Unknown emails still pay for one scrypt, so the answer's timing does not tell which exist.
+  // Unknown emails still pay for one password hash, so the answer's timing does not tell which exist.
   let decoy: Promise<string> | undefined;
 
   async function throttle(email: string | null, ip: string): Promise<void> {
@@ -104,6 +104,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
         throw wrong;
       }
       if (!(await verifyPassword(password, row.password_hash))) throw wrong;
+      await users.upgradePasswordHash(row.id, row.password_hash, password);
       return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
     },
 
