@@ -18,6 +18,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
+import { installBodyDrain } from './plugins/body-drain.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
@@ -68,6 +69,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   installJsonParser(app);
   installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
   installSecurityHeaders(app);
+  installBodyDrain(app);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
