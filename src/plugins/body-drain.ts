@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import { Socket } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export interface DrainLimits {
   /** Bytes of an unread body read and discarded after the answer, at most. */
@@ -19,7 +20,7 @@ export const DEFAULT_DRAIN: DrainLimits = Object.freeze({ maxBytes: 32 * 1024 * 
  */
 export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEFAULT_DRAIN): void {
   app.addHook('onSend', async (request, reply) => {
-    if (request.raw.complete) return;
+    if (!stillSending(request)) return;
     // Node closes the socket right after an answer marked `Connection: close` (by us, or because
     // the client asked for it); keeping it open is what lets the rest of the body be read.
     if (String(reply.getHeader('connection') ?? '').toLowerCase() === 'close') reply.removeHeader('connection');
@@ -30,9 +31,9 @@ export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEF
   // the body ("dumped": its bytes are dropped without events); this adds the bounds Node lacks.
   // Bytes are counted on the socket, which sees them whether or not the body is dumped.
   app.addHook('onResponse', async (request) => {
+    if (!stillSending(request)) return;
     const body = request.raw;
     const socket = body.socket;
-    if (body.complete || body.destroyed || !socket) return;
     const startBytes = socket.bytesRead;
     const stop = () => {
       clearTimeout(deadline);
@@ -60,6 +61,9 @@ export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEF
     body.resume();
   });
 }
+
+/** A body still arriving over a real connection (injected requests have none to keep open). */
+const stillSending = (request: FastifyRequest): boolean => !request.raw.complete && !request.raw.destroyed && request.raw.socket instanceof Socket;
 
 /** How often the bytes read are compared with the bound (a fast client overshoots by what arrives meanwhile). */
 const METER_INTERVAL_MS = 50;
