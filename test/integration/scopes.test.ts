@@ -128,7 +128,7 @@ describe.each(DIALECTS)('key scopes (%s)', (dialect) => {
     expect((await client(t.app, revoked.token).get('me')).body.message).toBe(UNAUTHORIZED_MESSAGE);
     expect((await client(t.app).get('me')).body.message).toBe(UNAUTHORIZED_MESSAGE);
     expect((await client(t.app, 'cin_abcdefgh_0123456789abcdef0123456789abcdef').get('me')).body.message).toBe(UNAUTHORIZED_MESSAGE);
-    expect(t.services.keys.list(owner.id).then((ks) => ks.find((k) => k.id === key.key_id)?.expires_at)).resolves.toBe(key.expires_at);
+    await expect(t.services.keys.list(owner.id).then((ks) => ks.find((k) => k.id === key.key_id)?.expires_at)).resolves.toBe(key.expires_at);
   });
 
   it('refuses a key with no scope or an expiry out of range', async () => {
