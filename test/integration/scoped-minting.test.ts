@@ -87,7 +87,8 @@ describe.each(DIALECTS)('minting scoped keys (%s)', (dialect) => {
     it('a ticked scope that was not asked for is not granted', async () => {
       const state = newState();
       ok(await api().post('connect/start', { state, label: 'Reader', scopes: ['read'] }));
-      await web.submit(approvalPage(state), '/connect/agent', { ...CHOICE, state, decision: 'approve', scope: 'webhooks' });
+      const res = await web.submit(approvalPage(state), '/connect/agent', { ...CHOICE, state, decision: 'approve', scope: 'webhooks' });
+      expect(res.status).toBe(400);
       // Nothing asked for was ticked: the request stays open.
       expect((await api().post('connect/exchange', { state })).status).toBe(425);
     });
