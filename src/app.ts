@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
+import { redactUrl } from './lib/redact-url.js';
+import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
@@ -16,6 +18,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
+import { installBodyDrain } from './plugins/body-drain.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installRequestLog } from './plugins/request-log.js';
 import { createDeferredCompilers } from './plugins/deferred-compilers.js';
@@ -23,6 +26,8 @@ import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
 import { installRateLimits } from './plugins/rate-limit.js';
+import { installScopes } from './plugins/scopes.js';
+import { installSecurityHeaders } from './plugins/security-headers.js';
 import { installValidators } from './plugins/validation.js';
 import { sendNotFoundPage } from './web/errors.js';
 import { webApp } from './web/web.plugin.js';
@@ -37,6 +42,11 @@ export interface BuildAppOptions {
   services: Services;
 }
 
+/** Fastify's own request log fields, with the URL's secret query values redacted. */
+function serializeRequest(request: FastifyRequest): Record<string, unknown> {
+  return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+}
+
 /** A caller's X-Request-Id is kept when it is sane, so logs can be joined across services. */
 function requestId(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
@@ -44,13 +54,14 @@ function requestId(req: IncomingMessage): string {
 }
 
 export async function buildApp({ config, services }: BuildAppOptions): Promise<FastifyInstance> {
-  // Widened to Fastify's logger type so plugins typed against the default instance still fit.
-  const loggerInstance: FastifyBaseLogger = services.logger;
+  // Widened to Fastify's logger type so plugins typed against the default instance still fit. The
+  // child's request serializer takes the place of Fastify's, so secrets in URLs are never logged.
+  const loggerInstance: FastifyBaseLogger = services.logger.child({}, { serializers: { req: serializeRequest } });
   const compilers = createDeferredCompilers();
   const app = Fastify({
     schemaController: compilers.schemaController,
     loggerInstance,
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     genReqId: requestId,
     requestIdHeader: false,
     disableRequestLogging: true,
@@ -64,6 +75,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   installJsonParser(app);
   installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
   installRequestLog(app);
+  installSecurityHeaders(app);
+  installBodyDrain(app);
   // Callback hooks, not async ones: every request runs them, and a promise per hook shows in its cost.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
@@ -86,6 +99,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   await app.register(
     async (api) => {
       installBearerAuth(api, services.keys);
+      installScopes(api);
       installRateLimits(api, services.limits);
       installPlanGate(api);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
 import { parseSecretKey } from './lib/secret-key.js';
+import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
 
 const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
@@ -11,7 +12,8 @@ const ConfigSchema = Type.Object({
   // Server processes sharing the port: a number, or `auto` for one per CPU core.
   WORKERS: Type.String({ pattern: '^(auto|[1-9][0-9]?)$', default: '1' }),
   LOG_LEVEL: Type.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  // true/false, a hop count, or the proxies' addresses (src/lib/trust-proxy.ts).
+  TRUST_PROXY: Type.String({ minLength: 1, default: 'false' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   REDIS_KEY_PREFIX: Type.String({ default: 'cin:' }),
   RATE_LIMIT_FREE_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
@@ -88,8 +90,11 @@ export interface Config {
   readonly logLevel: string;
   /** Server processes (WORKERS); more than one shares counters through the primary process or Redis. */
   readonly workers: number;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (per-IP limits). */
-  readonly trustProxy: boolean;
+  /**
+   * Behind a reverse proxy: which hops of X-Forwarded-For to trust for the client address (per-IP
+   * limits): `true` every hop, a number that many hops, or the proxies' addresses.
+   */
+  readonly trustProxy: TrustProxy;
   /** When set, rate-limit and quota counters live in Redis, shared by every instance. */
   readonly redisUrl: string | undefined;
   readonly redisKeyPrefix: string;
@@ -147,6 +152,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`SECRET_KEY ${(error as Error).message}`);
     }
   }
+  let trustProxy: TrustProxy = false;
+  if (typeof raw.TRUST_PROXY === 'string') {
+    try {
+      trustProxy = parseTrustProxy(raw.TRUST_PROXY);
+    } catch (error) {
+      problems.push(`TRUST_PROXY ${(error as Error).message}`);
+    }
+  }
   if (!valid || problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   if (raw.ORGANIZER_ENGINE === 'openai' && (!raw.OPENAI_BASE_URL || !raw.ORGANIZER_MODEL)) {
     throw new ConfigError('invalid settings: ORGANIZER_ENGINE=openai needs OPENAI_BASE_URL and ORGANIZER_MODEL');
@@ -161,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: raw.DATABASE_URL,
     logLevel: raw.LOG_LEVEL,
     workers: raw.WORKERS === 'auto' ? availableParallelism() : Number(raw.WORKERS),
-    trustProxy: raw.TRUST_PROXY,
+    trustProxy,
     redisUrl: raw.REDIS_URL,
     redisKeyPrefix: raw.REDIS_KEY_PREFIX,
     limits: Object.freeze({

@@ -139,7 +139,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   });
 
   const accounts = createAccountsService({ db, clock, users, limits });
-  const pairing = createPairingService({ db, clock, keys });
+  const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
   const browse = createBrowseService({ db, loader });
 
 

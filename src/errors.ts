@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'pro_required'
   | 'access_denied'
+  | 'insufficient_scope'
   | 'not_found'
   | 'conflict'
   | 'already_exchanged'
@@ -12,6 +13,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'not_approved'
   | 'rate_limited'
+  | 'slow_down'
   | 'ai_rate_limited'
   | 'organizer_unavailable'
   | 'transcription_failed'
@@ -23,6 +25,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unauthorized: 401,
   pro_required: 402,
   access_denied: 403,
+  insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
   already_exchanged: 409,
@@ -31,6 +34,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   not_approved: 425,
   rate_limited: 429,
+  slow_down: 429,
   ai_rate_limited: 429,
   organizer_unavailable: 503,
   transcription_failed: 422,

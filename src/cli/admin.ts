@@ -7,7 +7,7 @@ import { COMMANDS, UsageError } from './admin-commands.js';
 
 const USAGE = `usage: admin user create --email E [--password P] [--plan free|pro]
        admin user set-plan --email E --plan free|pro
-       admin key create --email E [--label L]
+       admin key create --email E [--label L] [--scopes read,capture,write,webhooks] [--expires-in-days N]
        admin key revoke --key-id K
        admin migrate`;
 
@@ -22,6 +22,8 @@ async function main(argv: string[]): Promise<void> {
       plan: { type: 'string' },
       label: { type: 'string' },
       'key-id': { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-in-days': { type: 'string' },
     },
   });
   const command = positionals.join(' ');

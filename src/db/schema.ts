@@ -26,6 +26,10 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Comma list in canonical order (src/modules/keys/scopes.ts). */
+  scopes: string;
+  /** After this instant the key answers 401 like a revoked one; null: never expires. */
+  expires_at: string | null;
 }
 
 export interface ProjectsTable {
@@ -123,6 +127,8 @@ export interface WebSessionsTable {
   user_id: string;
   created_at: string;
   expires_at: string;
+  /** The last request that used the session (to a minute), for the idle timeout; null: created_at. */
+  last_seen_at: string | null;
 }
 
 /** A browser pairing request; `state_hash` is the SHA-256 of the client's state. */
@@ -136,6 +142,8 @@ export interface PairingsTable {
   denied_at: string | null;
   exchanged_at: string | null;
   key_id: string | null;
+  /** Asked for at start; narrowed to what the user granted at approval. */
+  scopes: string;
 }
 
 export interface DatabaseSchema {

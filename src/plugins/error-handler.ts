@@ -49,6 +49,8 @@ const routeNotFound = (method: string, url: string): ErrorBody => ({ error: 'not
  * for a malformed id, not Fastify's own 400/414 body.
  */
 export function routerErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No hook runs for these answers, so the header every JSON answer carries is set here.
+  void reply.header('x-content-type-options', 'nosniff');
   if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     void reply.status(404).send(routeNotFound(request.method, request.url));
     return;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
+import { hasLoneSurrogate } from '../lib/unicode.js';
 
 /**
  * Replaces Fastify's JSON parser so that an empty body (common from clients that always send
@@ -20,6 +21,11 @@ export function installJsonParser(app: FastifyInstance): void {
         // PostgreSQL text cannot hold U+0000; refuse it on every database rather than fail at the write.
         if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
           throw new AppError('bad_request', 'strings in the body must not contain NUL (\\u0000) characters');
+        }
+        // A lone UTF-16 surrogate ("\ud800") is no character at all: each database would store a
+        // different replacement for it, and the answer would echo what was never stored.
+        if (hasLoneSurrogate(key) || (typeof value === 'string' && hasLoneSurrogate(value))) {
+          throw new AppError('bad_request', 'strings in the body must be well-formed Unicode (no lone \\ud800-\\udfff surrogates)');
         }
         return key === '__proto__' ? undefined : value;
       }));

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
-import { ErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
+import { ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
 import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
 import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
 import { AiSchema } from '../modules/organizer/organizer.schemas.js';
@@ -13,7 +13,7 @@ import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSc
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
 export const SHARED_SCHEMAS: TSchema[] = [
-  ErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema,
+  ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema,
   BulkResultSchema, TranscriptionSchema, WebhookSchema, WebhookListSchema, CreatedWebhookSchema, DeliverySchema, DeliveryPageSchema,
 ];
 
@@ -25,10 +25,17 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
       info: {
         title: 'Capture Inbox API',
         version: '1.0.0',
-        description: 'A capture-first inbox of notes and todos. Every /api/v1 route needs `Authorization: Bearer <key>` unless marked otherwise.',
+        description:
+          'A capture-first inbox of notes and todos. Every /api/v1 route needs `Authorization: Bearer <key>` unless marked otherwise. ' +
+          "Each operation's `security` names the key scope it needs (read, capture, write, webhooks); a key without it gets 403 insufficient_scope. " +
+          'Listed alternatives admit the route either way (write covers capture).',
       },
       servers: [{ url: publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'cin_<prefix>_<secret>' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'cin_<prefix>_<secret>; the scopes a key holds are chosen when it is minted or paired' },
+        },
+      },
       security: [{ bearerAuth: [] }],
       tags: [
         { name: 'account', description: 'The current user' },

@@ -44,9 +44,18 @@ export const ErrorSchema = Type.Object(
   { $id: 'Error', title: 'Error' },
 );
 
+export const InsufficientScopeErrorSchema = Type.Object(
+  {
+    error: Type.String({ description: 'insufficient_scope' }),
+    message: Type.String(),
+    required_scope: Type.String({ description: 'the scope the route needs; also in the WWW-Authenticate header' }),
+  },
+  { $id: 'InsufficientScopeError', title: 'InsufficientScopeError' },
+);
+
 export const RateLimitErrorSchema = Type.Object(
   {
-    error: Type.String({ description: 'rate_limited or ai_rate_limited' }),
+    error: Type.String({ description: 'rate_limited, ai_rate_limited, or slow_down (a pairing exchange polled faster than every 2 s)' }),
     message: Type.String(),
     scope: Type.Optional(
       Type.Union([Type.Literal('minute'), Type.Literal('day')], {

@@ -117,6 +117,9 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .request-label { font-size: 1.25rem; font-weight: 700; overflow-wrap: anywhere; }
 .decision { display: flex; gap: .75rem; flex-wrap: wrap; margin-top: 1rem; }
 .decision button { flex: 1 1 10rem; }
+fieldset.scopes { border: 1px solid var(--line); border-radius: var(--radius); padding: .5rem .75rem; margin: .75rem 0; }
+fieldset.scopes label { font-weight: 400; display: flex; gap: .5rem; align-items: center; margin: .25rem 0; }
+fieldset.scopes input { width: 1.1rem; height: 1.1rem; margin: 0; flex: none; }
 `;
 
 const JS = `

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { LimitsConfig, OrganizerConfig, TranscribeConfig } from '../../src/config.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import type { TrustProxy } from '../../src/lib/trust-proxy.js';
 import type { RedisStoreOptions } from '../../src/modules/limits/redis-store.js';
 import { createTestDb, type TestDb } from './test-db.js';
 
@@ -56,6 +57,8 @@ export interface TestAppOptions {
   publicUrl?: string;
   /** Webhook settings; by default a fixed test SECRET_KEY and a resolver that knows no name (no real DNS). */
   webhooks?: WebhookOptions;
+  /** TRUST_PROXY, parsed (default false). */
+  trustProxy?: TrustProxy;
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -83,7 +86,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     ...(options.voice ? { voice: options.voice } : {}),
     webhooks: { secretKey: TEST_SECRET_KEY, resolver: noDnsResolver, ...options.webhooks },
   });
-  const app = await buildApp({ config: { publicUrl: options.publicUrl ?? 'http://localhost:8080' }, services });
+  const app = await buildApp({ config: { publicUrl: options.publicUrl ?? 'http://localhost:8080', ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}) }, services });
   await app.ready();
   // Counting starts with the store's first connection; tests of the limiter start after it.
   await services.limits.ready(10_000);

@@ -178,7 +178,8 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
       const address = email();
       const created = jsonLine(await cli('user', 'create', '--email', address));
       const minted = jsonLine(await cli('key', 'create', '--email', address, '--label', 'laptop'));
-      expect(Object.keys(minted).sort()).toEqual(['key_id', 'token']);
+      expect(Object.keys(minted).sort()).toEqual(['expires_at', 'key_id', 'scopes', 'token']);
+      expect(minted).toMatchObject({ scopes: ['read', 'capture', 'write', 'webhooks'], expires_at: null });
       expect(String(minted.token)).toMatch(TOKEN);
 
       const { app: server, services: s } = await sameDatabaseApp();
@@ -197,6 +198,30 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
       expect(after.status).toBe(401);
       expect(after.body.error).toBe('unauthorized');
       expect(await s.keys.authenticate(String(minted.token))).toBeNull();
+    });
+
+    it('key create --scopes and --expires-in-days mint a narrowed key that expires', async () => {
+      const address = email();
+      jsonLine(await cli('user', 'create', '--email', address));
+      const minted = jsonLine(await cli('key', 'create', '--email', address, '--scopes', 'capture, read', '--expires-in-days', '30'));
+      expect(minted.scopes).toEqual(['read', 'capture']);
+      const days = (Date.parse(String(minted.expires_at)) - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(29.9);
+      expect(days).toBeLessThanOrEqual(30);
+      const { app: server } = await sameDatabaseApp();
+      const api = client(server, String(minted.token));
+      expect((await api.get('me')).body.key).toEqual({ id: minted.key_id, scopes: ['read', 'capture'] });
+      expect((await api.get('webhooks')).status).toBe(403);
+    });
+
+    it('key create refuses unknown scopes, an empty list and an odd expiry', async () => {
+      const address = email();
+      jsonLine(await cli('user', 'create', '--email', address));
+      expectFailure(await cli('key', 'create', '--email', address, '--scopes', 'read,admin'), /--scopes: unknown scope admin/);
+      expectFailure(await cli('key', 'create', '--email', address, '--scopes', ','), /--scopes: name at least one scope/);
+      for (const days of ['0', '-3', '1.5', 'week', '36500']) {
+        expectFailure(await cli('key', 'create', '--email', address, '--expires-in-days', days), /--expires-in-days|expiry/);
+      }
     });
 
     it('exits non-zero for a key of an unknown user or an unknown key id', async () => {

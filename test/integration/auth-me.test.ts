@@ -76,7 +76,7 @@ describe.each(DIALECTS)('authentication and the current user (%s)', (dialect) =>
   });
 
   describe('GET /api/v1/me', () => {
-    it('answers { id, email, is_pro, plan, timezone: UTC, created_at } for a free user', async () => {
+    it('answers { id, email, is_pro, plan, timezone: UTC, created_at, key } for a free user', async () => {
       const user = await createUser(t);
       const res = await client(t.app, user.token).get('me');
       expect(res.status).toBe(200);
@@ -87,6 +87,7 @@ describe.each(DIALECTS)('authentication and the current user (%s)', (dialect) =>
         plan: 'free',
         timezone: 'UTC',
         created_at: expect.stringMatching(TIMESTAMP),
+        key: { id: user.keyId, scopes: ['read', 'capture', 'write', 'webhooks'] },
       });
     });
 

@@ -94,6 +94,9 @@ describe('the OpenAPI document', () => {
       } else {
         const needsBearer = security.length > 0 && security.every((req) => bearerNames.some((name) => name in req));
         if (!needsBearer) problems.push(`${key}: does not require bearer security`);
+        // Each operation names its scope (GET /me alone needs none); 403 insufficient_scope goes with it.
+        const scopes = security.flatMap((req) => Object.values(req).flat());
+        if (key !== 'GET /api/v1/me' && (scopes.length === 0 || !operation.responses['403'])) problems.push(`${key}: names no scope or lacks 403`);
         if (!operation.responses['401']) problems.push(`${key}: 401 not documented`);
       }
       if (!Object.keys(operation.responses).some((s) => s.startsWith('2'))) problems.push(`${key}: no success status`);
@@ -101,7 +104,10 @@ describe('the OpenAPI document', () => {
         const schema = response.content?.['application/json']?.schema;
         if (status.startsWith('2') && status !== '204' && !schema) problems.push(`${key}: ${status} has no JSON schema`);
         if (!status.startsWith('2') && !ERROR_STATUSES.includes(status)) problems.push(`${key}: unexpected status ${status}`);
-        const errorSchema = status === '429' ? '#/components/schemas/RateLimitError' : '#/components/schemas/Error';
+        const errorSchema =
+          status === '429' ? '#/components/schemas/RateLimitError'
+          : status === '403' && !PUBLIC_OPERATIONS.includes(key) ? '#/components/schemas/InsufficientScopeError'
+          : '#/components/schemas/Error';
         if (ERROR_STATUSES.includes(status) && schema?.$ref !== errorSchema) {
           problems.push(`${key}: ${status} does not use the ${errorSchema.split('/').pop()} schema`);
         }

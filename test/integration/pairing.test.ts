@@ -93,7 +93,8 @@ describe.each(DIALECTS)('pairing API (%s)', (dialect) => {
       await decide(alice.web, state, 'approve');
       const res = await exchange(state);
       const body = ok(res);
-      expect(Object.keys(body).sort()).toEqual(['key_id', 'token']);
+      expect(Object.keys(body).sort()).toEqual(['key_id', 'scopes', 'token']);
+      expect(body.scopes).toEqual(['read', 'capture', 'write', 'webhooks']);
       expect(body.token).toMatch(/^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/);
       expect(res.headers['cache-control']).toBe('no-store');
       const me = ok(await client(t.app, body.token).get('me'));
@@ -173,7 +174,9 @@ describe.each(DIALECTS)('pairing routes share a per-IP budget (%s)', (dialect) =
     const state = newState();
     ok(await api.post('connect/start', { state, label: 'poller' }));
     expectError(await api.post('connect/exchange', { state }), 425, 'not_approved');
+    t.clock.advance(2000); // at the announced pace, so only the per-IP budget refuses
     expectError(await api.post('connect/exchange', { state }), 425, 'not_approved');
+    t.clock.advance(2000);
     const limited = await api.post('connect/exchange', { state });
     expectError(limited, 429, 'rate_limited');
     expect(limited.body).toMatchObject({ scope: 'minute', limit_per_minute: 3 });

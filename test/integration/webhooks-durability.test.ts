@@ -81,6 +81,49 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
       expect(requests[0]!.headers['x-service-delivery']).toBe(requests[1]!.headers['x-service-delivery']);
     });
 
+    it('an attempt cut short by a crash counts: a failing receiver sees three POSTs in all, not four', async () => {
+      replies.plan(path('crash-first'), ['hang', 500, 500, 500, 500]);
+      const a = await actor(first, 'pro');
+      const { webhook } = await registerWebhook(a, receiver.url(path('crash-first')), ['item.created']);
+      await capture(a.c, 'crash on the first attempt');
+      const abandoned = first.services.webhookWorker.tick();
+      await receiver.waitFor(1, path('crash-first'));
+      first.clock.advance(leaseFor(slowTimeout));
+      for (let i = 0; i < 4; i += 1) {
+        await second.services.webhookWorker.drain();
+        first.clock.advance(5000);
+      }
+      expect(receiver.to(path('crash-first'))).toHaveLength(3);
+      expect((await deliveryLog(a, webhook.id))[0]).toMatchObject({ status: 'failed', attempts: 3, last_status: 500 });
+      receiver.releaseHanging(500);
+      await abandoned;
+      expect(receiver.to(path('crash-first'))).toHaveLength(3);
+    });
+
+    it('a crash during the last attempt ends the set as failed with no response, without a fourth POST', async () => {
+      replies.plan(path('crash-last'), [500, 500, 'hang', 500]);
+      const a = await actor(first, 'pro');
+      const { webhook } = await registerWebhook(a, receiver.url(path('crash-last')), ['item.created']);
+      await capture(a.c, 'crash on the last attempt');
+      await second.services.webhookWorker.drain();
+      first.clock.advance(1000);
+      await second.services.webhookWorker.drain();
+      first.clock.advance(5000);
+      const abandoned = first.services.webhookWorker.tick();
+      await receiver.waitFor(3, path('crash-last'));
+      first.clock.advance(leaseFor(slowTimeout));
+      await second.services.webhookWorker.drain();
+      first.clock.advance(60_000);
+      await second.services.webhookWorker.drain();
+      expect(receiver.to(path('crash-last'))).toHaveLength(3);
+      expect((await deliveryLog(a, webhook.id))[0]).toMatchObject({ status: 'failed', attempts: 3, last_status: 0 });
+      const hooks = (await a.c.get('webhooks')).body.webhooks as Array<{ id: string; last_failure_status: number | null; last_failure_reason: string | null }>;
+      expect(hooks.find((h) => h.id === webhook.id)).toMatchObject({ last_failure_status: 0, last_failure_reason: 'network_error' });
+      receiver.releaseHanging(500);
+      await abandoned;
+      expect((await deliveryLog(a, webhook.id))[0]).toMatchObject({ status: 'failed', attempts: 3 });
+    });
+
     it('stop() cuts an attempt off after the grace period and hands its lease back at once', async () => {
       replies.plan(path('shutdown'), ['hang', 200]);
       const a = await actor(first, 'pro');
@@ -90,7 +133,8 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
       await receiver.waitFor(1, path('shutdown'));
       await first.services.webhookWorker.stop();
       const [row] = await first.services.db.selectFrom('webhook_deliveries').select(['status', 'lease_owner', 'round_attempts']).where('webhook_id', '=', webhook.id).execute();
-      expect(row).toEqual({ status: 'pending', lease_owner: null, round_attempts: 0 });
+      // The receiver got the POST: the attempt was started, so it counts.
+      expect(row).toEqual({ status: 'pending', lease_owner: null, round_attempts: 1 });
       await second.services.webhookWorker.drain(); // no clock change needed: nothing to wait for
       expect((await deliveryLog(a, webhook.id))[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
     });

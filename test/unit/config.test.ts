@@ -102,3 +102,19 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(/PORT.*DATABASE_URL.*LOG_LEVEL/s);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('keeps true and false, and takes a hop count or a list of proxy addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback,::1' }).trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16', 'loopback', '::1']);
+  });
+
+  it('refuses anything else, naming the setting', () => {
+    for (const value of ['yes', '10.0.0.300', '17', 'proxy.example.com', ',']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    }
+  });
+});

@@ -41,7 +41,7 @@ describe('API keys', () => {
 describe('passwords', () => {
   it('verify only the password they were made from', async () => {
     const stored = await hashPassword('correct horse');
-    expect(stored.startsWith('scrypt$')).toBe(true);
+    expect(stored.startsWith('$argon2id$')).toBe(true);
     expect(await verifyPassword('correct horse', stored)).toBe(true);
     expect(await verifyPassword('wrong horse', stored)).toBe(false);
   });

@@ -5,6 +5,7 @@ import * as webhooks from './2026-11-22-0015-webhooks.js';
 import * as web from './2026-11-22-0016-web.js';
 import * as searchKeyRanges from './2026-11-23-0001-search-key-ranges.js';
 import * as searchKeyCounter from './2026-11-24-0001-search-key-counter.js';
+import * as scopes from './2026-11-24-0100-scopes.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0016-web': web,
   '2026-11-23-0001-search-key-ranges': searchKeyRanges,
   '2026-11-24-0001-search-key-counter': searchKeyCounter,
+  '2026-11-24-0100-scopes': scopes,
 };

@@ -7,12 +7,16 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import { canonicalTimeZone } from '../users/timezones.js';
 import { emailKey, type UsersService } from '../users/users.service.js';
-import { deleteSession, deleteSessionsExpiredBy, findLiveSession, insertSession } from './sessions.repository.js';
+import { deleteSession, deleteSessionsExpiredBy, findLiveSession, insertSession, touchSession } from './sessions.repository.js';
 
 /** A signed-in browser stays signed in this long (signing out ends it at once). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+/** ...unless the browser stays away this long: a forgotten session on a shared computer ends by itself. */
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000;
+/** Recording every request would make each page view a write; a minute's precision is enough. */
+const SEEN_PRECISION_MS = 60_000;
 export const PASSWORD_MIN = 8;
-/** scrypt's cost barely depends on length, but nobody needs more, and bodies stay small. */
+/** Argon2's cost barely depends on length, but nobody needs more, and bodies stay small. */
 export const PASSWORD_MAX = 256;
 
 export interface SessionUser {
@@ -31,13 +35,16 @@ export interface AccountsService {
   resolve(token: string): Promise<SessionUser | null>;
 }
 
+/** The answer to a sign-up with an email that has an account: it names no account. */
+export const NEUTRAL_SIGNUP_REFUSAL = 'No account could be created with these details. If you already have an account, sign in instead.';
+
 /** Only the hash of a session token is stored: a copy of the database signs nobody in. */
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function createAccountsService(deps: { db: Db; clock: Clock; users: UsersService; limits: LimitsService }): AccountsService {
   const { db, clock, users, limits } = deps;
-  // Unknown emails still pay for one scrypt, so the answer's timing does not tell which exist.
+  // Unknown emails still pay for one password hash, so the answer's timing does not tell which exist.
   let decoy: Promise<string> | undefined;
 
   async function throttle(email: string | null, ip: string): Promise<void> {
@@ -60,6 +67,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
         user_id: user.id,
         created_at: toTimestamp(at),
         expires_at: toTimestamp(new Date(at.getTime() + SESSION_TTL_MS)),
+        last_seen_at: toTimestamp(at),
       });
     });
     return { token, user };
@@ -74,7 +82,11 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
       }
       // The browser's zone is a convenience; one Node does not know is dropped, not an error.
       const zone = timezone ? canonicalTimeZone(timezone) : null;
-      const created = await users.create({ email, password, ...(zone ? { timezone: zone } : {}) });
+      const created = await users.create({ email, password, ...(zone ? { timezone: zone } : {}) }).catch((error: unknown) => {
+        // Never "this email already exists": the form must not tell a stranger who has an account.
+        if (error instanceof AppError && error.code === 'conflict') throw new AppError('bad_request', NEUTRAL_SIGNUP_REFUSAL);
+        throw error;
+      });
       const row = await users.requireByEmail(created.email);
       return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
     },
@@ -92,6 +104,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
         throw wrong;
       }
       if (!(await verifyPassword(password, row.password_hash))) throw wrong;
+      await users.upgradePasswordHash(row.id, row.password_hash, password);
       return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
     },
 
@@ -101,7 +114,10 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
 
     async resolve(token) {
       if (!TOKEN.test(token)) return null;
-      const found = await findLiveSession(db, hashToken(token), toTimestamp(clock.now()));
+      const now = clock.now();
+      const id = hashToken(token);
+      const found = await findLiveSession(db, id, toTimestamp(now), toTimestamp(new Date(now.getTime() - SESSION_IDLE_MS)));
+      if (found && now.getTime() - Date.parse(found.seen_at) >= SEEN_PRECISION_MS) await touchSession(db, id, toTimestamp(now));
       return found ? { id: found.user_id, email: found.email, plan: found.plan, timezone: found.timezone } : null;
     },
   };

@@ -8,21 +8,38 @@ export interface SessionWithUser {
   email: string;
   plan: Plan;
   timezone: string;
+  /** When the session was last seen (to a minute); its created_at before the first touch. */
+  seen_at: string;
 }
 
 export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
   await db.insertInto('web_sessions').values(row).execute();
 }
 
-/** The live session and its user in one query: it runs on every web request. */
-export async function findLiveSession(db: Executor, id: string, now: string): Promise<SessionWithUser | undefined> {
+/**
+ * The live session and its user in one query: it runs on every web request. Live means before its
+ * absolute expiry and seen after `idleSince` (the idle timeout).
+ */
+export async function findLiveSession(db: Executor, id: string, now: string, idleSince: string): Promise<SessionWithUser | undefined> {
   return db
     .selectFrom('web_sessions')
     .innerJoin('users', 'users.id', 'web_sessions.user_id')
-    .select(['web_sessions.id as session_id', 'users.id as user_id', 'users.email', 'users.plan', 'users.timezone'])
+    .select((eb) => [
+      'web_sessions.id as session_id',
+      'users.id as user_id',
+      'users.email',
+      'users.plan',
+      'users.timezone',
+      eb.fn.coalesce('web_sessions.last_seen_at', 'web_sessions.created_at').as('seen_at'),
+    ])
     .where('web_sessions.id', '=', id)
     .where('web_sessions.expires_at', '>', now)
+    .where((eb) => eb(eb.fn.coalesce('web_sessions.last_seen_at', 'web_sessions.created_at'), '>', idleSince))
     .executeTakeFirst();
+}
+
+export async function touchSession(db: Executor, id: string, at: string): Promise<void> {
+  await db.updateTable('web_sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {

@@ -6,6 +6,7 @@ import { BulkBody, BulkResultSchema } from './bulk.schemas.js';
 
 export const bulkRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.post('/items/bulk', {
+    config: { scope: 'write' },
     schema: {
       tags: ['items'],
       operationId: 'bulkItems',

@@ -12,7 +12,8 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   const { items, itemChanges } = services;
 
   app.post('/capture', {
-    config: { pro: organizeRequested },
+    // write keys capture too (scopes.ts: write covers capture).
+    config: { scope: 'capture', pro: organizeRequested },
     schema: {
       tags,
       operationId: 'capture',
@@ -31,6 +32,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   });
 
   app.get('/items', {
+    config: { scope: 'read' },
     schema: {
       tags,
       operationId: 'listItems',
@@ -41,10 +43,12 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   }, async (request) => items.list(authUser(request).id, request.query));
 
   app.get('/items/:id', {
+    config: { scope: 'read' },
     schema: { tags, operationId: 'getItem', summary: 'Get an item', params: IdParams, response: { 200: ref(ItemSchema, 'the item'), ...errorResponses(401, 404, 429) } },
   }, async (request) => items.get(authUser(request).id, request.params.id));
 
   app.patch('/items/:id', {
+    config: { scope: 'write' },
     schema: {
       tags,
       operationId: 'updateItem',
@@ -56,6 +60,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   }, async (request) => itemChanges.patch(authUser(request).id, request.params.id, request.body));
 
   app.delete('/items/:id', {
+    config: { scope: 'write' },
     schema: {
       tags,
       operationId: 'deleteItem',
@@ -75,11 +80,13 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   ] as const;
   for (const [action, operationId, summary, run] of stateRoutes) {
     app.post(`/items/:id/${action}`, {
+      config: { scope: 'write' },
       schema: { tags, operationId, summary, params: IdParams, response: { 200: ref(ItemSchema, 'the item after the change'), ...errorResponses(400, 401, 404, 413, 415, 429) } },
     }, async (request) => run(authUser(request).id, request.params.id));
   }
 
   app.get('/items/:id/children', {
+    config: { scope: 'read' },
     schema: {
       tags,
       operationId: 'listChildren',

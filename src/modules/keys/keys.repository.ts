@@ -7,12 +7,16 @@ export interface KeyWithUser {
   key_id: string;
   secret_hash: string;
   revoked_at: string | null;
+  expires_at: string | null;
+  scopes: string;
   last_used_at: string | null;
   user_id: string;
   email: string;
   plan: Plan;
   timezone: string;
 }
+
+const KEY_COLUMNS = ['id', 'user_id', 'label', 'prefix', 'secret_hash', 'created_at', 'last_used_at', 'revoked_at', 'scopes', 'expires_at'] as const;
 
 export async function insertKey(db: Executor, row: KeyRow): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
@@ -27,6 +31,8 @@ const keyWithUserByPrefix = preparedQuery((db, p: { prefix: string }) =>
       'api_keys.id as key_id',
       'api_keys.secret_hash',
       'api_keys.revoked_at',
+      'api_keys.expires_at',
+      'api_keys.scopes',
       'api_keys.last_used_at',
       'users.id as user_id',
       'users.email',
@@ -48,7 +54,7 @@ export async function updateKeyLastUsed(db: Executor, keyId: string, at: string)
 export async function findKeyById(db: Executor, keyId: string): Promise<KeyRow | undefined> {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'user_id', 'label', 'prefix', 'secret_hash', 'created_at', 'last_used_at', 'revoked_at'])
+    .select(KEY_COLUMNS)
     .where('id', '=', keyId)
     .executeTakeFirst();
 }
@@ -60,7 +66,7 @@ export async function markKeyRevoked(db: Executor, keyId: string, at: string): P
 export async function findKeysOfUser(db: Executor, userId: string): Promise<KeyRow[]> {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'user_id', 'label', 'prefix', 'secret_hash', 'created_at', 'last_used_at', 'revoked_at'])
+    .select(KEY_COLUMNS)
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .execute();

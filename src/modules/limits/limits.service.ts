@@ -39,18 +39,25 @@ export interface LimitsService {
   ready(maxWaitMs: number): Promise<boolean>;
   /**
    * Counts one web sign-in (or sign-up, with `emailKey` null) against the per-IP and then the
-   * per-email budget of LOGIN_LIMITS; a budget that refuses is not counted.
+   * per-account-and-address budget of LOGIN_LIMITS; a budget that refuses is not counted.
    */
   checkLoginAttempt(emailKey: string | null, ip: string): Promise<{ allowed: boolean; retryAfter: number }>;
+  /**
+   * True at most once per `intervalMs`-long fixed window for `key` (the pairing exchange's poll
+   * pace). Two calls less than the interval apart may both pass only across a window edge, and
+   * calls at least the interval apart always pass.
+   */
+  checkPace(key: string, intervalMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 /**
  * Web sign-in attempts, successful or not: enough for a person who mistypes, far too few to guess a
- * password. Per email they slow a distributed guesser; per IP, one machine trying many emails.
+ * password. Per account they are keyed with the address too, so nobody can lock another user out
+ * by failing on purpose from elsewhere; per address, one machine trying many accounts is slowed.
  */
 export const LOGIN_LIMITS = Object.freeze({
-  perEmail: Object.freeze({ perMinute: 10, perDay: 200 }),
+  perAccountAtAddress: Object.freeze({ perMinute: 10, perDay: 100 }),
   perIp: Object.freeze({ perMinute: 30, perDay: 1000 }),
 });
 
@@ -149,7 +156,7 @@ export function createLimitsService(deps: {
       const [minute, day] = [currentWindow('minute', now), currentWindow('day', now)];
       // One consume per subject: each keeps its two counters in one Redis Cluster slot.
       const subjects: [string, PlanLimits][] = [[`login:{ip:${ip}}`, LOGIN_LIMITS.perIp]];
-      if (emailKey !== null) subjects.push([`login:{e:${emailKey}}`, LOGIN_LIMITS.perEmail]);
+      if (emailKey !== null) subjects.push([`login:{ip:${ip}|e:${emailKey}}`, LOGIN_LIMITS.perAccountAtAddress]);
       for (const [key, limits] of subjects) {
         const result = await consume([spec(key, limits.perMinute, minute, now), spec(key, limits.perDay, day, now)]);
         if (result.allowed) continue;
@@ -157,6 +164,13 @@ export function createLimitsService(deps: {
         return { allowed: false, retryAfter: secondsUntil((dayFull ? day : minute).endsAt, now) };
       }
       return { allowed: true, retryAfter: 0 };
+    },
+
+    async checkPace(key, intervalMs) {
+      const now = clock.now().getTime();
+      const window = Math.floor(now / intervalMs);
+      const result = await consume([{ key: `pace:{${key}}:${window}`, limit: 1, ttlMs: (window + 2) * intervalMs - now }]);
+      return result.allowed;
     },
 
     close: () => store.close(),

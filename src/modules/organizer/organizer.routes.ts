@@ -6,7 +6,7 @@ import { CapturedItemSchema } from '../items/items.schemas.js';
 
 export const organizerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.post('/items/:id/organize', {
-    config: { pro: true },
+    config: { scope: 'write', pro: true },
     schema: {
       tags: ['items'],
       operationId: 'organizeItem',

@@ -2,7 +2,7 @@ import type { Executor, PairingsTable } from '../../db/schema.js';
 
 export type PairingRow = PairingsTable;
 
-const PAIRING_COLUMNS = ['state_hash', 'label', 'created_at', 'expires_at', 'user_id', 'approved_at', 'denied_at', 'exchanged_at', 'key_id'] as const;
+const PAIRING_COLUMNS = ['state_hash', 'label', 'created_at', 'expires_at', 'user_id', 'approved_at', 'denied_at', 'exchanged_at', 'key_id', 'scopes'] as const;
 
 export async function insertPairing(db: Executor, row: PairingRow): Promise<void> {
   await db.insertInto('pairings').values(row).execute();
@@ -24,11 +24,15 @@ export async function deletePairingsExpiredBefore(db: Executor, before: string):
 export async function markPairingDecided(
   db: Executor,
   stateHash: string,
-  decision: { userId: string; approved: boolean; at: string },
+  decision: { userId: string; approved: boolean; at: string; scopes?: string },
 ): Promise<boolean> {
   const result = await db
     .updateTable('pairings')
-    .set({ user_id: decision.userId, ...(decision.approved ? { approved_at: decision.at } : { denied_at: decision.at }) })
+    .set({
+      user_id: decision.userId,
+      ...(decision.approved ? { approved_at: decision.at } : { denied_at: decision.at }),
+      ...(decision.scopes !== undefined ? { scopes: decision.scopes } : {}),
+    })
     .where('state_hash', '=', stateHash)
     .where('approved_at', 'is', null)
     .where('denied_at', 'is', null)

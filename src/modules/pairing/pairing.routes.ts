@@ -19,7 +19,7 @@ export const pairingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       security,
       operationId: 'startPairing',
       summary: 'Start a browser pairing',
-      description: 'Registers a single-use state for 10 minutes. The user then approves at {base_url}/connect/agent?state=<state>.',
+      description: 'Registers a single-use state for 10 minutes. The user then approves at {base_url}/connect/agent?state=<state>, where they may untick any of the scopes asked for.',
       body: StartBody,
       response: {
         200: StartResponse,

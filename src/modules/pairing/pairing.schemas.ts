@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { SCOPES } from '../keys/scopes.js';
 import { LABEL_MAX, STATE_PATTERN } from './pairing.service.js';
 
 const State = Type.String({ pattern: STATE_PATTERN, description: 'single-use, 32 characters from A-Z a-z 0-9 _ - (e.g. 24 random bytes as base64url)' });
@@ -7,6 +8,13 @@ const State = Type.String({ pattern: STATE_PATTERN, description: 'single-use, 32
 export const StartBody = Type.Object({
   state: State,
   label: Type.String({ minLength: 1, maxLength: LABEL_MAX, pattern: '\\S', description: 'names the client on the approval page and the key it gets; 1..100 characters' }),
+  scopes: Type.Optional(
+    Type.Array(StringEnum(SCOPES), {
+      minItems: 1,
+      maxItems: 20,
+      description: 'what the key may do (default: all four); the user may untick any of them on the approval page',
+    }),
+  ),
 });
 
 export const StartResponse = Type.Object(
@@ -23,6 +31,7 @@ export const ExchangeResponse = Type.Object(
   {
     token: Type.String({ description: 'a normal bearer API key, cin_<prefix>_<secret>; shown only in this response' }),
     key_id: Type.Unsafe<string>({ ...Uuid, description: 'the id of the key, as developer settings show it' }),
+    scopes: Type.Array(StringEnum(SCOPES), { description: 'what the user granted: the asked-for scopes, minus any the user unticked' }),
   },
   { description: 'approved: the key, minted now and handed out exactly once' },
 );

@@ -5,6 +5,7 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { KeysService } from '../keys/keys.service.js';
+import { formatScopes, normalizeScopes, parseStoredScopes, SCOPES, type Scope } from '../keys/scopes.js';
 import {
   deletePairingsExpiredBefore,
   findPairing,
@@ -33,18 +34,22 @@ export interface PairingView {
   expires_at: string;
   /** Who approved or denied it, once someone did. */
   user_id: string | null;
+  /** Asked for while pending; what was granted once approved. */
+  scopes: Scope[];
 }
 
 export interface PairingService {
-  start(input: { state: string; label: string }): Promise<{ ok: true; expires_at: string }>;
-  exchange(state: string): Promise<{ token: string; key_id: string }>;
+  start(input: { state: string; label: string; scopes?: readonly Scope[] }): Promise<{ ok: true; expires_at: string }>;
+  exchange(state: string): Promise<{ token: string; key_id: string; scopes: Scope[] }>;
   /** The request behind an approval link; null when the state is malformed or unknown. */
   find(state: string): Promise<PairingView | null>;
   /**
    * Approves or denies for `userId`, the signed-in user: the key minted later belongs to them.
-   * `decided` is false when the request was no longer open (the view says why).
+   * `decided` is false when the request was no longer open (the view says why). Approving grants
+   * `granted` (default: everything asked for), narrowed to what was asked for; granting nothing
+   * is refused with 400, and the request stays open.
    */
-  decide(state: string, userId: string, approve: boolean): Promise<{ decided: boolean; pairing: PairingView | null }>;
+  decide(state: string, userId: string, approve: boolean, granted?: readonly Scope[]): Promise<{ decided: boolean; pairing: PairingView | null }>;
 }
 
 /** States are bearer secrets while a pairing is open; only their hash is stored. */
@@ -64,6 +69,7 @@ const toView = (row: PairingRow, now: string): PairingView => ({
   created_at: row.created_at,
   expires_at: row.expires_at,
   user_id: row.user_id,
+  scopes: parseStoredScopes(row.scopes),
 });
 
 /** The contract's exchange answer for every status but `approved`. */
@@ -82,7 +88,10 @@ function exchangeRefusal(status: Exclude<PairingStatus, 'approved'>): AppError {
 
 class LostExchange extends Error {}
 
-export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysService }): PairingService {
+/** The poll interval the contract announces (Retry-After: 2); faster polls of an open request are told to slow down. */
+export const POLL_INTERVAL_MS = 2000;
+
+export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysService; pace: (key: string, intervalMs: number) => Promise<boolean> }): PairingService {
   const { db, clock } = deps;
   const now = () => toTimestamp(clock.now());
 
@@ -91,7 +100,7 @@ export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysSer
   }
 
   return {
-    async start({ state, label }) {
+    async start({ state, label, scopes }) {
       const name = label.trim();
       if (!STATE.test(state)) throw badRequest('state must be 32 characters from A-Z a-z 0-9 _ -', 'state');
       if (name === '' || Array.from(name).length > LABEL_MAX) throw badRequest(`label must be 1 to ${LABEL_MAX} characters`, 'label');
@@ -106,6 +115,7 @@ export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysSer
         denied_at: null,
         exchanged_at: null,
         key_id: null,
+        scopes: formatScopes(scopes ?? SCOPES),
       };
       try {
         await db.transaction().execute(async (trx) => {
@@ -126,12 +136,19 @@ export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysSer
         if (!row) throw notFound('pairing');
         const at = now();
         const status = statusOf(row, at);
+        // RFC 8628 §3.5: a client polling an open request faster than the interval is told so.
+        if (status === 'pending' && attempt === 1 && !(await deps.pace(`poll:${row.state_hash}`, POLL_INTERVAL_MS))) {
+          throw new AppError('slow_down', 'polling faster than every 2 s; wait at least 2 s between polls', {
+            fields: { retry_after: POLL_INTERVAL_MS / 1000 },
+            headers: { 'retry-after': String(POLL_INTERVAL_MS / 1000) },
+          });
+        }
         if (status !== 'approved') throw exchangeRefusal(status);
         try {
           return await db.transaction().execute(async (trx) => {
-            const key = await deps.keys.mintIn(trx, row.user_id!, row.label);
+            const key = await deps.keys.mintIn(trx, row.user_id!, row.label, { scopes: parseStoredScopes(row.scopes) });
             if (!(await markPairingExchanged(trx, row.state_hash, key.key_id, at))) throw new LostExchange();
-            return key;
+            return { token: key.token, key_id: key.key_id, scopes: key.scopes };
           });
         } catch (error) {
           // A lost race rolls its key back; the re-read then answers with the winner's outcome.
@@ -146,10 +163,16 @@ export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysSer
       return row ? toView(row, now()) : null;
     },
 
-    async decide(state, userId, approve) {
+    async decide(state, userId, approve, granted) {
       const row = await load(state);
       if (!row) return { decided: false, pairing: null };
-      const decided = await markPairingDecided(db, row.state_hash, { userId, approved: approve, at: now() });
+      let scopes: string | undefined;
+      if (approve) {
+        const asked = parseStoredScopes(row.scopes);
+        scopes = formatScopes(normalizeScopes(granted ?? asked).filter((s) => asked.includes(s)));
+        if (scopes === '') throw badRequest('approve at least one of the permissions asked for, or deny the request', 'scopes');
+      }
+      const decided = await markPairingDecided(db, row.state_hash, { userId, approved: approve, at: now(), ...(scopes !== undefined ? { scopes } : {}) });
       const after = await findPairing(db, row.state_hash);
       return { decided, pairing: after ? toView(after, now()) : null };
     },

@@ -11,10 +11,12 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   const { projects, items } = services;
 
   app.get('/projects', {
+    config: { scope: 'read' },
     schema: { tags, operationId: 'listProjects', summary: 'List projects, Inbox first', response: { 200: ref(ProjectListSchema, 'the projects'), ...errorResponses(401, 429) } },
   }, async (request) => ({ projects: await projects.list(authUser(request).id) }));
 
   app.post('/projects', {
+    config: { scope: 'write' },
     schema: {
       tags,
       operationId: 'createProject',
@@ -25,10 +27,12 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   }, async (request) => projects.findOrCreate(authUser(request).id, request.body.name));
 
   app.get('/projects/:id', {
+    config: { scope: 'read' },
     schema: { tags, operationId: 'getProject', summary: 'Get a project', params: IdParams, response: { 200: ref(ProjectSchema, 'the project'), ...errorResponses(401, 404, 429) } },
   }, async (request) => projects.get(authUser(request).id, request.params.id));
 
   app.patch('/projects/:id', {
+    config: { scope: 'write' },
     schema: {
       tags,
       operationId: 'updateProject',
@@ -44,6 +48,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   });
 
   app.delete('/projects/:id', {
+    config: { scope: 'write' },
     schema: {
       tags,
       operationId: 'deleteProject',
@@ -57,6 +62,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   });
 
   app.get('/projects/:id/items', {
+    config: { scope: 'read' },
     schema: {
       tags,
       operationId: 'listProjectItems',

@@ -7,6 +7,7 @@ import { SearchQuery } from './search.schemas.js';
 
 export const searchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/items/search', {
+    config: { scope: 'read' },
     schema: {
       tags: ['items'],
       operationId: 'searchItems',

@@ -8,6 +8,7 @@ const TagSchema = Type.Object({ name: Type.String(), item_count: Type.Integer() 
 
 export const tagsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/tags', {
+    config: { scope: 'read' },
     schema: {
       tags: ['tags'],
       operationId: 'listTags',

@@ -24,4 +24,9 @@ export async function updateUser(
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }
 
+/** Replaces a password hash only while it is still `expected`: a password changed meanwhile wins. */
+export async function replacePasswordHash(db: Executor, id: string, expected: string, next: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: next }).where('id', '=', id).where('password_hash', '=', expected).execute();
+}
+
 export type { Plan };

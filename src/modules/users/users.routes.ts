@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
-import { UtcTimestamp, errorResponses, ref } from '../../schemas/common.js';
+import { SCOPES } from '../keys/scopes.js';
+import { StringEnum, UtcTimestamp, errorResponses, ref } from '../../schemas/common.js';
 
 export const MeSchema = Type.Object(
   {
@@ -12,6 +13,12 @@ export const MeSchema = Type.Object(
     plan: Type.Union([Type.Literal('free'), Type.Literal('pro')]),
     timezone: Type.String({ description: 'IANA time zone the organizer reads dates in' }),
     created_at: UtcTimestamp,
+    key: Type.Optional(
+      Type.Object(
+        { id: Type.String({ description: 'the key id, as developer settings show it' }), scopes: Type.Array(StringEnum(SCOPES)) },
+        { description: 'the API key of this request and what it may do (GET /me)' },
+      ),
+    ),
   },
   { $id: 'Me', title: 'Me' },
 );
@@ -20,10 +27,16 @@ const PatchMeBody = Type.Object({ timezone: Type.Optional(Type.String({ minLengt
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/me', {
+    config: { scope: 'none' },
     schema: { tags: ['account'], operationId: 'getMe', summary: 'The user the key belongs to', response: { 200: ref(MeSchema, 'the current user'), ...errorResponses(401, 429) } },
-  }, async (request) => services.users.me(authUser(request).id));
+  }, async (request) => {
+    const user = authUser(request);
+    return { ...(await services.users.me(user.id)), key: { id: user.keyId ?? '', scopes: [...(request.keyScopes ?? [])] } };
+  });
 
   app.patch('/me', {
+    // The time zone changes how the organizer reads dates into items: a change to the inbox.
+    config: { scope: 'write' },
     schema: {
       tags: ['account'],
       operationId: 'updateMe',

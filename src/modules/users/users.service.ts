@@ -3,11 +3,11 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { hashPassword, needsRehash } from '../../lib/passwords.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { canonicalTimeZone } from './timezones.js';
-import { findUserByEmailKey, findUserById, insertUser, updateUser, type UserRow } from './users.repository.js';
+import { findUserByEmailKey, findUserById, insertUser, replacePasswordHash, updateUser, type UserRow } from './users.repository.js';
 
 export interface UserView {
   id: string;
@@ -37,6 +37,11 @@ export interface UsersService {
   requireByEmail(email: string): Promise<UserRow>;
   me(userId: string): Promise<MeView>;
   updateMe(userId: string, input: { timezone?: string }): Promise<MeView>;
+  /**
+   * After a successful sign-in: re-hashes the password when its stored hash is of an older scheme
+   * or weaker parameters (the only moment the password is known).
+   */
+  upgradePasswordHash(userId: string, storedHash: string, password: string): Promise<void>;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -120,6 +125,11 @@ export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenera
       if (timezone === row.timezone) return toMeView(row);
       await updateUser(db, userId, { timezone, updated_at: toTimestamp(deps.clock.now()) });
       return toMeView({ ...row, timezone });
+    },
+
+    async upgradePasswordHash(userId, storedHash, password) {
+      if (!needsRehash(storedHash)) return;
+      await replacePasswordHash(db, userId, storedHash, await hashPassword(password));
     },
   };
 }

@@ -26,8 +26,9 @@ export interface ReceivedForm {
   fields: Record<string, string>;
 }
 
-// Every refusal here leaves the rest of the body unread; closing the connection tells a client
-// that may still be sending to stop, and spares the server reading what nobody wants.
+// Every refusal here leaves the rest of the body unread. The answer asks to close the connection;
+// while the body is still arriving, src/plugins/body-drain.ts keeps it open instead and reads the
+// rest (bounded), so a client that is still sending can read the answer.
 const CLOSE = { connection: 'close' };
 
 const tooLarge = (): AppError =>

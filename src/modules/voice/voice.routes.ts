@@ -33,7 +33,7 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   app.decorateRequest('voiceUpload', null);
 
   app.post('/voice/transcribe', {
-    config: { pro: true },
+    config: { scope: 'capture', pro: true },
     schema: {
       tags: ['voice'],
       operationId: 'transcribeVoice',

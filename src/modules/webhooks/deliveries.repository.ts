@@ -108,12 +108,16 @@ export interface ClaimOptions {
   limit: number;
   /** Leased deliveries one webhook may have at once, across every worker. */
   perWebhook: number;
+  /** Attempts in one set (the spec's three); a delivery that started them all is never claimed again. */
+  maxAttempts: number;
 }
 
 /**
  * Leases up to `limit` due deliveries. Fair across webhooks: each webhook gets at most its free
  * share (perWebhook minus what is leased for it already, by any worker), so one receiver's backlog
- * or slowness cannot take every slot. Starting an attempt counts it in `attempts` right away.
+ * or slowness cannot take every slot. Starting an attempt counts it right away, in `attempts` and
+ * in the set's `round_attempts`: an attempt cut short by a crash (the receiver may have got the
+ * POST) still counts, so a set never sends more than `maxAttempts` POSTs.
  */
 export async function claimDueDeliveries(db: Executor, dialect: DialectName, o: ClaimOptions): Promise<ClaimedDelivery[]> {
   const candidates = db
@@ -127,6 +131,7 @@ export async function claimDueDeliveries(db: Executor, dialect: DialectName, o: 
           eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('webhook_id').orderBy('next_attempt_at').orderBy('id')).as('rn'),
         ])
         .where('status', '=', 'pending')
+        .where('round_attempts', '<', o.maxAttempts)
         .where('next_attempt_at', '<=', o.now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', o.now)])),
     )
@@ -151,6 +156,7 @@ export async function claimDueDeliveries(db: Executor, dialect: DialectName, o: 
     .select('id')
     .where('id', 'in', candidates)
     .where('status', '=', 'pending')
+    .where('round_attempts', '<', o.maxAttempts)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', o.now)]))
     .orderBy('next_attempt_at')
     .orderBy('id')
@@ -163,11 +169,13 @@ export async function claimDueDeliveries(db: Executor, dialect: DialectName, o: 
       lease_owner: o.owner,
       lease_until: o.leaseUntil,
       attempts: eb('attempts', '+', 1),
+      round_attempts: eb('round_attempts', '+', 1),
       last_attempt_at: o.now,
     }))
     .where('id', 'in', lockable)
     // Repeated for PostgreSQL's re-check of a row another transaction changed meanwhile.
     .where('status', '=', 'pending')
+    .where('round_attempts', '<', o.maxAttempts)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', o.now)]))
     .returning(['id', 'user_id', 'webhook_id', 'event_id', 'attempts', 'round_attempts'])
     .execute();
@@ -198,25 +206,24 @@ export interface AttemptResult {
 
 /**
  * Ends an attempt, only if this worker still holds the lease (a stale worker's late answer changes
- * nothing). The decision uses the row's own round counter, so a redeliver that arrived during the
- * attempt is respected. Answers the new status, or undefined when the lease was lost.
+ * nothing). The decision uses the row's own round counter, which the claim already advanced to
+ * this attempt's number (so a redeliver that arrived during the attempt, resetting it to 0, is
+ * respected). Answers the new status, or undefined when the lease was lost.
  */
 export async function recordAttemptResult(
   db: Executor,
   r: AttemptResult,
 ): Promise<{ status: DeliveryStatus; user_id: string; webhook_id: string } | undefined> {
-  // round_attempts still holds the attempts before this one (SET sees the old row): with N retry
-  // times, the attempt made at round N was the last of the set.
+  // round_attempts is this attempt's number in its set: with N retry times, attempt N+1 was the last.
   const maxRound = r.retryAt.length;
   const nextAt = sql<string>`case round_attempts ${sql.join(
-    r.retryAt.map((at, i) => sql`when ${i} then ${at}`),
+    r.retryAt.map((at, i) => sql`when ${i + 1} then ${at}`),
     sql` `,
   )} else next_attempt_at end`;
-  const status = sql<DeliveryStatus>`case when round_attempts >= ${maxRound} then 'failed' else 'pending' end`;
+  const status = sql<DeliveryStatus>`case when round_attempts > ${maxRound} then 'failed' else 'pending' end`;
   return db
     .updateTable('webhook_deliveries')
     .set((eb) => ({
-      round_attempts: eb('round_attempts', '+', 1),
       status: r.succeeded ? 'succeeded' : status,
       next_attempt_at: r.succeeded ? eb.ref('next_attempt_at') : nextAt,
       last_status: r.status,
@@ -230,13 +237,41 @@ export async function recordAttemptResult(
     .executeTakeFirst();
 }
 
-/** Gives a claimed delivery back without an outcome (shutdown, or a key that cannot be opened). */
-export async function releaseLease(db: Executor, id: string, owner: string, nextAttemptAt: string): Promise<void> {
+/**
+ * Gives a claimed delivery back without an outcome. `sent` says whether the POST may have gone out
+ * (shutdown cut it off): then it stays counted; when nothing was sent (a key that cannot be opened)
+ * the claim's count is taken back.
+ */
+export async function releaseLease(db: Executor, id: string, owner: string, nextAttemptAt: string, sent: boolean): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ lease_owner: null, lease_until: null, next_attempt_at: nextAttemptAt })
+    .set((eb) => ({
+      lease_owner: null,
+      lease_until: null,
+      next_attempt_at: nextAttemptAt,
+      ...(sent ? {} : { attempts: eb('attempts', '-', 1), round_attempts: eb('round_attempts', '-', 1) }),
+    }))
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/**
+ * Ends the sets whose last attempt started but never recorded an outcome (the process died during
+ * it) once its lease has run out: failed, with no response (status 0). Answers the webhooks that
+ * lost a delivery this way, for their last-failure fields.
+ */
+export async function failAbandonedDeliveries(
+  db: Executor,
+  o: { now: string; maxAttempts: number },
+): Promise<Array<{ user_id: string; webhook_id: string }>> {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', last_status: 0, last_failure_reason: 'network_error', lease_owner: null, lease_until: null })
+    .where('status', '=', 'pending')
+    .where('round_attempts', '>=', o.maxAttempts)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', o.now)]))
+    .returning(['user_id', 'webhook_id'])
     .execute();
 }
 

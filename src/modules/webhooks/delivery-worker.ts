@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import {
   claimDueDeliveries,
+  failAbandonedDeliveries,
   findAttemptContexts,
   pruneDispatchedEvents,
   recordAttemptResult,
@@ -103,13 +104,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   async function attempt(claim: ClaimedDelivery, ctx: AttemptContext | undefined, owner: string, stop: AbortSignal): Promise<void> {
     // Gone between claim and load: its webhook was deleted, and the delivery with it.
     if (!ctx) return;
-    const fields = { delivery_id: claim.id, webhook_id: claim.webhook_id, event_id: claim.event_id, attempt: claim.round_attempts + 1 };
+    // The claim counted this attempt already.
+    const fields = { delivery_id: claim.id, webhook_id: claim.webhook_id, event_id: claim.event_id, attempt: claim.round_attempts };
     let signingKey: string;
     try {
       signingKey = deps.vault.open(claim.user_id, claim.webhook_id, ctx.signing_key);
     } catch {
       log.error(fields, 'cannot open the webhook signing key; is SECRET_KEY the one it was sealed with? retrying later');
-      await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS));
+      await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS), false);
       return;
     }
     const headers = deliveryHeaders({
@@ -121,7 +123,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     });
     const outcome = await deps.transport.send({ url: ctx.url, headers, body: ctx.payload }, stop);
     if (outcome.kind === 'interrupted') {
-      await releaseLease(db, claim.id, owner, at());
+      // The POST may have reached the receiver: the attempt stays counted.
+      await releaseLease(db, claim.id, owner, at(), true);
       return;
     }
     const succeeded = outcome.kind === 'succeeded';
@@ -192,8 +195,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     await maybePrune();
     const room = settings.concurrency - inFlight.size;
     if (room <= 0) return { fannedOut, started: [] };
+    const maxAttempts = settings.retryDelaysMs.length + 1;
+    const now = at();
+    for (const lost of await failAbandonedDeliveries(db, { now, maxAttempts })) {
+      await recordWebhookFailure(db, lost.user_id, lost.webhook_id, { status: 0, reason: 'network_error', at: now });
+    }
     const owner = deps.newId();
     const claims = await claimDueDeliveries(db, dialect, {
+      maxAttempts,
       now: at(),
       leaseUntil: at(settings.leaseMs),
       owner,

@@ -10,11 +10,12 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   const { webhooks } = services;
 
   app.get('/webhooks', {
+    config: { scope: 'webhooks' },
     schema: { tags, operationId: 'listWebhooks', summary: "List the user's webhooks", response: { 200: ref(WebhookListSchema, 'the webhooks'), ...errorResponses(401, 429) } },
   }, async (request) => ({ webhooks: await webhooks.list(authUser(request).id) }));
 
   app.post('/webhooks', {
-    config: { pro: true },
+    config: { scope: 'webhooks', pro: true },
     schema: {
       tags,
       operationId: 'createWebhook',
@@ -23,9 +24,14 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       body: CreateWebhookBody,
       response: { 201: ref(CreatedWebhookSchema, 'the webhook and its secret'), ...errorResponses(400, 401, 402, 413, 415, 429) },
     },
-  }, async (request, reply) => reply.status(201).send(await webhooks.create(authUser(request).id, request.body)));
+  }, async (request, reply) => {
+    const created = await webhooks.create(authUser(request).id, request.body);
+    // The secret is a credential shown once: no cache may keep this response.
+    return reply.status(201).header('cache-control', 'no-store').send(created);
+  });
 
   app.delete('/webhooks/:id', {
+    config: { scope: 'webhooks' },
     schema: {
       tags,
       operationId: 'deleteWebhook',
@@ -39,6 +45,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   });
 
   app.get('/webhooks/:id/deliveries', {
+    config: { scope: 'webhooks' },
     schema: {
       tags,
       operationId: 'listWebhookDeliveries',
@@ -50,6 +57,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   }, async (request) => webhooks.deliveries(authUser(request).id, request.params.id, request.query));
 
   app.post('/webhooks/:id/deliveries/:delivery_id/redeliver', {
+    config: { scope: 'webhooks' },
     schema: {
       tags,
       operationId: 'redeliverWebhookDelivery',

@@ -5,6 +5,7 @@ import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import type { AuthUser } from '../../modules/users/auth-user.js';
 import { sendPage } from '../layout.js';
+import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
 import { inboxPage, type InboxFilters, type Show } from '../views/inbox.views.js';
 import { CSRF_FIELD, field, safeReturn } from './forms.js';
@@ -41,7 +42,19 @@ const actingUser = (request: FastifyRequest): AuthUser | null => {
 };
 
 export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { browse, projects, tags, items, itemChanges } = services;
+  const { browse, projects, tags, items, itemChanges, limits } = services;
+
+  /**
+   * A change made from the web counts against the plan's limits exactly like the same change
+   * through the API (one request each), so the web app is no way around them. Null when allowed.
+   */
+  async function overLimit(user: AuthUser, reply: FastifyReply): Promise<string | null> {
+    const decision = await limits.checkUserRequest(user);
+    if (decision.allowed) return null;
+    const retryAfter = decision.retryAfter ?? decision.windows[0].reset;
+    void reply.header('retry-after', String(retryAfter));
+    return `You reached the ${decision.scope === 'day' ? 'daily' : 'per-minute'} limit of the ${user.plan} plan. Try again in ${retryAfter} seconds.`;
+  }
 
   async function render(
     request: FastifyRequest,
@@ -91,6 +104,8 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     const backQuery = Object.fromEntries(new URLSearchParams(back.slice(2)));
     // The API's schema refuses blank text before its service runs; here the form says so.
     if (text.trim() === '') return render(request, reply, user, backQuery, 400, { error: 'Type something to capture.', draft: text });
+    const limited = await overLimit(user, reply);
+    if (limited) return render(request, reply, user, backQuery, 429, { error: limited, draft: text });
     try {
       await items.capture(user, {
         text,
@@ -116,6 +131,8 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     if (!user) return reply.redirect('/login', 303);
     const run = Object.hasOwn(actions, request.params.action) ? actions[request.params.action as keyof typeof actions] : undefined;
     if (!run) throw new AppError('not_found', 'no such action');
+    const limited = await overLimit(user, reply);
+    if (limited) throw new PageError(429, 'Too many requests', limited);
     await run(user.id, request.params.id);
     // Back to the row acted on: the browser scrolls to it and focuses it (it has tabindex=-1) instead
     // of the capture box, so keyboard users keep their place.

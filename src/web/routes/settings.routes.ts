@@ -3,10 +3,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
+import { MAX_EXPIRY_DAYS } from '../../modules/keys/keys.service.js';
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import { sendPage } from '../layout.js';
 import { webContext } from '../session.js';
 import { settingsPage, type SettingsPageData, type WebhookSummary } from '../views/settings.views.js';
+import { isScope, SCOPES } from '../../modules/keys/scopes.js';
 import { CSRF_FIELD, field } from './forms.js';
 
 /** Lists a user's webhooks; present only when the server has webhooks. */
@@ -21,7 +23,14 @@ const NOTICES: Record<string, string> = {
 };
 
 const DoneQuery = Type.Object({ done: field(20) });
-const MintBody = Type.Object({ ...CSRF_FIELD, label: field(1000) });
+const MintBody = Type.Object({
+  ...CSRF_FIELD,
+  label: field(1000),
+  // One ticked box arrives as a string, several as an array.
+  scope: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Array(Type.String({ maxLength: 20 }), { maxItems: 10 })])),
+  scope_choice: field(1),
+  expires_in_days: field(10),
+});
 const TimezoneBody = Type.Object({ ...CSRF_FIELD, timezone: field(100) });
 const KeyParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
@@ -56,7 +65,14 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services; web
     if (label === '' || Array.from(label).length > LABEL_MAX) {
       return render(request, reply, user, 400, { error: `Give the key a label of 1 to ${LABEL_MAX} characters.` });
     }
-    const { token } = await keys.mint(user.id, label);
+    // The page's form marks that it showed the boxes; a post without the marker mints a key with every scope.
+    const scopes = request.body.scope_choice ? [request.body.scope ?? []].flat().filter(isScope) : [...SCOPES];
+    if (scopes.length === 0) return render(request, reply, user, 400, { error: 'Tick at least one thing the key may do.' });
+    const days = request.body.expires_in_days ? Number(request.body.expires_in_days) : undefined;
+    if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > MAX_EXPIRY_DAYS)) {
+      return render(request, reply, user, 400, { error: `Choose an expiry of 1 to ${MAX_EXPIRY_DAYS} days, or never.` });
+    }
+    const { token } = await keys.mint(user.id, label, { scopes, ...(days !== undefined ? { expiresInDays: days } : {}) });
     // The token is in this response only; the page is not redirected so that it is never stored.
     return render(request, reply, user, 200, { minted: { label, token } });
   });

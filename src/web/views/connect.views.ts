@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import type { PairingView } from '../../modules/pairing/pairing.service.js';
+import { SCOPE_DESCRIPTIONS } from '../../modules/keys/scopes.js';
 import { formatRelative, formatTime } from '../format.js';
 import { html } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
@@ -10,6 +11,8 @@ export interface ConnectPageData {
   state: string;
   pairing: PairingView;
   now: Date;
+  /** Why the form came back (nothing ticked). */
+  error?: string;
 }
 
 export function approvalPage(d: ConnectPageData): string {
@@ -24,9 +27,16 @@ export function approvalPage(d: ConnectPageData): string {
     <dt>Requested</dt><dd><time datetime="${p.created_at}">${formatTime(p.created_at, zone)}</time> (${formatRelative(p.created_at, d.now)})</dd>
     <dt>Link expires</dt><dd><time datetime="${p.expires_at}">${formatTime(p.expires_at, zone)}</time> (${formatRelative(p.expires_at, d.now)})</dd>
   </dl>
-  <p class="alert warn">Approve only if you started this yourself just now. The app will be able to read and change everything in your inbox until you revoke its key in Developer settings.</p>
+  <p class="alert warn">Approve only if you started this yourself just now. The app keeps what you allow until you revoke its key in Developer settings.</p>
+  ${d.error ? html`<p class="alert error" role="alert">${d.error}</p>` : ''}
   <form method="post" action="/connect/agent">
     ${csrfField(d.csrf)}<input type="hidden" name="state" value="${d.state}">
+    <input type="hidden" name="scope_choice" value="1">
+    <fieldset class="scopes">
+      <legend>The app asks to</legend>
+      ${p.scopes.map((s) => html`<label><input type="checkbox" name="scope" value="${s}" checked> ${SCOPE_DESCRIPTIONS[s]}</label>`)}
+      <p class="small muted">Untick anything the app should not be able to do.</p>
+    </fieldset>
     <div class="decision">
       <button class="primary" type="submit" name="decision" value="approve">Approve</button>
       <button type="submit" name="decision" value="deny">Deny</button>

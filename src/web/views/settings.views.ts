@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import type { KeyView } from '../../modules/keys/keys.service.js';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../modules/keys/scopes.js';
 import { formatDateTime, sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
@@ -63,11 +64,16 @@ function keyRow(d: SettingsPageData, key: KeyView): SafeHtml {
   <td data-label="Key"><code>cin_${key.prefix}_…</code></td>
   <td data-label="Created"><time datetime="${key.created_at}">${formatDateTime(key.created_at, zone)}</time></td>
   <td data-label="Last used">${key.last_used_at ? html`<time datetime="${key.last_used_at}">${formatDateTime(key.last_used_at, zone)}</time>` : 'Never'}</td>
+  <td data-label="Scopes">${key.scopes.join(', ')}</td>
+  <td data-label="Expires">${key.expires_at ? html`<time datetime="${key.expires_at}">${formatDateTime(key.expires_at, zone)}</time>` : 'Never'}</td>
   <td data-label="${revoked ? 'Status' : ''}">${revoked
     ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time></span>`
     : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}” (cin_${key.prefix}_…)">Revoke</button></form>`}</td>
 </tr>`;
 }
+
+/** The expiry offered when minting: never, or whole days (the CLI takes --expires-in-days). */
+export const EXPIRY_CHOICES: ReadonlyArray<readonly [string, string]> = [['', 'Never'], ['7', 'In 7 days'], ['30', 'In 30 days'], ['90', 'In 90 days'], ['365', 'In a year']];
 
 function keysSection(d: SettingsPageData): SafeHtml {
   return html`<section class="card" aria-labelledby="keys-heading">
@@ -77,11 +83,17 @@ function keysSection(d: SettingsPageData): SafeHtml {
   <form class="inline-form" method="post" action="/settings/keys">
     ${csrfField(d.csrf)}
     <div class="field"><label for="key-label">Label</label><input id="key-label" name="label" type="text" required maxlength="100" placeholder="e.g. laptop script"></div>
+    <input type="hidden" name="scope_choice" value="1">
+    <fieldset class="scopes"><legend>The key may</legend>
+      ${SCOPES.map((s) => html`<label><input type="checkbox" name="scope" value="${s}" checked> ${SCOPE_DESCRIPTIONS[s]} <code>${s}</code></label>`)}
+    </fieldset>
+    <div class="field"><label for="key-expiry">Expires</label>
+      <select id="key-expiry" name="expires_in_days">${EXPIRY_CHOICES.map(([days, label]) => html`<option value="${days}">${label}</option>`)}</select></div>
     <button class="primary" type="submit">Create key</button>
   </form>
   ${d.keys.length > 0
     ? html`<table><caption class="visually-hidden">Your API keys</caption>
-  <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Status</span></th></tr></thead>
+  <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Status</span></th></tr></thead>
   <tbody>${d.keys.map((k) => keyRow(d, k))}</tbody></table>`
     : html`<p class="muted">No keys yet.</p>`}
 </section>`;
