@@ -226,7 +226,7 @@ describe.each(DIALECTS)('request logs (%s)', (dialect) => {
       expect(res.statusCode).toBe(303);
       await t.app.inject({ method: 'GET', url: String(res.headers.location) });
       const text = JSON.stringify(lines);
-      expect(lines.some((l) => typeof (l.req as { url?: string } | undefined)?.url === 'string')).toBe(true);
+      expect(lines.some((l) => l.msg === 'request' && typeof l.url === 'string')).toBe(true);
       expect(text).not.toContain(state);
       expect(text).toContain('/connect/agent?state=[redacted]&x=1');
       expect(text).toContain('/login?next=[redacted]');
