@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
 import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { pairingRoutes } from './modules/pairing/pairing.routes.js';
@@ -89,6 +90,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(voiceRoutes, { services });
       await api.register(pairingRoutes, { services });
       await api.register(webhooksRoutes, { services });
+      await api.register(eventsRoutes, { services });
     },
     { prefix: API_PREFIX },
   );

@@ -107,7 +107,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   options.cluster?.shareMetrics(metrics.registry);
   const base = { db, clock, newId };
 
-  const events = createEventsService(base);
+  const events = createEventsService({ ...base, dialect });
   const tags = createTagsService(base);
   const loader = createItemLoader(tags, dialect);
   // Deleting a project moves its items, which is item logic; the late binding breaks the cycle.

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { DialectName } from '../../db/create-db.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface OutboxRow {
@@ -9,9 +11,45 @@ export interface OutboxRow {
   created_at: string;
 }
 
-export async function insertOutboxEvents(db: Executor, rows: OutboxRow[]): Promise<void> {
+/** A place in the change feed: events are ordered by (txid, seq); see the sync migration. */
+export interface FeedPosition {
+  txid: number;
+  seq: number;
+}
+
+export interface FeedRow extends FeedPosition {
+  payload: string;
+}
+
+/**
+ * PostgreSQL: the oldest transaction still running when the statement's snapshot was taken. Every
+ * transaction with a smaller id has finished, so its events are all visible or none ever will be;
+ * serving only those is what keeps a later page from skipping a late commit.
+ */
+export const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+
+/**
+ * Inserts a transaction's events in one statement. On PostgreSQL txid and seq are column defaults;
+ * SQLite takes a block of seq values from its counter first (its writers are serialized, so the
+ * block follows every committed event).
+ */
+export async function insertOutboxEvents(db: Executor, dialect: DialectName, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('outbox_events').values(rows).execute();
+  if (dialect === 'postgres') {
+    await db.insertInto('outbox_events').values(rows).execute();
+    return;
+  }
+  const { n } = await db
+    .updateTable('outbox_sequence')
+    .set((eb) => ({ n: eb('n', '+', rows.length) }))
+    .where('id', '=', 1)
+    .returning('n')
+    .executeTakeFirstOrThrow();
+  const first = Number(n) - rows.length + 1;
+  await db
+    .insertInto('outbox_events')
+    .values(rows.map((row, i) => ({ ...row, seq: first + i })))
+    .execute();
 }
 
 export async function listOutboxEvents(db: Executor, userId: string): Promise<OutboxRow[]> {
@@ -21,4 +59,16 @@ export async function listOutboxEvents(db: Executor, userId: string): Promise<Ou
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
+}
+
+/** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */
+export async function findFeedPage(db: Executor, dialect: DialectName, userId: string, after: FeedPosition, limit: number): Promise<FeedRow[]> {
+  let query = db
+    .selectFrom('outbox_events')
+    .select(['txid', 'seq', 'payload'])
+    .where('user_id', '=', userId)
+    .where(({ eb, refTuple, tuple }) => eb(refTuple('txid', 'seq'), '>', tuple(after.txid, after.seq)));
+  if (dialect === 'postgres') query = query.where('txid', '<', SNAPSHOT_XMIN);
+  const rows = await query.orderBy('txid').orderBy('seq').limit(limit + 1).execute();
+  return rows.map((r) => ({ txid: Number(r.txid), seq: Number(r.seq), payload: r.payload }));
 }

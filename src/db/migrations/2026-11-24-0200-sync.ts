@@ -1,0 +1,106 @@
+import { SqliteAdapter, sql, type Kysely } from 'kysely';
+
+/*
+ * Sync: the outbox becomes a change feed, and POSTs get idempotency keys.
+ *
+ * Every outbox event gets a position (txid, seq): `seq` increases with each insert, `txid` is the
+ * writing transaction's id on PostgreSQL (pg_current_xact_id, as bigint) and 0 on SQLite. Readers
+ * only take events of transactions older than their snapshot's xmin, ordered by (txid, seq), so a
+ * later page can never skip an event of a transaction that committed late (see
+ * docs/decisions/0001-change-feed-order.md). SQLite has no sequences and cannot add an
+ * autoincrement column to an existing table, so its `seq` comes from the one-row `outbox_sequence`
+ * counter, bumped once per writing transaction (SQLite writers are serialized anyway).
+ *
+ * Webhook fan-out no longer marks each event dispatched (`dispatched_at`, dropped here): it reads the
+ * feed after its own position in `outbox_dispatch`, so events of users without webhooks are never
+ * written twice. Events that were not dispatched yet are picked up from where the cursor starts.
+ *
+ * `idempotency_keys` keeps the answer of a POST per user and key for 24 hours.
+ */
+type AnyDb = Kysely<any>;
+
+const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof SqliteAdapter;
+
+export async function up(db: AnyDb): Promise<void> {
+  const sqlite = isSqlite(db);
+  if (sqlite) {
+    await db.schema.alterTable('outbox_events').addColumn('txid', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('outbox_events').addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await sql`update outbox_events set seq = (
+        select n from (select rowid as r, row_number() over (order by created_at, id) as n from outbox_events) as ordered
+        where ordered.r = outbox_events.rowid)`.execute(db);
+    await db.schema
+      .createTable('outbox_sequence')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('n', 'bigint', (c) => c.notNull())
+      .execute();
+    await sql`insert into outbox_sequence (id, n) select 1, coalesce(max(seq), 0) from outbox_events`.execute(db);
+  } else {
+    await db.schema
+      .alterTable('outbox_events')
+      .addColumn('txid', 'bigint', (c) => c.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`))
+      .execute();
+    await db.schema.alterTable('outbox_events').addColumn('seq', 'bigint', (c) => c.notNull().generatedByDefaultAsIdentity()).execute();
+    // Existing events in the order they were written (the identity numbered them in storage order).
+    await sql`update outbox_events e set seq = o.n
+      from (select user_id, id, row_number() over (order by created_at, id) as n from outbox_events) o
+      where e.user_id = o.user_id and e.id = o.id`.execute(db);
+  }
+  // The feed of one user, and the fan-out and pruning over everyone's.
+  await db.schema.createIndex('outbox_events_user_position_idx').on('outbox_events').columns(['user_id', 'txid', 'seq']).execute();
+  await db.schema.createIndex('outbox_events_position_idx').on('outbox_events').columns(['txid', 'seq']).unique().execute();
+
+  // Fan-out starts at the first event not dispatched yet (or after every event when all were).
+  await db.schema
+    .createTable('outbox_dispatch')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('txid', 'bigint', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .execute();
+  const firstUndispatched = await sql<{ txid: number | string; seq: number | string }>`select txid, seq from outbox_events
+    where dispatched_at is null order by txid, seq limit 1`.execute(db);
+  const last = await sql<{ txid: number | string; seq: number | string }>`select txid, seq from outbox_events
+    order by txid desc, seq desc limit 1`.execute(db);
+  const first = firstUndispatched.rows[0];
+  const start = first ? { txid: Number(first.txid), seq: Number(first.seq) - 1 } : { txid: Number(last.rows[0]?.txid ?? 0), seq: Number(last.rows[0]?.seq ?? 0) };
+  await db.insertInto('outbox_dispatch').values({ id: 1, ...start }).execute();
+  await db.schema.dropIndex('outbox_events_undispatched_idx').execute();
+  await db.schema.alterTable('outbox_events').dropColumn('dispatched_at').execute();
+
+  await db.schema
+    .createTable('idempotency_keys')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('key', 'text', (c) => c.notNull())
+    // SHA-256 hex of method, path and the body's SHA-256.
+    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    // Null while the first request runs (until lease_until); then its answer.
+    .addColumn('status', 'integer')
+    .addColumn('headers', 'text')
+    .addColumn('body', 'text')
+    .addColumn('lease_until', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'key'])
+    .execute();
+  await db.schema.createIndex('idempotency_keys_expires_idx').on('idempotency_keys').column('expires_at').execute();
+}
+
+export async function down(db: AnyDb): Promise<void> {
+  await db.schema.dropTable('idempotency_keys').execute();
+  await db.schema.alterTable('outbox_events').addColumn('dispatched_at', 'text').execute();
+  // Everything the fan-out had not reached yet is undispatched again.
+  await sql`update outbox_events set dispatched_at = created_at
+    where (txid, seq) <= (select txid, seq from outbox_dispatch where id = 1)`.execute(db);
+  await db.schema
+    .createIndex('outbox_events_undispatched_idx')
+    .on('outbox_events')
+    .columns(['created_at', 'id'])
+    .where(sql.ref('dispatched_at'), 'is', null)
+    .execute();
+  await db.schema.dropTable('outbox_dispatch').execute();
+  await db.schema.dropIndex('outbox_events_position_idx').execute();
+  await db.schema.dropIndex('outbox_events_user_position_idx').execute();
+  if (isSqlite(db)) await db.schema.dropTable('outbox_sequence').execute();
+  await db.schema.alterTable('outbox_events').dropColumn('seq').execute();
+  await db.schema.alterTable('outbox_events').dropColumn('txid').execute();
+}
