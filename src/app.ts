@@ -18,6 +18,8 @@ import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
+import { installIdempotency } from './plugins/idempotency.js';
+import { installItemEtags } from './plugins/item-etags.js';
 import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
@@ -79,6 +81,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       installBearerAuth(api, services.keys);
       installRateLimits(api, services.limits);
       installPlanGate(api);
+      installItemEtags(api);
+      installIdempotency(api, services.idempotency);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { services });
       await api.register(itemsRoutes, { services });
