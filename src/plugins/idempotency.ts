@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../errors.js';
 import { observeBody, requestFingerprint } from '../modules/idempotency/body-fingerprint.js';
-import type { IdempotencyService } from '../modules/idempotency/idempotency.service.js';
+import type { IdempotencyService, KeyClaim } from '../modules/idempotency/idempotency.service.js';
 import { errorResponses } from '../schemas/common.js';
 
 declare module 'fastify' {
@@ -15,8 +15,8 @@ interface IdempotentRequest {
   userId: string;
   key: string;
   bodyHash: () => string;
-  /** True once this request holds the key, until its answer is kept or the key released. */
-  owns: boolean;
+  /** Set once this request holds the key, until its answer is kept or the key released. */
+  claim: KeyClaim | null;
 }
 
 /** The contract: 1..255 printable ASCII characters. */
@@ -88,7 +88,7 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
       const message = 'Idempotency-Key must be 1 to 255 printable ASCII characters';
       throw new AppError('bad_request', message, [{ field: 'Idempotency-Key', message }]);
     }
-    request.idempotency = { userId: request.authUser.id, key, bodyHash: observeBody(request.raw), owns: false };
+    request.idempotency = { userId: request.authUser.id, key, bodyHash: observeBody(request.raw), claim: null };
     return payload;
   });
 
@@ -98,7 +98,7 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
     const outcome = await service.begin(state.userId, state.key, requestFingerprint(request.method, request.url, state.bodyHash()));
     switch (outcome.kind) {
       case 'run':
-        state.owns = true;
+        state.claim = outcome.claim;
         return;
       case 'running':
         throw new AppError('conflict', 'a request with this Idempotency-Key is still running; retry in 1 s', { headers: { 'retry-after': '1' } });
@@ -114,13 +114,14 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
 
   app.addHook('onSend', async (request, reply, payload) => {
     const state = request.idempotency;
-    if (!state?.owns) return payload;
-    state.owns = false;
+    const claim = state?.claim;
+    if (!state || !claim) return payload;
+    state.claim = null;
     try {
       if (isKept(reply.statusCode) && (typeof payload === 'string' || payload === null || payload === undefined)) {
-        await service.complete(state.userId, state.key, { status: reply.statusCode, headers: keptHeaders(reply), body: payload ?? null });
+        await service.complete(claim, { status: reply.statusCode, headers: keptHeaders(reply), body: payload ?? null });
       } else {
-        await service.release(state.userId, state.key);
+        await service.release(claim);
       }
     } catch (err) {
       // The answer still goes out; the claim lapses with its lease and the key can then be retried.
@@ -132,8 +133,9 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
   // An answer that never reached onSend (the connection broke first) keeps nothing.
   app.addHook('onResponse', async (request) => {
     const state = request.idempotency;
-    if (!state?.owns) return;
-    state.owns = false;
-    await service.release(state.userId, state.key);
+    const claim = state?.claim;
+    if (!state || !claim) return;
+    state.claim = null;
+    await service.release(claim);
   });
 }

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, expectError, ok, type Actor } from '../helpers/items.js';
 import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
 
 const DAY = 24 * 3600_000;
+
+// The follower tests run a hundred requests side by side; on a busy machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** Follows the feed from `cursor` to its current end in pages of `limit`; answers the changes and where it stopped. */
 async function follow(a: Actor, cursor: string | undefined, limit: number): Promise<{ changes: JsonBody[]; cursor: string }> {

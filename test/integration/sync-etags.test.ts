@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { actor, capture, expectError, ok, UNKNOWN_ID, type Actor } from '../helpers/items.js';
+import { actor, expectError, ok, UNKNOWN_ID, type Actor } from '../helpers/items.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const STRONG = /^"[A-Za-z0-9_-]+"$/;

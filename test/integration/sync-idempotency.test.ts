@@ -123,14 +123,23 @@ describe.each(DIALECTS)('Idempotency-Key on POST (%s)', (dialect) => {
     // Another instance on the same database holds the key (its request is running).
     const other = await createTestApp(dialect, { db: t.db, clock: t.clock });
     try {
-      expect(await other.services.idempotency.begin(a.user.id, k['idempotency-key'], 'its own request')).toEqual({ kind: 'run' });
+      const held = await other.services.idempotency.begin(a.user.id, k['idempotency-key'], 'its own request');
+      expect(held.kind).toBe('run');
       const busy = await a.c.post('capture', { text: 'wait' }, k);
       expectError(busy, 409, 'conflict');
       expect(busy.headers['retry-after']).toBe('1');
       expect(await itemCount(t, a.user.id)).toBe(0);
       // Ten minutes on, nobody holds it any more.
       t.clock.advance(10 * 60_000);
-      expect((await a.c.post('capture', { text: 'wait' }, k)).status).toBe(201);
+      const ran = await a.c.post('capture', { text: 'wait' }, k);
+      expect(ran.status).toBe(201);
+      // The dead request's late answer neither replaces the kept one nor frees the key.
+      if (held.kind !== 'run') throw new Error('expected a claim');
+      await other.services.idempotency.complete(held.claim, { status: 500, headers: {}, body: 'late' });
+      await other.services.idempotency.release(held.claim);
+      const replay = await a.c.post('capture', { text: 'wait' }, k);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(ran.text);
     } finally {
       await other.close();
     }

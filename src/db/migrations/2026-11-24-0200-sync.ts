@@ -8,8 +8,9 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * only take events of transactions older than their snapshot's xmin, ordered by (txid, seq), so a
  * later page can never skip an event of a transaction that committed late (see
  * docs/decisions/0001-change-feed-order.md). SQLite has no sequences and cannot add an
- * autoincrement column to an existing table, so its `seq` comes from the one-row `outbox_sequence`
- * counter, bumped once per writing transaction (SQLite writers are serialized anyway).
+ * autoincrement column to an existing table (and its rowid may be reused after pruning), so its
+ * `seq` is the one-row `outbox_sequence` counter plus the row's place in the insert, and a trigger
+ * moves the counter on within the same statement (SQLite writers are serialized anyway).
  *
  * Webhook fan-out no longer marks each event dispatched (`dispatched_at`, dropped here): it reads the
  * feed after its own position in `outbox_dispatch`, so events of users without webhooks are never
@@ -35,6 +36,10 @@ export async function up(db: AnyDb): Promise<void> {
       .addColumn('n', 'bigint', (c) => c.notNull())
       .execute();
     await sql`insert into outbox_sequence (id, n) select 1, coalesce(max(seq), 0) from outbox_events`.execute(db);
+    // Inside the insert statement itself, so recording events costs no extra round trip.
+    await sql`create trigger outbox_events_sequence after insert on outbox_events begin
+      update outbox_sequence set n = new.seq where id = 1 and n < new.seq;
+    end`.execute(db);
   } else {
     await db.schema
       .alterTable('outbox_events')
@@ -100,7 +105,10 @@ export async function down(db: AnyDb): Promise<void> {
   await db.schema.dropTable('outbox_dispatch').execute();
   await db.schema.dropIndex('outbox_events_position_idx').execute();
   await db.schema.dropIndex('outbox_events_user_position_idx').execute();
-  if (isSqlite(db)) await db.schema.dropTable('outbox_sequence').execute();
+  if (isSqlite(db)) {
+    await sql`drop trigger outbox_events_sequence`.execute(db);
+    await db.schema.dropTable('outbox_sequence').execute();
+  }
   await db.schema.alterTable('outbox_events').dropColumn('seq').execute();
   await db.schema.alterTable('outbox_events').dropColumn('txid').execute();
 }

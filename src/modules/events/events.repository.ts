@@ -30,8 +30,8 @@ export const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())
 
 /**
  * Inserts a transaction's events in one statement. On PostgreSQL txid and seq are column defaults;
- * SQLite takes a block of seq values from its counter first (its writers are serialized, so the
- * block follows every committed event).
+ * on SQLite seq continues the `outbox_sequence` counter, which a trigger of the same statement
+ * moves on (its writers are serialized, so the values follow every committed event).
  */
 export async function insertOutboxEvents(db: Executor, dialect: DialectName, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -39,16 +39,9 @@ export async function insertOutboxEvents(db: Executor, dialect: DialectName, row
     await db.insertInto('outbox_events').values(rows).execute();
     return;
   }
-  const { n } = await db
-    .updateTable('outbox_sequence')
-    .set((eb) => ({ n: eb('n', '+', rows.length) }))
-    .where('id', '=', 1)
-    .returning('n')
-    .executeTakeFirstOrThrow();
-  const first = Number(n) - rows.length + 1;
   await db
     .insertInto('outbox_events')
-    .values(rows.map((row, i) => ({ ...row, seq: first + i })))
+    .values(rows.map((row, i) => ({ ...row, seq: sql<number>`(select n from outbox_sequence where id = 1) + ${i + 1}` })))
     .execute();
 }
 

@@ -46,18 +46,35 @@ export async function takeOverClaim(db: Executor, claim: NewClaim, now: string):
   return Number(result.numUpdatedRows) > 0;
 }
 
+/*
+ * A claim is identified by its created_at as well: a request whose claim was taken over (its lease
+ * ran out) must neither keep its answer in, nor release, the claim of the request that took over.
+ */
+
 export async function storeAnswer(
   db: Executor,
-  userId: string,
-  key: string,
+  claim: { userId: string; key: string; claimedAt: string },
   answer: { status: number; headers: string; body: string | null },
 ): Promise<void> {
-  await db.updateTable('idempotency_keys').set(answer).where('user_id', '=', userId).where('key', '=', key).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set(answer)
+    .where('user_id', '=', claim.userId)
+    .where('key', '=', claim.key)
+    .where('created_at', '=', claim.claimedAt)
+    .where('status', 'is', null)
+    .execute();
 }
 
 /** Forgets a running claim, so the key may be used again (answers that are not kept). */
-export async function deleteClaim(db: Executor, userId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).where('status', 'is', null).execute();
+export async function deleteClaim(db: Executor, claim: { userId: string; key: string; claimedAt: string }): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('user_id', '=', claim.userId)
+    .where('key', '=', claim.key)
+    .where('created_at', '=', claim.claimedAt)
+    .where('status', 'is', null)
+    .execute();
 }
 
 export async function deleteExpiredKeys(db: Executor, now: string, limit: number): Promise<number> {

@@ -21,8 +21,15 @@ export interface KeptAnswer {
   body: string | null;
 }
 
+/** The key a request holds; `claimedAt` tells its claim from a later one on the same key. */
+export interface KeyClaim {
+  userId: string;
+  key: string;
+  claimedAt: string;
+}
+
 export type KeyOutcome =
-  | { kind: 'run' }
+  | { kind: 'run'; claim: KeyClaim }
   | { kind: 'replay'; answer: KeptAnswer }
   | { kind: 'reused' }
   | { kind: 'running' };
@@ -31,9 +38,9 @@ export interface IdempotencyService {
   /** Decides what a request with this key does: run it (the key is now claimed), replay, or refuse. */
   begin(userId: string, key: string, fingerprint: string): Promise<KeyOutcome>;
   /** Keeps the answer of the request that claimed the key. */
-  complete(userId: string, key: string, answer: KeptAnswer): Promise<void>;
+  complete(claim: KeyClaim, answer: KeptAnswer): Promise<void>;
   /** Lets the key go without keeping an answer (5xx, 401, 429). */
-  release(userId: string, key: string): Promise<void>;
+  release(claim: KeyClaim): Promise<void>;
 }
 
 export function createIdempotencyService(deps: { db: Db; clock: Clock }): IdempotencyService {
@@ -59,14 +66,15 @@ export function createIdempotencyService(deps: { db: Db; clock: Clock }): Idempo
         created_at: now,
         expires_at: toTimestamp(new Date(nowMs + KEY_LIFETIME_MS)),
       };
+      const run: KeyOutcome = { kind: 'run', claim: { userId, key, claimedAt: now } };
       for (let i = 0; i < MAX_CLAIM_TRIES; i += 1) {
-        if (await insertClaim(db, claim)) return { kind: 'run' };
+        if (await insertClaim(db, claim)) return run;
         const record = await findKeyRecord(db, userId, key);
         if (!record) continue; // released in between: try to claim again
         const expired = record.expires_at <= now;
         const abandoned = record.status === null && record.lease_until <= now;
         if (expired || abandoned) {
-          if (await takeOverClaim(db, claim, now)) return { kind: 'run' };
+          if (await takeOverClaim(db, claim, now)) return run;
           continue;
         }
         if (record.status === null) return { kind: 'running' };
@@ -77,12 +85,12 @@ export function createIdempotencyService(deps: { db: Db; clock: Clock }): Idempo
       return { kind: 'running' };
     },
 
-    async complete(userId, key, answer) {
-      await storeAnswer(db, userId, key, { status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body });
+    async complete(claim, answer) {
+      await storeAnswer(db, claim, { status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body });
     },
 
-    async release(userId, key) {
-      await deleteClaim(db, userId, key);
+    async release(claim) {
+      await deleteClaim(db, claim);
     },
   };
 }
