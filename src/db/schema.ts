@@ -83,19 +83,17 @@ export interface OutboxEventsTable {
    */
   txid: ColumnType<number | string, never, never>;
   seq: ColumnType<number | string, number | undefined, never>;
+  /**
+   * Null while the delivery worker still has to fan the event out to the user's webhooks. Set at
+   * insert already when the user has none, so such events are never written again.
+   */
+  dispatched_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** SQLite only: the last `seq` given to an outbox event. */
 export interface OutboxSequenceTable {
   id: number;
   n: ColumnType<number | string, number, number | string>;
-}
-
-/** One row: the feed position up to which webhook fan-out has turned events into deliveries. */
-export interface OutboxDispatchTable {
-  id: number;
-  txid: ColumnType<number | string, number, number | string>;
-  seq: ColumnType<number | string, number, number | string>;
 }
 
 /** The kept answer of a POST sent with an Idempotency-Key. */
@@ -177,7 +175,6 @@ export interface DatabaseSchema {
   item_tags: ItemTagsTable;
   outbox_events: OutboxEventsTable;
   outbox_sequence: OutboxSequenceTable;
-  outbox_dispatch: OutboxDispatchTable;
   idempotency_keys: IdempotencyKeysTable;
   web_sessions: WebSessionsTable;
   pairings: PairingsTable;

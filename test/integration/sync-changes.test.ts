@@ -3,6 +3,7 @@ import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, expectError, ok, type Actor } from '../helpers/items.js';
 import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
+import { registerWebhook } from '../helpers/webhooks.js';
 
 const DAY = 24 * 3600_000;
 
@@ -22,6 +23,23 @@ async function follow(a: Actor, cursor: string | undefined, limit: number): Prom
   return { changes, cursor: at! };
 }
 
+/**
+ * Follows the feed until `count` changes have come. On PostgreSQL a change shows once every older
+ * transaction of the whole server has ended (other test files' included), so it may take a moment.
+ */
+async function followUntil(a: Actor, cursor: string | undefined, limit: number, count: number): Promise<{ changes: JsonBody[]; cursor: string }> {
+  const changes: JsonBody[] = [];
+  let at = cursor;
+  for (let i = 0; i < 400; i += 1) {
+    const step = await follow(a, at, limit);
+    changes.push(...step.changes);
+    at = step.cursor;
+    if (changes.length >= count) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return { changes, cursor: at! };
+}
+
 describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -37,6 +55,7 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     const before = ok(await a.c.get(`items/${item.id}`));
     expect((await a.c.delete(`items/${item.id}`)).status).toBe(204);
 
+    await followUntil(a, undefined, 100, 4);
     const page = ok(await a.c.get('changes'));
     expect(Object.keys(page).sort()).toEqual(['changes', 'has_more', 'next_cursor']);
     expect(page.has_more).toBe(false);
@@ -54,6 +73,7 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     const a = await actor(t);
     await capture(a.c, 'one');
     await capture(a.c, 'two');
+    await followUntil(a, undefined, 100, 2);
     const first = ok(await a.c.get('changes'));
     const afterFirst = ok(await a.c.get(`changes?cursor=${first.changes[0].cursor}`));
     expect(afterFirst.changes.map((c: JsonBody) => c.data.item.title)).toEqual(['two']);
@@ -61,13 +81,14 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     const empty = ok(await a.c.get(`changes?cursor=${first.next_cursor}`));
     expect(empty).toEqual({ changes: [], next_cursor: expect.any(String), has_more: false });
     await capture(a.c, 'three');
-    const later = ok(await a.c.get(`changes?cursor=${empty.next_cursor}`));
+    const later = await followUntil(a, empty.next_cursor, 100, 1);
     expect(later.changes.map((c: JsonBody) => c.data.item.title)).toEqual(['three']);
   });
 
   it('pages with limit (default 100, at most 500) and says has_more while more are ready', async () => {
     const a = await actor(t);
     for (let i = 0; i < 5; i += 1) await capture(a.c, `item ${i}`);
+    await followUntil(a, undefined, 100, 5);
     const page = ok(await a.c.get('changes?limit=2'));
     expect(page.changes).toHaveLength(2);
     expect(page.has_more).toBe(true);
@@ -81,6 +102,8 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     const b = await actor(t);
     await capture(a.c, 'mine');
     await capture(b.c, 'theirs');
+    await followUntil(a, undefined, 100, 1);
+    await followUntil(b, undefined, 100, 1);
     expect(ok(await a.c.get('changes')).changes.map((c: JsonBody) => c.data.item.title)).toEqual(['mine']);
     expect(ok(await b.c.get('changes')).changes.map((c: JsonBody) => c.data.item.title)).toEqual(['theirs']);
   });
@@ -105,13 +128,36 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     const report = await t.services.webhookWorker.drain();
     expect(report).toEqual({ fannedOut: 0, attempted: 0 });
     expect((await fingerprint(t.services.db)).outbox_events).toBe(before);
-    expect(ok(await a.c.get('changes')).changes).toHaveLength(3);
+    expect((await followUntil(a, undefined, 100, 3)).changes).toHaveLength(3);
+  });
+
+  it('marks an event dispatched at insert only when its user has no webhook, and a new webhook still gets an event of its own instant', async () => {
+    const a = await actor(t, 'pro');
+    const dispatched = async () =>
+      (await t.services.db.selectFrom('outbox_events').select('dispatched_at').where('user_id', '=', a.user.id).orderBy('seq').execute()).map(
+        (r) => r.dispatched_at !== null,
+      );
+    t.clock.advance(1000);
+    await capture(a.c, 'before any webhook');
+    t.clock.advance(1000);
+    // Written at the instant the webhook is registered, before it was visible: handed back to fan-out.
+    await capture(a.c, 'same instant');
+    expect(await dispatched()).toEqual([true, true]);
+    const { webhook } = await registerWebhook(a, 'https://hooks.example.test/sync', ['item.created']);
+    expect(await dispatched()).toEqual([true, false]);
+    await capture(a.c, 'after');
+    expect(await dispatched()).toEqual([true, false, false]);
+    await t.services.webhookWorker.drain(1);
+    const log = ok(await a.c.get(`webhooks/${webhook.id}/deliveries`)).deliveries as JsonBody[];
+    const titles = await t.services.events.listForUser(t.services.db, a.user.id);
+    const byEvent = new Map(titles.map((e) => [e.id, e.data.item.title]));
+    expect(log.map((d) => byEvent.get(d.event_id)).sort()).toEqual(['after', 'same instant']);
   });
 
   it('a follower reading small pages while 4 writers capture, toggle and delete sees every change exactly once, in order per item', async () => {
     const a = await actor(t);
     const seed = await capture(a.c, 'seed');
-    let { cursor } = await follow(a, undefined, 3);
+    let { cursor } = await followUntil(a, undefined, 3, 1);
     const writer = async (w: number): Promise<void> => {
       for (let i = 0; i < 8; i += 1) {
         const item = await capture(a.c, `w${w} #${i}`);
@@ -131,9 +177,10 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
       cursor = step.cursor;
     }
     await writers;
-    seen.push(...(await follow(a, cursor, 3)).changes);
+    const all0 = (await a.events.take()).length - 1;
+    seen.push(...(await followUntil(a, cursor, 3, all0 - seen.length)).changes);
 
-    const all = await a.events.take();
+    const all = await t.services.events.listForUser(t.services.db, a.user.id);
     const expected = all.filter((e) => !(e.event === 'item.created' && e.data.item.id === seed.id));
     expect(expected).toHaveLength(4 * 8 * 3);
     const ids = seen.map((c) => c.id);
@@ -152,14 +199,14 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
   it('keeps changes 30 days: a cursor issued longer ago is 410 cursor_expired, a younger one works', async () => {
     const a = await actor(t);
     await capture(a.c, 'old');
-    const cursor = ok(await a.c.get('changes')).next_cursor as string;
+    const { cursor } = await followUntil(a, undefined, 100, 1);
     t.clock.advance(30 * DAY);
     expect(ok(await a.c.get(`changes?cursor=${cursor}`)).changes).toEqual([]);
     t.clock.advance(1);
     expectError(await a.c.get(`changes?cursor=${cursor}`), 410, 'cursor_expired');
     // Pruning keeps every event a live cursor can still reach.
     await capture(a.c, 'new');
-    const fresh = ok(await a.c.get('changes')).next_cursor as string;
+    const fresh = (await followUntil(a, undefined, 100, 2)).cursor;
     // (Runs last: it moves the shared clock. The worker fans out before it prunes; so does this.)
     await t.services.webhookWorker.drain();
     expect(await t.services.webhookWorker.prune()).toBe(0);
@@ -206,16 +253,17 @@ if (POSTGRES.length > 0) {
     it('never skips a change whose transaction started first and committed last', async () => {
       const a = await actor(t);
       const start = (await follow(a, undefined, 50)).cursor;
+      // (A new user: nothing to wait for before this point.)
       const early = heldChange(a, 'early');
       await early.written;
       // Committed while the early transaction (the older id) is still open.
       await capture(a.c, 'late');
-      const during = await follow(a, start, 1);
+      const during = await followUntil(a, start, 1, 1);
       // The late commit is held back (not skipped): nothing after the open transaction is served.
       expect(during.changes.map((c) => c.data.item.title)).toEqual(['early (template)']);
       early.release();
       await early.done;
-      const after = await follow(a, during.cursor, 1);
+      const after = await followUntil(a, during.cursor, 1, 2);
       expect(after.changes.map((c) => c.data.item.title)).toEqual(['early', 'late']);
     });
 
@@ -234,8 +282,8 @@ if (POSTGRES.length > 0) {
         seen.push(...step.changes);
         cursor = step.cursor;
       }
-      seen.push(...(await follow(a, cursor, 2)).changes);
       const all = await a.events.take();
+      seen.push(...(await followUntil(a, cursor, 2, all.length - seen.length)).changes);
       expect(all).toHaveLength(3 * 2 + 3);
       expect(new Set(seen.map((c) => c.id)).size).toBe(seen.length);
       expect(seen.map((c) => c.id).sort()).toEqual(all.map((e) => e.id).sort());

@@ -12,10 +12,6 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * `seq` is the one-row `outbox_sequence` counter plus the row's place in the insert, and a trigger
  * moves the counter on within the same statement (SQLite writers are serialized anyway).
  *
- * Webhook fan-out no longer marks each event dispatched (`dispatched_at`, dropped here): it reads the
- * feed after its own position in `outbox_dispatch`, so events of users without webhooks are never
- * written twice. Events that were not dispatched yet are picked up from where the cursor starts.
- *
  * `idempotency_keys` keeps the answer of a POST per user and key for 24 hours.
  */
 type AnyDb = Kysely<any>;
@@ -51,26 +47,9 @@ export async function up(db: AnyDb): Promise<void> {
       from (select user_id, id, row_number() over (order by created_at, id) as n from outbox_events) o
       where e.user_id = o.user_id and e.id = o.id`.execute(db);
   }
-  // The feed of one user, and the fan-out and pruning over everyone's.
+  // The feed of one user; the unique one states the invariant.
   await db.schema.createIndex('outbox_events_user_position_idx').on('outbox_events').columns(['user_id', 'txid', 'seq']).execute();
   await db.schema.createIndex('outbox_events_position_idx').on('outbox_events').columns(['txid', 'seq']).unique().execute();
-
-  // Fan-out starts at the first event not dispatched yet (or after every event when all were).
-  await db.schema
-    .createTable('outbox_dispatch')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('txid', 'bigint', (c) => c.notNull())
-    .addColumn('seq', 'bigint', (c) => c.notNull())
-    .execute();
-  const firstUndispatched = await sql<{ txid: number | string; seq: number | string }>`select txid, seq from outbox_events
-    where dispatched_at is null order by txid, seq limit 1`.execute(db);
-  const last = await sql<{ txid: number | string; seq: number | string }>`select txid, seq from outbox_events
-    order by txid desc, seq desc limit 1`.execute(db);
-  const first = firstUndispatched.rows[0];
-  const start = first ? { txid: Number(first.txid), seq: Number(first.seq) - 1 } : { txid: Number(last.rows[0]?.txid ?? 0), seq: Number(last.rows[0]?.seq ?? 0) };
-  await db.insertInto('outbox_dispatch').values({ id: 1, ...start }).execute();
-  await db.schema.dropIndex('outbox_events_undispatched_idx').execute();
-  await db.schema.alterTable('outbox_events').dropColumn('dispatched_at').execute();
 
   await db.schema
     .createTable('idempotency_keys')
@@ -92,17 +71,6 @@ export async function up(db: AnyDb): Promise<void> {
 
 export async function down(db: AnyDb): Promise<void> {
   await db.schema.dropTable('idempotency_keys').execute();
-  await db.schema.alterTable('outbox_events').addColumn('dispatched_at', 'text').execute();
-  // Everything the fan-out had not reached yet is undispatched again.
-  await sql`update outbox_events set dispatched_at = created_at
-    where (txid, seq) <= (select txid, seq from outbox_dispatch where id = 1)`.execute(db);
-  await db.schema
-    .createIndex('outbox_events_undispatched_idx')
-    .on('outbox_events')
-    .columns(['created_at', 'id'])
-    .where(sql.ref('dispatched_at'), 'is', null)
-    .execute();
-  await db.schema.dropTable('outbox_dispatch').execute();
   await db.schema.dropIndex('outbox_events_position_idx').execute();
   await db.schema.dropIndex('outbox_events_user_position_idx').execute();
   if (isSqlite(db)) {

@@ -26,22 +26,27 @@ export interface FeedRow extends FeedPosition {
  * transaction with a smaller id has finished, so its events are all visible or none ever will be;
  * serving only those is what keeps a later page from skipping a late commit.
  */
-export const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
 
 /**
  * Inserts a transaction's events in one statement. On PostgreSQL txid and seq are column defaults;
  * on SQLite seq continues the `outbox_sequence` counter, which a trigger of the same statement
- * moves on (its writers are serialized, so the values follow every committed event).
+ * moves on (its writers are serialized, so the values follow every committed event). An event of a
+ * user without webhooks is marked dispatched right here, so the delivery worker never touches it.
  */
-export async function insertOutboxEvents(db: Executor, dialect: DialectName, rows: OutboxRow[]): Promise<void> {
+export async function insertOutboxEvents(db: Executor, dialect: DialectName, userId: string, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  if (dialect === 'postgres') {
-    await db.insertInto('outbox_events').values(rows).execute();
-    return;
-  }
+  const dispatched = (createdAt: string) =>
+    sql<string | null>`(case when exists (select 1 from webhooks where user_id = ${userId}) then null else ${createdAt} end)`;
   await db
     .insertInto('outbox_events')
-    .values(rows.map((row, i) => ({ ...row, seq: sql<number>`(select n from outbox_sequence where id = 1) + ${i + 1}` })))
+    .values(
+      rows.map((row, i) => ({
+        ...row,
+        dispatched_at: dispatched(row.created_at),
+        ...(dialect === 'sqlite' ? { seq: sql<number>`(select n from outbox_sequence where id = 1) + ${i + 1}` } : {}),
+      })),
+    )
     .execute();
 }
 

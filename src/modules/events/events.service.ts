@@ -73,7 +73,7 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
         const body: DeliveryBody = { id, event: name, created_at: createdAt, data: { item } };
         return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
       });
-      await insertOutboxEvents(trx, deps.dialect, rows);
+      await insertOutboxEvents(trx, deps.dialect, userId, rows);
     },
     async listForUser(db, userId) {
       const rows = await listOutboxEvents(db, userId);

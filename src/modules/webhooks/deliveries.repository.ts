@@ -12,6 +12,13 @@ import type { CursorKey } from '../../lib/cursor.js';
 export type DeliveryRow = Omit<WebhookDeliveriesTable, 'lease_owner' | 'lease_until'>;
 export type DeliveryLogRow = DeliveryRow & { event: string; item_id: string };
 
+export interface ClaimedEvent {
+  id: string;
+  user_id: string;
+  event: string;
+  created_at: string;
+}
+
 export interface SubscribedWebhook {
   id: string;
   user_id: string;
@@ -50,6 +57,25 @@ const DELIVERY_COLUMNS = [
   'd.created_at',
   'd.last_attempt_at',
 ] as const;
+
+/** Marks up to `limit` undispatched outbox events as dispatched and answers them (oldest first). */
+export async function claimUndispatchedEvents(trx: Executor, dialect: DialectName, now: string, limit: number): Promise<ClaimedEvent[]> {
+  let pick = trx
+    .selectFrom('outbox_events')
+    .select(['user_id', 'id'])
+    .where('dispatched_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit);
+  if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+  return trx
+    .updateTable('outbox_events')
+    .set({ dispatched_at: now })
+    .where(({ eb, refTuple }) => eb(refTuple('user_id', 'id'), 'in', pick.$asTuple('user_id', 'id')))
+    .where('dispatched_at', 'is', null)
+    .returning(['id', 'user_id', 'event', 'created_at'])
+    .execute();
+}
 
 /**
  * The webhooks that may receive these users' events. On PostgreSQL they are key-share locked until
@@ -252,4 +278,34 @@ export async function resetDelivery(db: Executor, userId: string, webhookId: str
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Deletes up to `limit` dispatched outbox events created before `cutoff` that no delivery is still
+ * working on; their deliveries go with them (foreign key cascade). Answers how many were deleted.
+ */
+export async function pruneDispatchedEvents(db: Executor, cutoff: string, limit: number): Promise<number> {
+  const doomed = db
+    .selectFrom('outbox_events as e')
+    .select(['e.user_id', 'e.id'])
+    .where('e.dispatched_at', 'is not', null)
+    .where('e.created_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.user_id', '=', 'e.user_id')
+            .whereRef('d.event_id', '=', 'e.id')
+            .where('d.status', '=', 'pending'),
+        ),
+      ),
+    )
+    .orderBy('e.created_at')
+    .limit(limit);
+  const result = await db
+    .deleteFrom('outbox_events')
+    .where(({ eb, refTuple }) => eb(refTuple('user_id', 'id'), 'in', doomed.$asTuple('user_id', 'id')))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -7,6 +7,7 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import {
   claimDueDeliveries,
   findAttemptContexts,
+  pruneDispatchedEvents,
   recordAttemptResult,
   releaseLease,
   type AttemptContext,
@@ -15,7 +16,7 @@ import {
 import type { DeliveryTransport } from './delivery-transport.js';
 import { EVENT_RETENTION_MS } from '../events/events.service.js';
 import { fanOutEvents } from './fan-out.js';
-import { pruneFinishedDeliveries, pruneOutboxEvents } from './fan-out.repository.js';
+import { pruneFinishedDeliveries } from './retention.repository.js';
 import type { SigningKeyVault } from './signing-keys.js';
 import { deliveryHeaders } from './signing.js';
 import { recordWebhookFailure } from './webhooks.repository.js';
@@ -185,7 +186,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       return total;
     };
     const deliveries = await batches(at(-settings.retentionMs), (cutoff, limit) => pruneFinishedDeliveries(db, cutoff, limit));
-    const events = await batches(at(-settings.eventRetentionMs), (cutoff, limit) => pruneOutboxEvents(db, cutoff, limit));
+    const events = await batches(at(-settings.eventRetentionMs), (cutoff, limit) => pruneDispatchedEvents(db, cutoff, limit));
     if (deliveries + events > 0) log.info({ deliveries, events }, 'pruned old deliveries and outbox events');
     return deliveries + events;
   }
