@@ -7,6 +7,7 @@ import { redactUrl } from './lib/redact-url.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
 import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { pairingRoutes } from './modules/pairing/pairing.routes.js';
@@ -22,6 +23,8 @@ import { installBodyDrain } from './plugins/body-drain.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installRequestLog } from './plugins/request-log.js';
 import { createDeferredCompilers } from './plugins/deferred-compilers.js';
+import { installIdempotency } from './plugins/idempotency.js';
+import { installItemEtags } from './plugins/item-etags.js';
 import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
@@ -102,6 +105,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       installScopes(api);
       installRateLimits(api, services.limits);
       installPlanGate(api);
+      installItemEtags(api);
+      installIdempotency(api, services.idempotency);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { services });
       await api.register(itemsRoutes, { services });
@@ -113,6 +118,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(voiceRoutes, { services });
       await api.register(pairingRoutes, { services });
       await api.register(webhooksRoutes, { services });
+      await api.register(eventsRoutes, { services });
     },
     { prefix: API_PREFIX },
   );

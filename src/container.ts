@@ -9,6 +9,7 @@ import { createBulkService, type BulkService } from './modules/bulk/bulk.service
 import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
 import { createBrowseService, type BrowseService } from './modules/browse/browse.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
+import { createIdempotencyService, type IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
@@ -42,6 +43,8 @@ export interface Services {
   items: ItemsService;
   itemChanges: ItemChangesService;
   events: EventsService;
+  /** Kept answers of POSTs sent with an Idempotency-Key. */
+  idempotency: IdempotencyService;
   search: SearchService;
   bulk: BulkService;
   limits: LimitsService;
@@ -107,7 +110,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   options.cluster?.shareMetrics(metrics.registry);
   const base = { db, clock, newId };
 
-  const events = createEventsService(base);
+  const events = createEventsService({ ...base, dialect });
   const tags = createTagsService(base);
   const loader = createItemLoader(tags, dialect);
   // Deleting a project moves its items, which is item logic; the late binding breaks the cycle.
@@ -131,6 +134,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const items = createItemsService({ ...base, dialect, loader, projects, events, organizer });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
+  const idempotency = createIdempotencyService({ db, clock });
 
   const voice = createVoiceService({
     config: { engine: 'auto', openai: undefined, ...options.transcribe },
@@ -163,7 +167,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   });
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, search, bulk, limits, organizer, metrics, voice, logger,
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
     accounts, pairing, browse, webhooks, webhookWorker,
     async close() {
       await webhookWorker.stop();

@@ -9,6 +9,9 @@ export type ErrorCode =
   | 'conflict'
   | 'already_exchanged'
   | 'expired'
+  | 'cursor_expired'
+  | 'precondition_failed'
+  | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'not_approved'
@@ -30,6 +33,9 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   already_exchanged: 409,
   expired: 410,
+  cursor_expired: 410,
+  precondition_failed: 412,
+  idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   not_approved: 425,

@@ -83,8 +83,38 @@ export interface OutboxEventsTable {
   item_id: string;
   payload: string;
   created_at: string;
-  /** Set when the delivery worker has fanned the event out to the user's webhooks. */
+  /**
+   * The event's place in the change feed is (txid, seq): the writing transaction's id on
+   * PostgreSQL (0 on SQLite), then the insert order. PostgreSQL returns bigint as a string.
+   */
+  txid: ColumnType<number | string, never, never>;
+  seq: ColumnType<number | string, number | undefined, never>;
+  /**
+   * Null while the delivery worker still has to fan the event out to the user's webhooks. Set at
+   * insert already when the user has none, so such events are never written again.
+   */
   dispatched_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** SQLite only: the last `seq` given to an outbox event. */
+export interface OutboxSequenceTable {
+  id: number;
+  n: ColumnType<number | string, number, number | string>;
+}
+
+/** The kept answer of a POST sent with an Idempotency-Key. */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  fingerprint: string;
+  /** Null while the first request runs. */
+  status: number | null;
+  /** JSON object of the kept response headers. */
+  headers: string | null;
+  body: string | null;
+  lease_until: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface WebhooksTable {
@@ -154,6 +184,8 @@ export interface DatabaseSchema {
   tags: TagsTable;
   item_tags: ItemTagsTable;
   outbox_events: OutboxEventsTable;
+  outbox_sequence: OutboxSequenceTable;
+  idempotency_keys: IdempotencyKeysTable;
   web_sessions: WebSessionsTable;
   pairings: PairingsTable;
   webhooks: WebhooksTable;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
 import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
+import { ChangePageSchema, ChangeSchema } from '../modules/events/events.schemas.js';
 import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
 import { AiSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
@@ -15,6 +16,7 @@ import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSc
 export const SHARED_SCHEMAS: TSchema[] = [
   ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema,
   BulkResultSchema, TranscriptionSchema, WebhookSchema, WebhookListSchema, CreatedWebhookSchema, DeliverySchema, DeliveryPageSchema,
+  ChangeSchema, ChangePageSchema,
 ];
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
@@ -45,6 +47,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'voice', description: 'Speech to text (Pro)' },
         { name: 'pairing', description: 'Browser pairing: a client gets a key once the user approves (no key needed)' },
         { name: 'webhooks', description: 'Signed notifications of item events, and their delivery log' },
+        { name: 'sync', description: 'The change feed for clients that keep an offline copy (see also Idempotency-Key, ETag and If-Match)' },
       ],
     },
     refResolver: {

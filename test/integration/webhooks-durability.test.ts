@@ -180,7 +180,7 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
     const outboxIds = async (userId: string) =>
       (await t.services.db.selectFrom('outbox_events').select('id').where('user_id', '=', userId).execute()).map((r) => r.id);
 
-    it('deletes delivered outbox events and their deliveries after 7 days, keeping pending ones', async () => {
+    it('deletes finished deliveries after 7 days and outbox events after 31, keeping what a pending delivery needs', async () => {
       replies.plan(path('prune'), [200, 500]);
       const a = await actor(t, 'pro');
       const quiet = await actor(t, 'free');
@@ -196,8 +196,16 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
       t.clock.advance(6 * 24 * 3600_000);
       expect(await t.services.webhookWorker.prune()).toBe(0);
       t.clock.advance(24 * 3600_000 + 1);
-      expect(await t.services.webhookWorker.prune()).toBe(2);
+      // The delivery log keeps 7 days; the events stay for the change feed.
+      expect(await t.services.webhookWorker.prune()).toBe(1);
+      expect((await deliveryLog(a, webhook.id)).map((d) => d.id)).toEqual([retrying.id]);
+      expect(await outboxIds(quiet.user.id)).toHaveLength(1);
+      expect(await outboxIds(a.user.id)).toHaveLength(2);
 
+      t.clock.advance(23 * 24 * 3600_000);
+      expect(await t.services.webhookWorker.prune()).toBe(0);
+      t.clock.advance(24 * 3600_000);
+      expect(await t.services.webhookWorker.prune()).toBe(2);
       expect(await outboxIds(quiet.user.id)).toEqual([]);
       expect(await outboxIds(a.user.id)).toEqual([retrying.event_id]);
       expect((await deliveryLog(a, webhook.id)).map((d) => d.id)).toEqual([retrying.id]);

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { DialectName } from '../../db/create-db.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface OutboxRow {
@@ -9,9 +11,43 @@ export interface OutboxRow {
   created_at: string;
 }
 
-export async function insertOutboxEvents(db: Executor, rows: OutboxRow[]): Promise<void> {
+/** A place in the change feed: events are ordered by (txid, seq); see the sync migration. */
+export interface FeedPosition {
+  txid: number;
+  seq: number;
+}
+
+export interface FeedRow extends FeedPosition {
+  payload: string;
+}
+
+/**
+ * PostgreSQL: the oldest transaction still running when the statement's snapshot was taken. Every
+ * transaction with a smaller id has finished, so its events are all visible or none ever will be;
+ * serving only those is what keeps a later page from skipping a late commit.
+ */
+const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+
+/**
+ * Inserts a transaction's events in one statement. On PostgreSQL txid and seq are column defaults;
+ * on SQLite seq continues the `outbox_sequence` counter, which a trigger of the same statement
+ * moves on (its writers are serialized, so the values follow every committed event). An event of a
+ * user without webhooks is marked dispatched right here, so the delivery worker never touches it.
+ */
+export async function insertOutboxEvents(db: Executor, dialect: DialectName, userId: string, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('outbox_events').values(rows).execute();
+  const dispatched = (createdAt: string) =>
+    sql<string | null>`(case when exists (select 1 from webhooks where user_id = ${userId}) then null else ${createdAt} end)`;
+  await db
+    .insertInto('outbox_events')
+    .values(
+      rows.map((row, i) => ({
+        ...row,
+        dispatched_at: dispatched(row.created_at),
+        ...(dialect === 'sqlite' ? { seq: sql<number>`(select n from outbox_sequence where id = 1) + ${i + 1}` } : {}),
+      })),
+    )
+    .execute();
 }
 
 export async function listOutboxEvents(db: Executor, userId: string): Promise<OutboxRow[]> {
@@ -21,4 +57,16 @@ export async function listOutboxEvents(db: Executor, userId: string): Promise<Ou
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
+}
+
+/** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */
+export async function findFeedPage(db: Executor, dialect: DialectName, userId: string, after: FeedPosition, limit: number): Promise<FeedRow[]> {
+  let query = db
+    .selectFrom('outbox_events')
+    .select(['txid', 'seq', 'payload'])
+    .where('user_id', '=', userId)
+    .where(({ eb, refTuple, tuple }) => eb(refTuple('txid', 'seq'), '>', tuple(after.txid, after.seq)));
+  if (dialect === 'postgres') query = query.where('txid', '<', SNAPSHOT_XMIN);
+  const rows = await query.orderBy('txid').orderBy('seq').limit(limit + 1).execute();
+  return rows.map((r) => ({ txid: Number(r.txid), seq: Number(r.seq), payload: r.payload }));
 }

@@ -1,9 +1,22 @@
-import type { Executor } from '../../db/schema.js';
+import type { DialectName } from '../../db/create-db.js';
+import type { Db, Executor } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { clampLimit } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { ItemView } from '../items/item-view.js';
-import { insertOutboxEvents, listOutboxEvents, type OutboxRow } from './events.repository.js';
+import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.js';
+import { findFeedPage, insertOutboxEvents, listOutboxEvents, type FeedPosition, type OutboxRow } from './events.repository.js';
+
+const DAY_MS = 24 * 3600_000;
+/** The contract: changes are kept at least 30 days; a cursor issued longer ago is 410. */
+export const CURSOR_LIFETIME_MS = 30 * DAY_MS;
+/**
+ * How long events are kept. A day more than a cursor lives, so every event after a live cursor is
+ * still there: an event can be committed a little after the clock time it carries.
+ */
+export const EVENT_RETENTION_MS = 31 * DAY_MS;
 
 export type ItemEventName =
   | 'item.created'
@@ -34,13 +47,24 @@ export interface DeliveryBody {
   data: { item: ItemView };
 }
 
+/** A change of the feed: the delivery body, plus the cursor just after it. */
+export type Change = DeliveryBody & { cursor: string };
+
+export interface ChangePage {
+  changes: Change[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
 export interface EventsService {
   /** Must be called with the transaction of the change itself: that is what makes events crash-safe. */
   record(trx: Executor, userId: string, events: PendingEvent[]): Promise<void>;
   listForUser(db: Executor, userId: string): Promise<DeliveryBody[]>;
+  /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
+  changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
 }
 
-export function createEventsService(deps: { clock: Clock; newId: IdGenerator }): EventsService {
+export function createEventsService(deps: { db: Db; dialect: DialectName; clock: Clock; newId: IdGenerator }): EventsService {
   return {
     async record(trx, userId, events) {
       const createdAt = toTimestamp(deps.clock.now());
@@ -49,11 +73,31 @@ export function createEventsService(deps: { clock: Clock; newId: IdGenerator }):
         const body: DeliveryBody = { id, event: name, created_at: createdAt, data: { item } };
         return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
       });
-      await insertOutboxEvents(trx, rows);
+      await insertOutboxEvents(trx, deps.dialect, userId, rows);
     },
     async listForUser(db, userId) {
       const rows = await listOutboxEvents(db, userId);
       return rows.map((row) => JSON.parse(row.payload) as DeliveryBody);
+    },
+    async changes(userId, query) {
+      const issuedAt = deps.clock.now().getTime();
+      let after: FeedPosition = { txid: 0, seq: 0 };
+      if (query.cursor !== undefined) {
+        const cursor = decodeChangeCursor(query.cursor);
+        if (cursor.issuedAt < issuedAt - CURSOR_LIFETIME_MS) {
+          throw new AppError('cursor_expired', 'this cursor is older than 30 days and its changes may be gone; re-read GET /items and start the feed again without a cursor');
+        }
+        after = { txid: cursor.txid, seq: cursor.seq };
+      }
+      const limit = clampLimit(query.limit, 100, 500);
+      const rows = await findFeedPage(deps.db, deps.dialect, userId, after, limit);
+      const page = rows.slice(0, limit);
+      const changes = page.map((row): Change => ({
+        ...(JSON.parse(row.payload) as DeliveryBody),
+        cursor: encodeChangeCursor({ txid: row.txid, seq: row.seq, issuedAt }),
+      }));
+      const last = page[page.length - 1] ?? after;
+      return { changes, next_cursor: encodeChangeCursor({ txid: last.txid, seq: last.seq, issuedAt }), has_more: rows.length > limit };
     },
   };
 }

@@ -5,6 +5,7 @@ import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService, ItemEventName, PendingEvent } from '../events/events.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { normalizeTagNames, tagKey, type TagsService } from '../tags/tags.service.js';
+import type { ItemPrecondition } from './item-etag.js';
 import type { ItemLoader } from './item-loader.js';
 import { archiveState, setStatusState, toggleState, unarchiveState, type ItemState } from './item-state.js';
 import type { ItemRow, ItemView } from './item-view.js';
@@ -31,11 +32,12 @@ export interface PatchInput {
 }
 
 export interface ItemChangesService {
-  patch(userId: string, id: string, input: PatchInput): Promise<ItemView>;
-  toggle(userId: string, id: string): Promise<ItemView>;
-  archive(userId: string, id: string): Promise<ItemView>;
-  unarchive(userId: string, id: string): Promise<ItemView>;
-  remove(userId: string, id: string): Promise<void>;
+  // `precondition` (If-Match) is checked against the locked row inside the change's transaction.
+  patch(userId: string, id: string, input: PatchInput, precondition?: ItemPrecondition): Promise<ItemView>;
+  toggle(userId: string, id: string, precondition?: ItemPrecondition): Promise<ItemView>;
+  archive(userId: string, id: string, precondition?: ItemPrecondition): Promise<ItemView>;
+  unarchive(userId: string, id: string, precondition?: ItemPrecondition): Promise<ItemView>;
+  remove(userId: string, id: string, precondition?: ItemPrecondition): Promise<void>;
   // Steps over many rows inside a caller's transaction, shared by the single-item routes (one row)
   // and bulk operations: every row gets the effect and events of the single-item route, events
   // follow the order of `rows`, and the number of queries does not grow with the rows.
@@ -188,11 +190,15 @@ export function createItemChangesService(deps: {
       now(),
     );
 
-  const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRow) => Promise<T>): Promise<T> =>
-    db.transaction().execute(async (trx) => work(trx, await loader.requireLockedRow(trx, userId, id)));
+  const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRow) => Promise<T>, precondition?: ItemPrecondition): Promise<T> =>
+    db.transaction().execute(async (trx) => {
+      const row = await loader.requireLockedRow(trx, userId, id);
+      if (precondition) precondition(await loader.view(trx, userId, row));
+      return work(trx, row);
+    });
 
   return {
-    patch: (userId, id, input) =>
+    patch: (userId, id, input, precondition) =>
       onRow(userId, id, async (trx, row) => {
         const at = now();
         const patch: ItemPatch = {};
@@ -233,14 +239,16 @@ export function createItemChangesService(deps: {
         const changed = tagsChanged || Object.keys(patch).length > 0;
         if (!changed) return loader.view(trx, userId, row);
         return viewAfter(trx, userId, row, await commit(trx, userId, [{ row, patch, events: stateEvents(before, after, true) }], at));
-      }),
+      }, precondition),
 
-    toggle: (userId, id) => onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], (s) => toggleState(s)))),
-    archive: (userId, id) => onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], archiveState))),
-    unarchive: (userId, id) =>
-      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], (s) => unarchiveState(s)))),
-    remove: async (userId, id) => {
-      await onRow(userId, id, (trx, row) => removeWithSubtasks(trx, userId, [row]));
+    toggle: (userId, id, precondition) =>
+      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], (s) => toggleState(s))), precondition),
+    archive: (userId, id, precondition) =>
+      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], archiveState)), precondition),
+    unarchive: (userId, id, precondition) =>
+      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await applyStates(trx, userId, [row], (s) => unarchiveState(s))), precondition),
+    remove: async (userId, id, precondition) => {
+      await onRow(userId, id, (trx, row) => removeWithSubtasks(trx, userId, [row]), precondition);
     },
 
     applyStates,

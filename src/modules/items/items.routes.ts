@@ -4,6 +4,8 @@ import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
 import { organizeRequested } from '../../plugins/plan-gate.js';
 import { IdParams, ArrayPageQuery, errorResponses, ref } from '../../schemas/common.js';
+import { ifMatchPrecondition } from './item-etag.js';
+import { IfMatchHeaders, IfNoneMatchHeaders } from './item-etag.schemas.js';
 import { CaptureBody, CapturedItemSchema, ItemArray, ItemPageSchema, ItemSchema, ItemsQuery, PatchItemBody } from './items.schemas.js';
 
 const tags = ['items'];
@@ -44,7 +46,18 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
 
   app.get('/items/:id', {
     config: { scope: 'read' },
-    schema: { tags, operationId: 'getItem', summary: 'Get an item', params: IdParams, response: { 200: ref(ItemSchema, 'the item'), ...errorResponses(401, 404, 429) } },
+    schema: {
+      tags,
+      operationId: 'getItem',
+      summary: 'Get an item',
+      params: IdParams,
+      headers: IfNoneMatchHeaders,
+      response: {
+        200: ref(ItemSchema, 'the item'),
+        304: Type.Null({ description: 'not modified: If-None-Match matches the current ETag (no body)' }),
+        ...errorResponses(401, 404, 429),
+      },
+    },
   }, async (request) => items.get(authUser(request).id, request.params.id));
 
   app.patch('/items/:id', {
@@ -54,10 +67,11 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       operationId: 'updateItem',
       summary: 'Update fields of an item',
       params: IdParams,
+      headers: IfMatchHeaders,
       body: PatchItemBody,
-      response: { 200: ref(ItemSchema, 'the updated item'), ...errorResponses(400, 401, 404, 413, 415, 429) },
+      response: { 200: ref(ItemSchema, 'the updated item'), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
     },
-  }, async (request) => itemChanges.patch(authUser(request).id, request.params.id, request.body));
+  }, async (request) => itemChanges.patch(authUser(request).id, request.params.id, request.body, ifMatchPrecondition(request.headers['if-match'])));
 
   app.delete('/items/:id', {
     config: { scope: 'write' },
@@ -66,10 +80,11 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       operationId: 'deleteItem',
       summary: 'Delete an item and its subtasks',
       params: IdParams,
-      response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404, 413, 415, 429) },
+      headers: IfMatchHeaders,
+      response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
     },
   }, async (request, reply) => {
-    await itemChanges.remove(authUser(request).id, request.params.id);
+    await itemChanges.remove(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match']));
     return reply.status(204).send(null);
   });
 
@@ -81,8 +96,15 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   for (const [action, operationId, summary, run] of stateRoutes) {
     app.post(`/items/:id/${action}`, {
       config: { scope: 'write' },
-      schema: { tags, operationId, summary, params: IdParams, response: { 200: ref(ItemSchema, 'the item after the change'), ...errorResponses(400, 401, 404, 413, 415, 429) } },
-    }, async (request) => run(authUser(request).id, request.params.id));
+      schema: {
+        tags,
+        operationId,
+        summary,
+        params: IdParams,
+        headers: IfMatchHeaders,
+        response: { 200: ref(ItemSchema, 'the item after the change'), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
+      },
+    }, async (request) => run(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match'])));
   }
 
   app.get('/items/:id/children', {

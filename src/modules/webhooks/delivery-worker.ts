@@ -15,7 +15,9 @@ import {
   type ClaimedDelivery,
 } from './deliveries.repository.js';
 import type { DeliveryTransport } from './delivery-transport.js';
+import { EVENT_RETENTION_MS } from '../events/events.service.js';
 import { fanOutEvents } from './fan-out.js';
+import { pruneFinishedDeliveries } from './retention.repository.js';
 import type { SigningKeyVault } from './signing-keys.js';
 import { deliveryHeaders } from './signing.js';
 import { recordWebhookFailure } from './webhooks.repository.js';
@@ -33,8 +35,10 @@ export interface WorkerSettings {
   pollMs: number;
   /** Outbox events fanned out per transaction. */
   batchSize: number;
-  /** Dispatched outbox events (and their deliveries) older than this are deleted. */
+  /** Finished deliveries older than this are deleted (the delivery log). */
   retentionMs: number;
+  /** Outbox events older than this are deleted once no webhook needs them (the change feed keeps 30 days). */
+  eventRetentionMs: number;
   pruneEveryMs: number;
   /** On stop, how long attempts in flight may still finish before they are cut off and handed back. */
   shutdownGraceMs: number;
@@ -46,6 +50,7 @@ export const DEFAULT_WORKER_SETTINGS: Omit<WorkerSettings, 'retryDelaysMs' | 'le
   pollMs: 250,
   batchSize: 200,
   retentionMs: 7 * 24 * 3600_000,
+  eventRetentionMs: EVENT_RETENTION_MS,
   pruneEveryMs: 10 * 60_000,
   shutdownGraceMs: 3_000,
 };
@@ -172,16 +177,21 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     await prune();
   }
 
+  /** Deletes old finished deliveries, then old events no webhook needs; answers the rows deleted. */
   async function prune(): Promise<number> {
-    const cutoff = at(-settings.retentionMs);
-    let total = 0;
-    for (let i = 0; i < MAX_PRUNE_BATCHES; i += 1) {
-      const deleted = await pruneDispatchedEvents(db, cutoff, PRUNE_BATCH);
-      total += deleted;
-      if (deleted < PRUNE_BATCH) break;
-    }
-    if (total > 0) log.info({ deleted: total, cutoff }, 'pruned delivered outbox events');
-    return total;
+    const batches = async (cutoff: string, run: (cutoff: string, limit: number) => Promise<number>): Promise<number> => {
+      let total = 0;
+      for (let i = 0; i < MAX_PRUNE_BATCHES; i += 1) {
+        const deleted = await run(cutoff, PRUNE_BATCH);
+        total += deleted;
+        if (deleted < PRUNE_BATCH) break;
+      }
+      return total;
+    };
+    const deliveries = await batches(at(-settings.retentionMs), (cutoff, limit) => pruneFinishedDeliveries(db, cutoff, limit));
+    const events = await batches(at(-settings.eventRetentionMs), (cutoff, limit) => pruneDispatchedEvents(db, cutoff, limit));
+    if (deliveries + events > 0) log.info({ deliveries, events }, 'pruned old deliveries and outbox events');
+    return deliveries + events;
   }
 
   /** Fans out new events, then claims as many due deliveries as there is room for and starts them. */

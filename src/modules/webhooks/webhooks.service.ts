@@ -10,6 +10,7 @@ import { findDelivery, findDeliveryPage, resetDelivery, type DeliveryLogRow } fr
 import { checkWebhookUrl, DestinationRuleError } from './destination-rules.js';
 import type { SigningKeyVault } from './signing-keys.js';
 import { newWebhookSecret, signingKeyOf } from './signing.js';
+import { reopenEventsSince } from './retention.repository.js';
 import {
   countWebhooks,
   deleteWebhookById,
@@ -113,6 +114,7 @@ export function createWebhooksService(deps: {
           throw badRequest(`at most ${MAX_WEBHOOKS_PER_USER} webhooks per user; delete one first`);
         }
         await insertWebhook(trx, row);
+        await reopenEventsSince(trx, userId, row.created_at);
       });
       return { webhook: toWebhookView(row), secret };
     },

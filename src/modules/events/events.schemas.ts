@@ -1,0 +1,29 @@
+import { Type } from 'typebox';
+import { StringEnum, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
+import { ItemSchema } from '../items/items.schemas.js';
+import { ITEM_EVENT_NAMES } from './events.service.js';
+
+export const ChangeSchema = Type.Object(
+  {
+    id: Uuid,
+    event: StringEnum(ITEM_EVENT_NAMES, { description: ITEM_EVENT_NAMES.join(' | ') }),
+    created_at: UtcTimestamp,
+    data: Type.Object({ item: ref(ItemSchema) }, { description: 'the item after the change; for item.deleted, the item as it was' }),
+    cursor: Type.String({ description: 'the feed position just after this change' }),
+  },
+  { $id: 'Change', title: 'Change', description: 'exactly the body a webhook receives for the event, plus cursor' },
+);
+
+export const ChangePageSchema = Type.Object(
+  {
+    changes: Type.Array(ref(ChangeSchema), { description: 'in commit order' }),
+    next_cursor: Type.String({ description: 'never null: where the next call starts; store it' }),
+    has_more: Type.Boolean({ description: 'true when more changes are ready now: call again at once' }),
+  },
+  { $id: 'ChangePage', title: 'ChangePage' },
+);
+
+export const ChangesQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor (or a change\'s cursor) from an earlier call; without it, from the oldest kept change' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'default 100, at most 500 (larger values are clamped)' })),
+});

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ifNoneMatchMatches, itemEtag } from '../modules/items/item-etag.js';
+import type { ItemView } from '../modules/items/item-view.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by this plugin on routes whose success answer is one item. */
+    itemEtag?: boolean;
+  }
+}
+
+/** Response schemas that are one item: `ref(ItemSchema)` and `ref(CapturedItemSchema)`. */
+const ITEM_REFS = new Set(['Item#', 'CapturedItem#']);
+
+const ETAG_HEADER = {
+  ETag: Type.String({ description: 'strong validator of the item (changes whenever the item or its tags change); send it back as If-Match or If-None-Match' }),
+};
+
+type ResponseSchemas = Record<string, { $ref?: unknown; headers?: Record<string, unknown> } & Record<string, unknown>>;
+
+/**
+ * Every response that returns one item carries its ETag, found from the route's response schema so
+ * that no route repeats it; the schema also documents the header. A GET whose If-None-Match
+ * matches answers 304 without a body.
+ */
+export function installItemEtags(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const responses = route.schema?.response as ResponseSchemas | undefined;
+    if (!responses) return;
+    let found = false;
+    for (const [status, schema] of Object.entries(responses)) {
+      if (!status.startsWith('2') || typeof schema.$ref !== 'string' || !ITEM_REFS.has(schema.$ref)) continue;
+      responses[status] = { ...schema, headers: { ...schema.headers, ...ETAG_HEADER } };
+      found = true;
+    }
+    if (found) route.config = { ...route.config, itemEtag: true };
+  });
+
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (!request.routeOptions.config.itemEtag || reply.statusCode >= 300) return payload;
+    void reply.header('etag', itemEtag(payload as ItemView));
+    return payload;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.itemEtag) return payload;
+    const condition = request.headers['if-none-match'];
+    const etag = reply.getHeader('etag');
+    if (condition === undefined || typeof etag !== 'string' || !ifNoneMatchMatches(condition, etag)) return payload;
+    void reply.code(304);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return null;
+  });
+}
