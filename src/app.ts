@@ -12,11 +12,14 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
+import { transferRoutes } from './modules/transfer/transfer.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
+import { installCors } from './plugins/cors.js';
 import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
+import { installHttpMetrics } from './plugins/http-metrics.js';
 import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
@@ -30,7 +33,7 @@ const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy'>>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup'>>;
   /** Their logger is the app's logger too, so service and request log lines look alike. */
   services: Services;
 }
@@ -57,6 +60,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   installValidators(app);
   installJsonParser(app);
   installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
+  installHttpMetrics(app, services.metrics.httpDuration);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
@@ -71,10 +75,11 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   });
 
   await installOpenApi(app, config.publicUrl);
-  await app.register(systemRoutes, { services });
+  await app.register(systemRoutes, { services, metricsToken: config.metricsToken });
 
   await app.register(
     async (api) => {
+      await installCors(api, config.corsOrigins ?? []);
       installBearerAuth(api, services.keys);
       installRateLimits(api, services.limits);
       installPlanGate(api);
@@ -89,6 +94,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(voiceRoutes, { services });
       await api.register(pairingRoutes, { services });
       await api.register(webhooksRoutes, { services });
+      await api.register(transferRoutes, { services });
     },
     { prefix: API_PREFIX },
   );

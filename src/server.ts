@@ -1,14 +1,15 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { clusterWorkerLink } from './cluster/worker-link.js';
 import { connectToPrimary } from './cluster/primary-channel.js';
 import { runPrimary } from './cluster/primary.js';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, loadEnvFile, type Config } from './config.js';
 import { createServices } from './container.js';
 import { createDb } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createLogger } from './lib/logger.js';
 import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
 
 /** Where SECRET_KEY lives when the environment does not set it (operations.md). */
@@ -85,8 +86,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, logger, () => prepareDeployment(config, logger));
   else await serve(config, logger);
 }

@@ -136,6 +136,13 @@ export interface PairingsTable {
   key_id: string | null;
 }
 
+/** A server-wide setting the owner changed (admin page); absent means its default. */
+export interface InstanceSettingsTable {
+  name: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -148,6 +155,7 @@ export interface DatabaseSchema {
   pairings: PairingsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  instance_settings: InstanceSettingsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

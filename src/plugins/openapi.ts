@@ -8,6 +8,7 @@ import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items
 import { AiSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
+import { ExportDocumentSchema, ImportResultSchema } from '../modules/transfer/transfer.schemas.js';
 import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
 import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSchema, WebhookSchema } from '../modules/webhooks/webhooks.schemas.js';
 
@@ -15,6 +16,7 @@ import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSc
 export const SHARED_SCHEMAS: TSchema[] = [
   ErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema,
   BulkResultSchema, TranscriptionSchema, WebhookSchema, WebhookListSchema, CreatedWebhookSchema, DeliverySchema, DeliveryPageSchema,
+  ExportDocumentSchema, ImportResultSchema,
 ];
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {

@@ -4,6 +4,7 @@ import * as search from './2026-11-22-0001-search.js';
 import * as webhooks from './2026-11-22-0015-webhooks.js';
 import * as web from './2026-11-22-0016-web.js';
 import * as searchKeyRanges from './2026-11-23-0001-search-key-ranges.js';
+import * as instanceSettings from './2026-11-24-0300-instance-settings.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0015-webhooks': webhooks,
   '2026-11-22-0016-web': web,
   '2026-11-23-0001-search-key-ranges': searchKeyRanges,
+  '2026-11-24-0300-instance-settings': instanceSettings,
 };

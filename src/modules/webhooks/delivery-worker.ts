@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import {
   claimDueDeliveries,
+  countPendingDeliveries,
   findAttemptContexts,
   pruneDispatchedEvents,
   recordAttemptResult,
@@ -74,6 +75,8 @@ export interface DeliveryWorker {
   /** Passes until one finds nothing due now. */
   drain(maxPasses?: number): Promise<TickReport>;
   prune(): Promise<number>;
+  /** Deliveries waiting for an attempt (every worker's; read from the database). */
+  pendingCount(): Promise<number>;
   readonly started: boolean;
 }
 
@@ -86,6 +89,8 @@ export interface DeliveryWorkerDeps {
   vault: SigningKeyVault;
   transport: DeliveryTransport;
   settings: WorkerSettings;
+  /** Told the outcome of every finished attempt (the metrics' counter). */
+  onAttempt?: (outcome: 'succeeded' | 'failed' | 'interrupted') => void;
 }
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
@@ -120,6 +125,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       timestamp: Math.floor(clock.now().getTime() / 1000),
     });
     const outcome = await deps.transport.send({ url: ctx.url, headers, body: ctx.payload }, stop);
+    deps.onAttempt?.(outcome.kind);
     if (outcome.kind === 'interrupted') {
       await releaseLease(db, claim.id, owner, at());
       return;
@@ -282,5 +288,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       return total;
     },
     prune,
+    pendingCount: () => countPendingDeliveries(db),
   };
 }
