@@ -4,7 +4,7 @@ import { createServices, type Services, type WebhookOptions } from '../../src/co
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import type { LimitsConfig, OrganizerConfig, TranscribeConfig } from '../../src/config.js';
+import type { LimitsConfig, OrganizerConfig, SignupConfig, TranscribeConfig } from '../../src/config.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { RedisStoreOptions } from '../../src/modules/limits/redis-store.js';
@@ -56,6 +56,11 @@ export interface TestAppOptions {
   publicUrl?: string;
   /** Webhook settings; by default a fixed test SECRET_KEY and a resolver that knows no name (no real DNS). */
   webhooks?: WebhookOptions;
+  /** ALLOW_SIGNUP and DEFAULT_PLAN (open and free when absent). */
+  signup?: SignupConfig;
+  /** METRICS_TOKEN and CORS_ORIGINS of the app. */
+  metricsToken?: string;
+  corsOrigins?: string[];
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -82,8 +87,16 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     ...(options.transcribe ? { transcribe: options.transcribe } : {}),
     ...(options.voice ? { voice: options.voice } : {}),
     webhooks: { secretKey: TEST_SECRET_KEY, resolver: noDnsResolver, ...options.webhooks },
+    ...(options.signup ? { signup: options.signup } : {}),
   });
-  const app = await buildApp({ config: { publicUrl: options.publicUrl ?? 'http://localhost:8080' }, services });
+  const app = await buildApp({
+    config: {
+      publicUrl: options.publicUrl ?? 'http://localhost:8080',
+      ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    },
+    services,
+  });
   await app.ready();
   // Counting starts with the store's first connection; tests of the limiter start after it.
   await services.limits.ready(10_000);
