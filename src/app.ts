@@ -74,7 +74,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     if (closing) void reply.header('connection', 'close');
   });
 
-  await installOpenApi(app, config.publicUrl);
+  await installOpenApi(app);
   await app.register(systemRoutes, { services, metricsToken: config.metricsToken });
 
   await app.register(
