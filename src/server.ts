@@ -50,6 +50,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     ...(channel ? { cluster: clusterWorkerLink(channel) } : {}),
     transcribe: config.transcribe,
     webhooks: { secretKey: secretKeyOf(config, logger), delivery: config.webhooks },
+    signup: config.signup,
+    processMetrics: true,
   });
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
