@@ -135,6 +135,13 @@ describe.each(DIALECTS)('the admin CLI next to a running server (%s)', (dialect)
     expect((await admin(db.url, ['export', '--email', ownerEmail, '--format', 'pdf'])).stderr).toMatch(/--format must be json or markdown/);
   });
 
+  it('never writes keys or passwords into its log', () => {
+    expect(server.output()).toContain('"msg":"Server listening');
+    expect(server.output()).not.toContain(ownerKey);
+    expect(server.output()).not.toContain(ownerKey.split('_')[2]!);
+    expect(server.output()).not.toContain(PASSWORD);
+  });
+
   it(dialect === 'sqlite' ? 'backup copies the live database while the server writes, and the copy opens with the data' : 'backup points to pg_dump', async () => {
     const target = join(db.dir, 'backup.db');
     if (dialect === 'postgres') {
