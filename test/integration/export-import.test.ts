@@ -104,6 +104,33 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
       expect((await exportJson(a)).items).toHaveLength(3);
     });
 
+    it('finds imported items with old timestamps by search, newest first, across pages, among newer items', async () => {
+      const a = await actor(t);
+      const inbox = a.user.inboxId;
+      t.clock.advance(1000);
+      const recent = await capture(a.c, 'Alpha recent note');
+      const old = (i: number, at: string) => ({
+        id: `0190f5e2-7c3a-7b1d-9e2f-00000000000${i}`, project_id: inbox, type: 'todo', title: `Alpha imported ${i}`, content_md: null,
+        is_completed: false, status: 'todo', due_at: null, parent_id: null, tags: [], archived_at: null, created_at: at, updated_at: at,
+      });
+      const doc = {
+        format: 'capture-inbox-export', version: 1, projects: [{ id: inbox, name: 'Inbox', is_default: true }],
+        items: [old(1, '2019-03-01T10:00:00.000Z'), old(2, '2021-07-15T08:30:00.000Z'), old(3, '2021-07-15T08:30:00.500Z'), old(4, '1970-01-01T00:00:00.000Z')],
+      };
+      expect(ok(await a.c.post('import', doc)).imported.items).toBe(4);
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 5; pages += 1) {
+        const page: JsonBody = ok(await a.c.get(`items/search?q=alpha&limit=2${cursor ? `&cursor=${cursor}` : ''}`));
+        ids.push(...page.items.map((i: JsonBody) => i.id));
+        cursor = page.next_cursor;
+        if (!cursor) break;
+      }
+      expect(ids).toEqual([recent.id, old(3, '').id, old(2, '').id, old(1, '').id, old(4, '').id]);
+      const tooOld = { ...doc, items: [{ ...old(5, '1969-12-31T23:59:59.000Z') }] };
+      expectError(await a.c.post('import', tooOld), 400, 'bad_request');
+    });
+
     it('imports nothing from a malformed document (400), whatever part is wrong', async () => {
       const from = await actor(t);
       await seed(from);

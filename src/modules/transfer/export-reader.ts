@@ -8,6 +8,14 @@ import { ExportDocumentSchema, type ExportDocument, type ExportItem } from './tr
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const validate = addFormats(new Ajv({ allErrors: false, strict: false })).compile<ExportDocument>(ExportDocumentSchema);
 
+/**
+ * created_at bounds: SQLite keys a user's items by the unix second of created_at in 32 bits (the
+ * search-key-ranges migration), so a second before 1970 or past 2106 would fall outside the user's
+ * key range and out of search. Every dialect refuses them alike.
+ */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = 2 ** 32 * 1000;
+
 /** Outside `archived`, status is `done` exactly when is_completed is (item-state.ts); the status decides. */
 function planItem(item: ExportItem, position: number): PlannedItem {
   const archived = item.status === 'archived';
@@ -44,6 +52,8 @@ export function readExportDocument(body: unknown): ImportPlan {
     if (seen.has(item.id)) throw badRequest(`items[${item.position}]: the id ${item.id} appears twice`, 'items');
     seen.add(item.id);
     if (!refs.has(item.project_ref)) throw badRequest(`items[${item.position}]: project_id ${item.project_ref} is not in projects`, 'items');
+    const created = Date.parse(item.created_at);
+    if (!(created >= EARLIEST && created < LATEST)) throw badRequest(`items[${item.position}]: created_at must lie between 1970 and 2106`, 'items');
   }
   const ordered = parentsFirst(items);
   if (ordered.length !== items.length) throw badRequest('items: parent_id links form a cycle', 'items');
