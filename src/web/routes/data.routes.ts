@@ -49,7 +49,7 @@ export const dataRoutes: FastifyPluginAsyncTypebox<{ services: Services; render:
     const { user } = webContext(request);
     if (!user) return reply.redirect(`/login?next=${encodeURIComponent('/settings/keys')}`, 303);
     const body = request.body as UploadBody | undefined;
-    if (!body?.file || body.file.length === 0) return render(request, reply, 400, { error: 'Choose a file to import: an export of Capture Inbox (.json) or a Todoist CSV.' });
+    if (!Buffer.isBuffer(body?.file) || body.file.length === 0) return render(request, reply, 400, { error: 'Choose a file to import: an export of Capture Inbox (.json) or a Todoist CSV.' });
     try {
       const result = await services.transfer.importData(user, sourceOf(body.file));
       return render(request, reply, 200, { notice: summary(result) });
