@@ -15,16 +15,19 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
+import { transferRoutes } from './modules/transfer/transfer.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
 import { installBodyDrain } from './plugins/body-drain.js';
-import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
 import { installRequestLog } from './plugins/request-log.js';
 import { createDeferredCompilers } from './plugins/deferred-compilers.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installItemEtags } from './plugins/item-etags.js';
+import { installCors } from './plugins/cors.js';
+import { installErrorHandlers, routerErrorHandler } from './plugins/error-handler.js';
+import { installHttpMetrics } from './plugins/http-metrics.js';
 import { installJsonParser } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installPlanGate } from './plugins/plan-gate.js';
@@ -40,7 +43,7 @@ const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy'>>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup'>>;
   /** Their logger is the app's logger too, so service and request log lines look alike. */
   services: Services;
 }
@@ -77,6 +80,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   app.decorate('compileSchemas', compilers.compileAll);
   installJsonParser(app);
   installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
+  installHttpMetrics(app, services.metrics.httpDuration);
   installRequestLog(app);
   installSecurityHeaders(app);
   installBodyDrain(app);
@@ -96,11 +100,12 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     done(null, payload);
   });
 
-  await installOpenApi(app, config.publicUrl);
-  await app.register(systemRoutes, { services });
+  await installOpenApi(app);
+  await app.register(systemRoutes, { services, metricsToken: config.metricsToken });
 
   await app.register(
     async (api) => {
+      await installCors(api, config.corsOrigins ?? []);
       installBearerAuth(api, services.keys);
       installScopes(api);
       installRateLimits(api, services.limits);
@@ -119,6 +124,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(pairingRoutes, { services });
       await api.register(webhooksRoutes, { services });
       await api.register(eventsRoutes, { services });
+      await api.register(transferRoutes, { services });
     },
     { prefix: API_PREFIX },
   );

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
@@ -37,6 +38,11 @@ const ConfigSchema = Type.Object({
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
   // Exactly two delays: the spec's three attempts are fixed, only their spacing is a setting.
   WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', default: '1000,5000' }),
+  ALLOW_SIGNUP: Type.Boolean({ default: true }),
+  DEFAULT_PLAN: Type.Union([Type.Literal('free'), Type.Literal('pro')], { default: 'free' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  // Comma list of exact origins (scheme://host[:port]).
+  CORS_ORIGINS: Type.Optional(Type.String({ pattern: '^\\s*https?://[^,\\s/]+(\\s*,\\s*https?://[^,\\s/]+)*\\s*$' })),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -104,6 +110,33 @@ export interface Config {
   /** SECRET_KEY decoded; undefined means the server generates ./data/secret.key on first start. */
   readonly secretKey: Buffer | undefined;
   readonly webhooks: WebhookDeliveryConfig;
+  readonly signup: SignupConfig;
+  /** When set, GET /metrics needs `Authorization: Bearer <it>`. */
+  readonly metricsToken: string | undefined;
+  /** Origins allowed to call /api/v1 from a browser; empty means no CORS headers at all. */
+  readonly corsOrigins: readonly string[];
+}
+
+export interface SignupConfig {
+  /** false: the web sign-up is closed whatever the admin page says (the owner creates users). */
+  readonly allowed: boolean;
+  /** The plan of users created by sign-up. */
+  readonly defaultPlan: 'free' | 'pro';
+}
+
+export const DEFAULT_SIGNUP: SignupConfig = Object.freeze({ allowed: true, defaultPlan: 'free' });
+
+/** Where `.env` is looked for: the working directory, as operations.md says. */
+export const ENV_FILE = '.env';
+
+/**
+ * Reads `.env` into process.env when present, before loadConfig. Node's own reader never
+ * overwrites a variable the environment already has, so the real environment wins.
+ */
+export function loadEnvFile(path: string = ENV_FILE): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
 }
 
 export interface WebhookDeliveryConfig {
@@ -208,5 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: raw.WEBHOOK_TIMEOUT_MS,
       retryDelaysMs: Object.freeze(raw.WEBHOOK_RETRY_DELAYS_MS.split(',').map((d) => Number(d.trim()))),
     }),
+    signup: Object.freeze({ allowed: raw.ALLOW_SIGNUP, defaultPlan: raw.DEFAULT_PLAN }),
+    metricsToken: raw.METRICS_TOKEN,
+    corsOrigins: Object.freeze((raw.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '')),
   });
 }

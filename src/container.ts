@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, DEFAULT_WEBHOOK_DELIVERY, type LimitsConfig, type OrganizerConfig, type TranscribeConfig, type WebhookDeliveryConfig } from './config.js';
+import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, DEFAULT_SIGNUP, DEFAULT_WEBHOOK_DELIVERY, type LimitsConfig, type SignupConfig, type OrganizerConfig, type TranscribeConfig, type WebhookDeliveryConfig } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -13,11 +13,13 @@ import { createIdempotencyService, type IdempotencyService } from './modules/ide
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
+import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { createLimitsService, type LimitsService } from './modules/limits/limits.service.js';
 import { createMemoryStore } from './modules/limits/memory-store.js';
 import { createRedisStore, type RedisStoreOptions } from './modules/limits/redis-store.js';
+import { countedEngine } from './modules/metrics/counted-engine.js';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createOrganizerEngine } from './modules/organizer/engines.js';
 import { createOrganizerService, type OrganizerService } from './modules/organizer/organizer.service.js';
@@ -25,6 +27,9 @@ import { createPairingService, type PairingService } from './modules/pairing/pai
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
+import { createExportService } from './modules/transfer/export.service.js';
+import { createImportService } from './modules/transfer/import.service.js';
+import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
 import { createDeliveryTransport, systemResolver, type Resolver } from './modules/webhooks/delivery-transport.js';
@@ -50,6 +55,10 @@ export interface Services {
   limits: LimitsService;
   organizer: OrganizerService;
   accounts: AccountsService;
+  /** Export and import of a user's whole data. */
+  transfer: TransferService;
+  /** Server-wide settings the owner changes (sign-up open or closed). */
+  instance: InstanceService;
   pairing: PairingService;
   browse: BrowseService;
   webhooks: WebhooksService;
@@ -79,6 +88,10 @@ export interface ContainerOptions {
   webhooks?: WebhookOptions;
   /** In a cluster worker: counters and metrics that span every worker (see src/cluster). */
   cluster?: ClusterWorkerLink;
+  /** prom-client's process metrics in GET /metrics (the server process; tests leave them out). */
+  processMetrics?: boolean;
+  /** Web sign-up: open or closed (ALLOW_SIGNUP) and the plan it gives (DEFAULT_PLAN). */
+  signup?: SignupConfig;
 }
 
 export interface ClusterWorkerLink {
@@ -106,7 +119,10 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? defaultNewId;
   const logger = options.logger ?? pino({ level: 'silent' });
-  const metrics = createMetrics(options.cluster?.renderMetrics);
+  const metrics = createMetrics({
+    ...(options.cluster ? { render: options.cluster.renderMetrics } : {}),
+    ...(options.processMetrics ? { processMetrics: true } : {}),
+  });
   options.cluster?.shareMetrics(metrics.registry);
   const base = { db, clock, newId };
 
@@ -129,7 +145,10 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     ? createRedisStore(options.redis)
     : (options.cluster?.counterStore ?? createMemoryStore(clock));
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
-  const engine = createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const engine = countedEngine(
+    createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) }),
+    metrics.organizerRuns,
+  );
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, itemChanges });
   const items = createItemsService({ ...base, dialect, loader, projects, events, organizer });
   const users = createUsersService({ ...base, projects });
@@ -142,9 +161,15 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     logger,
   });
 
-  const accounts = createAccountsService({ db, clock, users, limits });
+  const instance = createInstanceService({ db, clock, signup: options.signup ?? DEFAULT_SIGNUP });
+  const accounts = createAccountsService({ db, clock, users, limits, instance });
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
   const browse = createBrowseService({ db, loader });
+  const transfer = createTransferService({
+    clock,
+    exporter: createExportService({ clock, users, projects, tags, items }),
+    importer: createImportService({ db, loader, projects, tags, events, search }),
+  });
 
 
   const hooks = options.webhooks ?? {};
@@ -164,11 +189,13 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     vault,
     transport,
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
+    onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
   });
+  metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
     db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
-    accounts, pairing, browse, webhooks, webhookWorker,
+    accounts, instance, transfer, pairing, browse, webhooks, webhookWorker,
     async close() {
       await webhookWorker.stop();
       await transport.close();

@@ -1,15 +1,16 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { clusterWorkerLink } from './cluster/worker-link.js';
 import { connectToPrimary } from './cluster/primary-channel.js';
 import { runPrimary } from './cluster/primary.js';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, loadEnvFile, type Config } from './config.js';
 import { createServices } from './container.js';
 import { createDb } from './db/create-db.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createLogger } from './lib/logger.js';
 import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
 
 /** Where SECRET_KEY lives when the environment does not set it (operations.md). */
@@ -50,6 +51,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     ...(channel ? { cluster: clusterWorkerLink(channel) } : {}),
     transcribe: config.transcribe,
     webhooks: { secretKey: secretKeyOf(config, logger), delivery: config.webhooks },
+    signup: config.signup,
+    processMetrics: true,
   });
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
@@ -87,10 +90,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
-  // Written asynchronously: under load many lines go out in one write instead of one write each.
-  // pino flushes what is pending when the process exits.
-  const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
+  const logger = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, logger, () => prepareDeployment(config, logger));
   else await serve(config, logger);
 }

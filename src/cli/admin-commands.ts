@@ -1,3 +1,5 @@
+import { pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
 import type { Services } from '../container.js';
 import type { Plan } from '../db/schema.js';
 import { parseScopeList } from '../modules/keys/scopes.js';
@@ -7,6 +9,16 @@ export class UsageError extends Error {
 }
 
 export type Flags = Record<string, string | undefined>;
+
+/** What a command may use besides the services: its input and output streams. */
+export interface CommandIo {
+  /** The whole of stdin (set-password reads the password there, never from argv). */
+  readStdin(): Promise<string>;
+  stdout: Writable;
+}
+
+/** A command that printed its own output (several lines, or a stream) returns this. */
+export const PRINTED = Symbol('printed');
 
 const need = (flags: Flags, name: string): string => {
   const value = flags[name];
@@ -33,11 +45,36 @@ function expiryDays(value: string): number {
   return Number(value);
 }
 
-/** Each command returns the one JSON value it prints; operations.md fixes the names and shapes. */
-export const COMMANDS: Record<string, (services: Services, flags: Flags) => Promise<unknown>> = {
+function exportFormat(value: string | undefined): 'json' | 'markdown' {
+  if (value === undefined || value === 'json' || value === 'markdown') return value ?? 'json';
+  throw new UsageError('--format must be json or markdown');
+}
+
+/** The password is the first line of stdin; its line ending is not part of it. */
+function passwordFrom(input: string): string {
+  const line = input.split(/\r?\n/)[0] ?? '';
+  if (line === '') throw new UsageError('no password on stdin; e.g. printf %s "$NEW_PASSWORD" | npm run --silent admin -- user set-password --email E');
+  return line;
+}
+
+const write = (out: Writable, text: string): Promise<void> =>
+  new Promise((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
+
+/** Each command returns the one JSON value it prints (or PRINTED); operations.md fixes the names and shapes. */
+export const COMMANDS: Record<string, (services: Services, flags: Flags, io: CommandIo) => Promise<unknown>> = {
   'user create': (s, f) =>
     s.users.create({ email: need(f, 'email'), ...(f.password ? { password: f.password } : {}), plan: plan(f.plan) ?? 'free' }),
   'user set-plan': (s, f) => s.users.setPlan(need(f, 'email'), plan(need(f, 'plan')) as Plan),
+  'user set-password': async (s, f, io) => {
+    if (f.password !== undefined) throw new UsageError('set-password reads the password from stdin; --password would leave it in the shell history and the process list');
+    const email = need(f, 'email');
+    const done = await s.accounts.setPassword(email, passwordFrom(await io.readStdin()));
+    return { ...done, password_set: true, sessions_ended: true };
+  },
+  'user list': async (s, _f, io) => {
+    for (const user of await s.users.list()) await write(io.stdout, `${JSON.stringify(user)}\n`);
+    return PRINTED;
+  },
   'key create': async (s, f) => {
     const scopes = f.scopes === undefined ? undefined : scopeList(f.scopes);
     const days = f['expires-in-days'] === undefined ? undefined : expiryDays(f['expires-in-days']);
@@ -50,5 +87,11 @@ export const COMMANDS: Record<string, (services: Services, flags: Flags) => Prom
     const keyId = need(f, 'key-id');
     await s.keys.revoke(keyId);
     return { key_id: keyId, revoked: true };
+  },
+  export: async (s, f, io) => {
+    const format = exportFormat(f.format);
+    const user = await s.users.requireByEmail(need(f, 'email'));
+    await pipeline(s.transfer.exportData(user.id, format).body, io.stdout, { end: false });
+    return PRINTED;
   },
 };

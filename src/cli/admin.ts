@@ -1,17 +1,23 @@
+import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig, loadEnvFile } from '../config.js';
 import { createServices } from '../container.js';
+import { backupDatabase } from '../db/backup.js';
 import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { COMMANDS, UsageError } from './admin-commands.js';
+import { COMMANDS, PRINTED, UsageError } from './admin-commands.js';
 
 const USAGE = `usage: admin user create --email E [--password P] [--plan free|pro]
        admin user set-plan --email E --plan free|pro
+       admin user set-password --email E        (the password is read from stdin)
+       admin user list                          (one JSON line per user)
        admin key create --email E [--label L] [--scopes read,capture,write,webhooks] [--expires-in-days N]
        admin key revoke --key-id K
+       admin backup --to FILE                   (SQLite, while the server runs; PostgreSQL: pg_dump)
+       admin export --email E [--format json|markdown]
        admin migrate`;
 
-/** The admin CLI: never starts HTTP, prints one JSON line, exits non-zero with one line on stderr. */
+/** The admin CLI: never starts HTTP, prints JSON lines, exits non-zero with one line on stderr. */
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -24,6 +30,8 @@ async function main(argv: string[]): Promise<void> {
       'key-id': { type: 'string' },
       scopes: { type: 'string' },
       'expires-in-days': { type: 'string' },
+      to: { type: 'string' },
+      format: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -33,15 +41,24 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const run = COMMANDS[command];
-  if (command !== 'migrate' && !run) throw new UsageError(`unknown command "${command}"; run "admin help" for the list`);
+  if (command !== 'migrate' && command !== 'backup' && !run) throw new UsageError(`unknown command "${command}"; run "admin help" for the list`);
 
-  const handle = createDb(loadConfig().databaseUrl);
+  loadEnvFile();
+  const config = loadConfig();
+  if (command === 'backup') {
+    if (!values.to) throw new UsageError('--to is required');
+    // No migration first: a backup copies the database as it is.
+    process.stdout.write(`${JSON.stringify(await backupDatabase(config.databaseUrl, values.to))}\n`);
+    return;
+  }
+  const handle = createDb(config.databaseUrl);
   try {
     const applied = await migrateToLatest(handle.db);
+    const io = { readStdin: () => text(process.stdin), stdout: process.stdout };
     const result = run
-      ? await run(createServices(handle), values)
+      ? await run(createServices(handle, { signup: config.signup }), values, io)
       : { applied: applied.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (result !== PRINTED) process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await handle.db.destroy();
   }

@@ -176,6 +176,13 @@ export interface PairingsTable {
   scopes: string;
 }
 
+/** A server-wide setting the owner changed (admin page); absent means its default. */
+export interface InstanceSettingsTable {
+  name: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -190,6 +197,7 @@ export interface DatabaseSchema {
   pairings: PairingsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  instance_settings: InstanceSettingsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

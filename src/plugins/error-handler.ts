@@ -33,9 +33,9 @@ function validationBody(error: FastifyError): ErrorBody {
 function fastifyErrorBody(error: FastifyError, status: number): ErrorBody {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { error: 'unsupported_media_type', message: 'send the body as application/json' };
+      return { error: 'unsupported_media_type', message: 'send the body as application/json (POST /api/v1/import also takes text/csv)' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { error: 'payload_too_large', message: 'request body is larger than 1 MiB' };
+      return { error: 'payload_too_large', message: 'request body is larger than the route accepts (1 MiB; 20 MiB for POST /api/v1/import)' };
     default:
       return { error: CODE_BY_STATUS[status] ?? 'bad_request', message: error.message };
   }

@@ -11,6 +11,10 @@ declare module 'fastify' {
   }
 }
 
+/** Names the way out on a self-hosted server, where no one sells the plan: its owner switches it. */
+export const PRO_REQUIRED_MESSAGE =
+  'this needs the Pro plan; on a self-hosted server its owner switches plans on the admin page (/admin) or with `npm run admin -- user set-plan --email E --plan pro`';
+
 /**
  * Plan gating for routes marked `pro`: after authentication (and the rate limit, which counts the
  * request) and before validation and any work, a free user gets 402 pro_required.
@@ -20,7 +24,7 @@ export function installPlanGate(app: FastifyInstance): void {
     const marker = request.routeOptions.config.pro;
     if (!marker || !request.authUser || request.authUser.plan === 'pro') return;
     if (typeof marker === 'function' && !marker(request)) return;
-    throw new AppError('pro_required', 'this needs the Pro plan; ask the account owner to upgrade');
+    throw new AppError('pro_required', PRO_REQUIRED_MESSAGE);
   });
 }
 

@@ -6,6 +6,7 @@ import { ASSETS } from './assets.js';
 import { installPageErrors } from './errors.js';
 import { setPageHeaders } from './layout.js';
 import { PageError } from './page-error.js';
+import { adminRoutes } from './routes/admin.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
@@ -54,5 +55,6 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(inboxRoutes, { services: opts.services });
     await pages.register(settingsRoutes, { services: opts.services, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { services: opts.services });
+    await pages.register(adminRoutes, { services: opts.services });
   });
 };

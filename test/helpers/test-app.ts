@@ -4,7 +4,7 @@ import { createServices, type Services, type WebhookOptions } from '../../src/co
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import type { LimitsConfig, OrganizerConfig, TranscribeConfig } from '../../src/config.js';
+import type { LimitsConfig, OrganizerConfig, SignupConfig, TranscribeConfig } from '../../src/config.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { TrustProxy } from '../../src/lib/trust-proxy.js';
@@ -59,6 +59,11 @@ export interface TestAppOptions {
   webhooks?: WebhookOptions;
   /** TRUST_PROXY, parsed (default false). */
   trustProxy?: TrustProxy;
+  /** ALLOW_SIGNUP and DEFAULT_PLAN (open and free when absent). */
+  signup?: SignupConfig;
+  /** METRICS_TOKEN and CORS_ORIGINS of the app. */
+  metricsToken?: string;
+  corsOrigins?: string[];
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -85,8 +90,17 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
     ...(options.transcribe ? { transcribe: options.transcribe } : {}),
     ...(options.voice ? { voice: options.voice } : {}),
     webhooks: { secretKey: TEST_SECRET_KEY, resolver: noDnsResolver, ...options.webhooks },
+    ...(options.signup ? { signup: options.signup } : {}),
   });
-  const app = await buildApp({ config: { publicUrl: options.publicUrl ?? 'http://localhost:8080', ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}) }, services });
+  const app = await buildApp({
+    config: {
+      publicUrl: options.publicUrl ?? 'http://localhost:8080',
+      ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+      ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    },
+    services,
+  });
   await app.ready();
   // Counting starts with the store's first connection; tests of the limiter start after it.
   await services.limits.ready(10_000);

@@ -1,6 +1,8 @@
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, loadEnvFile } from '../../src/config.js';
 
 describe('loadConfig', () => {
   it('applies the defaults of operations.md', () => {
@@ -24,7 +26,42 @@ describe('loadConfig', () => {
       transcribe: { engine: 'auto', openai: undefined, searchPath: undefined },
       secretKey: undefined,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10000, retryDelaysMs: [1000, 5000] },
+      signup: { allowed: true, defaultPlan: 'free' },
+      metricsToken: undefined,
+      corsOrigins: [],
     });
+  });
+
+  it('reads ALLOW_SIGNUP, DEFAULT_PLAN, METRICS_TOKEN and CORS_ORIGINS, listing every bad one', () => {
+    const config = loadConfig({
+      ALLOW_SIGNUP: 'false',
+      DEFAULT_PLAN: 'pro',
+      METRICS_TOKEN: 'a-long-enough-token',
+      CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173',
+    });
+    expect(config.signup).toEqual({ allowed: false, defaultPlan: 'pro' });
+    expect(config.metricsToken).toBe('a-long-enough-token');
+    expect(config.corsOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:5173']);
+    expect(() => loadConfig({ DEFAULT_PLAN: 'gold', METRICS_TOKEN: 'short', CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(
+      /DEFAULT_PLAN.*METRICS_TOKEN.*CORS_ORIGINS/,
+    );
+  });
+
+  it('reads .env into the environment without overriding what the environment already says', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inbox-env-'));
+    const file = join(dir, '.env');
+    writeFileSync(file, 'CIN_TEST_FROM_FILE=file\nCIN_TEST_BOTH=file\n');
+    process.env.CIN_TEST_BOTH = 'environment';
+    try {
+      expect(loadEnvFile(join(dir, 'missing.env'))).toBe(false);
+      expect(loadEnvFile(file)).toBe(true);
+      expect(process.env.CIN_TEST_FROM_FILE).toBe('file');
+      expect(process.env.CIN_TEST_BOTH).toBe('environment');
+    } finally {
+      delete process.env.CIN_TEST_FROM_FILE;
+      delete process.env.CIN_TEST_BOTH;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads the organizer settings; the openai engine needs a base URL and a model', () => {

@@ -7,6 +7,7 @@ import * as searchKeyRanges from './2026-11-23-0001-search-key-ranges.js';
 import * as searchKeyCounter from './2026-11-24-0001-search-key-counter.js';
 import * as scopes from './2026-11-24-0100-scopes.js';
 import * as sync from './2026-11-24-0200-sync.js';
+import * as instanceSettings from './2026-11-24-0300-instance-settings.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0001-search-key-counter': searchKeyCounter,
   '2026-11-24-0100-scopes': scopes,
   '2026-11-24-0200-sync': sync,
+  '2026-11-24-0300-instance-settings': instanceSettings,
 };

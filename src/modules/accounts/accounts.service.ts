@@ -7,7 +7,8 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import { canonicalTimeZone } from '../users/timezones.js';
 import { emailKey, type UsersService } from '../users/users.service.js';
-import { deleteSession, deleteSessionsExpiredBy, findLiveSession, insertSession, touchSession } from './sessions.repository.js';
+import type { InstanceService } from '../instance/instance.service.js';
+import { deleteSession, deleteSessionsExpiredBy, deleteSessionsOfUser, findLiveSession, insertSession, touchSession } from './sessions.repository.js';
 
 /** A signed-in browser stays signed in this long (signing out ends it at once). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -31,6 +32,8 @@ export interface AccountsService {
   signUp(input: { email: string; password: string; timezone?: string; ip: string }): Promise<{ token: string; user: SessionUser }>;
   signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string; user: SessionUser }>;
   signOut(token: string): Promise<void>;
+  /** A new password (the admin CLI's set-password): every web session of the user ends. */
+  setPassword(email: string, password: string): Promise<{ id: string; email: string }>;
   /** The user of a live session, or null for an unknown, expired or signed-out token. */
   resolve(token: string): Promise<SessionUser | null>;
 }
@@ -42,7 +45,20 @@ export const NEUTRAL_SIGNUP_REFUSAL = 'No account could be created with these de
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export function createAccountsService(deps: { db: Db; clock: Clock; users: UsersService; limits: LimitsService }): AccountsService {
+function checkPasswordLength(password: string): void {
+  const length = Array.from(password).length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
+    throw badRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
+  }
+}
+
+export function createAccountsService(deps: {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  limits: LimitsService;
+  instance: InstanceService;
+}): AccountsService {
   const { db, clock, users, limits } = deps;
   // Unknown emails still pay for one password hash, so the answer's timing does not tell which exist.
   let decoy: Promise<string> | undefined;
@@ -76,13 +92,13 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
   return {
     async signUp({ email, password, timezone, ip }) {
       await throttle(null, ip);
-      const length = Array.from(password).length;
-      if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
-        throw badRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
+      if (!(await deps.instance.signup()).open) {
+        throw new AppError('access_denied', 'sign-up is closed on this server; its owner creates accounts');
       }
+      checkPasswordLength(password);
       // The browser's zone is a convenience; one Node does not know is dropped, not an error.
       const zone = timezone ? canonicalTimeZone(timezone) : null;
-      const created = await users.create({ email, password, ...(zone ? { timezone: zone } : {}) }).catch((error: unknown) => {
+      const created = await users.create({ email, password, plan: deps.instance.defaultPlan, ...(zone ? { timezone: zone } : {}) }).catch((error: unknown) => {
         // Never "this email already exists": the form must not tell a stranger who has an account.
         if (error instanceof AppError && error.code === 'conflict') throw new AppError('bad_request', NEUTRAL_SIGNUP_REFUSAL);
         throw error;
@@ -106,6 +122,14 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
       if (!(await verifyPassword(password, row.password_hash))) throw wrong;
       await users.upgradePasswordHash(row.id, row.password_hash, password);
       return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
+    },
+
+    async setPassword(email, password) {
+      checkPasswordLength(password);
+      const row = await users.requireByEmail(email);
+      await users.setPasswordHash(row.id, await hashPassword(password));
+      await deleteSessionsOfUser(db, row.id);
+      return { id: row.id, email: row.email };
     },
 
     async signOut(token) {

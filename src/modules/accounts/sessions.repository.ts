@@ -49,3 +49,8 @@ export async function deleteSession(db: Executor, id: string): Promise<void> {
 export async function deleteSessionsExpiredBy(db: Executor, now: string): Promise<void> {
   await db.deleteFrom('web_sessions').where('expires_at', '<=', now).execute();
 }
+
+/** Signs the user out everywhere (after a password change). */
+export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
+}

@@ -39,6 +39,8 @@ export interface ProjectsService {
   list(userId: string): Promise<ProjectView[]>;
   get(userId: string, id: string): Promise<ProjectView>;
   findOrCreate(userId: string, name: string): Promise<ProjectView>;
+  /** Inside the caller's transaction (imports): the project of that name, created when missing. */
+  findOrCreateIn(trx: Executor, userId: string, name: string): Promise<{ id: string; created: boolean }>;
   rename(userId: string, id: string, name: string): Promise<ProjectView>;
   remove(userId: string, id: string): Promise<void>;
 }
@@ -129,6 +131,20 @@ export function createProjectsService(deps: {
       const winner = await findProjectByKey(db, userId, nameKey(name));
       if (!winner) throw new Error('project vanished after a conflicting insert');
       return view(userId, winner.id);
+    },
+
+    async findOrCreateIn(trx, userId, rawName) {
+      const name = cleanName(rawName);
+      const existing = await findProjectByKey(trx, userId, nameKey(name));
+      if (existing) return { id: existing.id, created: false };
+      const at = now();
+      const id = deps.newId();
+      if (await insertProject(trx, { id, user_id: userId, name, name_key: nameKey(name), is_default: 0, created_at: at, updated_at: at })) {
+        return { id, created: true };
+      }
+      const winner = await findProjectByKey(trx, userId, nameKey(name));
+      if (!winner) throw new Error('project vanished after a conflicting insert');
+      return { id: winner.id, created: false };
     },
 
     async rename(userId, id, rawName) {

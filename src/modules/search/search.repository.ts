@@ -94,9 +94,7 @@ function sqliteHits(db: Executor, userId: string, q: SearchPageQuery, ordered: b
  * last hit, that millisecond is read whole and sorted. Out of order, every hit is read and sorted.
  */
 async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery): Promise<ItemViewRow[]> {
-  // A SQLite-only column, so not part of the shared schema types.
-  const { rows: flags } = await sql<{ unordered: number }>`select search_unordered as unordered from users where id = ${userId}`.execute(db);
-  const ordered = flags[0]?.unordered === 0;
+  const ordered = !(await keysUnordered(db, userId));
   const take = q.limit + 1;
   const sorted = (from?: RawBuilder<number>) =>
     sqliteHits(db, userId, q, ordered, from).orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(take);
@@ -109,6 +107,13 @@ async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery):
   // Every hit of that millisecond and after it: from just below the millisecond's first key.
   const tieStart = sql<number>`(select min(search_key) - 1 from items where user_id = ${userId} and created_at = ${next.created_at})`;
   return sorted(tieStart).execute();
+}
+
+/** SQLite: whether an insert broke the order of the user's search keys (users.search_unordered). */
+export async function keysUnordered(db: Executor, userId: string): Promise<boolean> {
+  // A SQLite-only column, so not part of the shared schema types.
+  const { rows } = await sql<{ unordered: number }>`select search_unordered as unordered from users where id = ${userId}`.execute(db);
+  return rows[0]?.unordered !== 0;
 }
 
 /**

@@ -1,18 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { DialectName } from '../../db/create-db.js';
-import type { Db } from '../../db/schema.js';
+import type { Db, Executor } from '../../db/schema.js';
 import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import type { ItemView } from '../items/item-view.js';
 import type { Page } from '../items/items.service.js';
 import { tagKey } from '../tags/tags.service.js';
-import { findSearchPage, type SearchFilters } from './search.repository.js';
+import { findSearchPage, keysUnordered, renumberSearchKeys, type SearchFilters } from './search.repository.js';
 import type { SearchQuery } from './search.schemas.js';
 import { searchWords } from './search-words.js';
 
 export interface SearchService {
   search(userId: string, query: SearchQuery): Promise<Page<ItemView>>;
+  /**
+   * SQLite: after inserting items older than the user's newest (an import), numbers the user's
+   * search keys in created_at order again, so searches walk them instead of sorting every hit.
+   * Inside the caller's transaction; nothing to do when the keys are in order, or on PostgreSQL.
+   */
+  restoreOrder(trx: Executor, userId: string): Promise<void>;
 }
 
 function toFilters(query: SearchQuery): SearchFilters {
@@ -42,6 +48,9 @@ export function createSearchService(deps: { db: Db; dialect: DialectName; loader
       const rows = await findSearchPage(db, deps.dialect, userId, { ...filters, limit, ...(after ? { after } : {}) });
       const page = cutPage(rows, limit, ordering, (row) => row.created_at);
       return { items: await loader.views(db, userId, page.rows), next_cursor: page.next_cursor };
+    },
+    async restoreOrder(trx, userId) {
+      if (deps.dialect === 'sqlite' && (await keysUnordered(trx, userId))) await renumberSearchKeys(trx, userId);
     },
   };
 }

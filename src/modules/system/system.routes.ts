@@ -2,15 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { pingDb } from '../../db/create-db.js';
+import { AppError } from '../../errors.js';
+import { bearerMatches } from './metrics-token.js';
 
 const Status = Type.Object({ status: Type.String() });
 
 /** Probes for orchestrators: liveness never touches the database, readiness does. */
-export const systemRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const systemRoutes: FastifyPluginAsyncTypebox<{ services: Services; metricsToken?: string | undefined }> = async (app, { services, metricsToken }) => {
   app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
   // Prometheus text format; for the operator's scraper, like the probes above.
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    // METRICS_TOKEN: the scraper sends it as a bearer token; everyone else gets a plain 401.
+    if (metricsToken !== undefined && !bearerMatches(request.headers.authorization, metricsToken)) {
+      throw new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', { headers: { 'www-authenticate': 'Bearer realm="metrics"' } });
+    }
     const { registry } = services.metrics;
     return reply.type(registry.contentType).send(await services.metrics.render());
   });

@@ -19,7 +19,7 @@ export async function findUserByEmailKey(db: Executor, emailKey: string): Promis
 export async function updateUser(
   db: Executor,
   id: string,
-  patch: Partial<Pick<UserRow, 'plan' | 'timezone'>> & { updated_at: string },
+  patch: Partial<Pick<UserRow, 'plan' | 'timezone' | 'password_hash'>> & { updated_at: string },
 ): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }
@@ -27,6 +27,17 @@ export async function updateUser(
 /** Replaces a password hash only while it is still `expected`: a password changed meanwhile wins. */
 export async function replacePasswordHash(db: Executor, id: string, expected: string, next: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: next }).where('id', '=', id).where('password_hash', '=', expected).execute();
+}
+
+/** Every user, oldest first: the first is the server's owner. */
+export async function listUsers(db: Executor): Promise<Array<Pick<UserRow, 'id' | 'email' | 'plan' | 'created_at'>>> {
+  return db.selectFrom('users').select(['id', 'email', 'plan', 'created_at']).orderBy('created_at').orderBy('id').execute();
+}
+
+/** The first user created: the owner of the server (operations.md). */
+export async function findFirstUserId(db: Executor): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('id').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
 }
 
 export type { Plan };

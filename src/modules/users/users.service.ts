@@ -7,7 +7,7 @@ import { hashPassword, needsRehash } from '../../lib/passwords.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { canonicalTimeZone } from './timezones.js';
-import { findUserByEmailKey, findUserById, insertUser, replacePasswordHash, updateUser, type UserRow } from './users.repository.js';
+import { findFirstUserId, findUserByEmailKey, findUserById, insertUser, listUsers, replacePasswordHash, updateUser, type UserRow } from './users.repository.js';
 
 export interface UserView {
   id: string;
@@ -24,6 +24,13 @@ export interface MeView {
   created_at: string;
 }
 
+/** A line of `admin user list` and a row of the admin page. */
+export interface UserListEntry extends UserView {
+  created_at: string;
+  /** The first user of the server: sees the admin page. */
+  owner: boolean;
+}
+
 export interface CreateUserInput {
   email: string;
   password?: string;
@@ -34,6 +41,11 @@ export interface CreateUserInput {
 export interface UsersService {
   create(input: CreateUserInput): Promise<UserView>;
   setPlan(email: string, plan: Plan): Promise<UserView>;
+  setPlanById(id: string, plan: Plan): Promise<UserView>;
+  /** Stores an already hashed password (the accounts service checks and hashes it). */
+  setPasswordHash(id: string, passwordHash: string): Promise<void>;
+  list(): Promise<UserListEntry[]>;
+  isOwner(userId: string): Promise<boolean>;
   requireByEmail(email: string): Promise<UserRow>;
   me(userId: string): Promise<MeView>;
   updateMe(userId: string, input: { timezone?: string }): Promise<MeView>;
@@ -110,6 +122,25 @@ export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenera
       const row = await requireByEmail(email);
       await updateUser(db, row.id, { plan, updated_at: toTimestamp(deps.clock.now()) });
       return toUserView({ ...row, plan });
+    },
+
+    async setPlanById(id, plan) {
+      const row = await requireById(id);
+      await updateUser(db, row.id, { plan, updated_at: toTimestamp(deps.clock.now()) });
+      return toUserView({ ...row, plan });
+    },
+
+    async setPasswordHash(id, passwordHash) {
+      await updateUser(db, id, { password_hash: passwordHash, updated_at: toTimestamp(deps.clock.now()) });
+    },
+
+    async list() {
+      const rows = await listUsers(db);
+      return rows.map((row, i) => ({ id: row.id, email: row.email, plan: row.plan, created_at: row.created_at, owner: i === 0 }));
+    },
+
+    async isOwner(userId) {
+      return (await findFirstUserId(db)) === userId;
     },
 
     requireByEmail,

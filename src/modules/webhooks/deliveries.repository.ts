@@ -344,3 +344,13 @@ export async function pruneDispatchedEvents(db: Executor, cutoff: string, limit:
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Deliveries still owed an attempt, for the queue-depth metric. */
+export async function countPendingDeliveries(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

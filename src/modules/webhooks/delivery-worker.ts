@@ -7,6 +7,7 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import {
   claimDueDeliveries,
   failAbandonedDeliveries,
+  countPendingDeliveries,
   findAttemptContexts,
   pruneDispatchedEvents,
   recordAttemptResult,
@@ -80,6 +81,8 @@ export interface DeliveryWorker {
   /** Passes until one finds nothing due now. */
   drain(maxPasses?: number): Promise<TickReport>;
   prune(): Promise<number>;
+  /** Deliveries waiting for an attempt (every worker's; read from the database). */
+  pendingCount(): Promise<number>;
   readonly started: boolean;
 }
 
@@ -92,6 +95,8 @@ export interface DeliveryWorkerDeps {
   vault: SigningKeyVault;
   transport: DeliveryTransport;
   settings: WorkerSettings;
+  /** Told the outcome of every finished attempt (the metrics' counter). */
+  onAttempt?: (outcome: 'succeeded' | 'failed' | 'interrupted') => void;
 }
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
@@ -127,6 +132,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       timestamp: Math.floor(clock.now().getTime() / 1000),
     });
     const outcome = await deps.transport.send({ url: ctx.url, headers, body: ctx.payload }, stop);
+    deps.onAttempt?.(outcome.kind);
     if (outcome.kind === 'interrupted') {
       // The POST may have reached the receiver: the attempt stays counted.
       await releaseLease(db, claim.id, owner, at(), true);
@@ -301,5 +307,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       return total;
     },
     prune,
+    pendingCount: () => countPendingDeliveries(db),
   };
 }

@@ -5,7 +5,7 @@ import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import { sendPage } from '../layout.js';
 import { webContext, type SessionCookies } from '../session.js';
-import { loginPage, signupPage } from '../views/auth.views.js';
+import { loginPage, signupClosedPage, signupPage } from '../views/auth.views.js';
 import { CSRF_FIELD, field, safeNext } from './forms.js';
 
 const NextQuery = Type.Object({ next: field(2000) });
@@ -26,6 +26,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services; cookies
       const { user, csrf } = webContext(request);
       const next = safeNext(request.query.next);
       if (user) return reply.redirect(next, 303);
+      if (path === '/signup' && !(await services.instance.signup()).open) return sendPage(reply, 200, signupClosedPage({ csrf, next }));
       return sendPage(reply, 200, render({ csrf, next }));
     });
   }

@@ -9,6 +9,7 @@ import { sendPage } from '../layout.js';
 import { webContext } from '../session.js';
 import { settingsPage, type SettingsPageData, type WebhookSummary } from '../views/settings.views.js';
 import { isScope, SCOPES } from '../../modules/keys/scopes.js';
+import { dataRoutes } from './data.routes.js';
 import { CSRF_FIELD, field } from './forms.js';
 
 /** Lists a user's webhooks; present only when the server has webhooks. */
@@ -44,10 +45,20 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services; web
   const { keys, users } = services;
 
   async function render(request: FastifyRequest, reply: FastifyReply, user: SessionUser, status: number, extra: Partial<SettingsPageData> = {}) {
-    const [keyList, hooks] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null]);
-    const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, timeZones: zonesFor(user.timezone), webhooks: hooks, ...extra });
+    const [keyList, hooks, isOwner] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null, users.isOwner(user.id)]);
+    const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, timeZones: zonesFor(user.timezone), webhooks: hooks, isOwner, ...extra });
     return sendPage(reply, status, page);
   }
+
+  // Export and import, whose results show on this page.
+  await app.register(dataRoutes, {
+    services,
+    render: async (request, reply, status, extra) => {
+      const { user } = webContext(request);
+      if (!user) return reply.redirect('/login', 303);
+      return render(request, reply, user, status, extra);
+    },
+  });
 
   const signInFirst = (reply: FastifyReply) => reply.redirect(`/login?next=${encodeURIComponent('/settings/keys')}`, 303);
 

@@ -53,3 +53,13 @@ export function signupPage(s: AuthFormState): string {
 </div>`;
   return renderPage({ title: 'Sign up', section: 'signup', user: null, csrf: s.csrf, body });
 }
+
+/** Sign-up closed by the owner or by ALLOW_SIGNUP=false. */
+export function signupClosedPage(s: AuthFormState): string {
+  const body = html`<div class="narrow">
+<h1>Sign-up is closed</h1>
+<p class="alert warn" role="status">This server does not take new accounts. Its owner creates them.</p>
+<p>Already have an account? <a href="${withNext('/login', s.next)}">Sign in</a></p>
+</div>`;
+  return renderPage({ title: 'Sign-up closed', section: 'signup', user: null, csrf: s.csrf, body });
+}

@@ -24,6 +24,8 @@ export interface SettingsPageData {
   timeZones: readonly string[];
   /** null when this server has no webhooks: the section is left out. */
   webhooks: WebhookSummary[] | null;
+  /** The server's owner sees a link to the admin page. */
+  isOwner?: boolean;
   /** A key just minted: its token is in this response and nowhere else. */
   minted?: { label: string; token: string };
   notice?: string;
@@ -119,13 +121,29 @@ function webhooksSection(d: SettingsPageData, hooks: WebhookSummary[]): SafeHtml
 </section>`;
 }
 
+function dataSection(d: SettingsPageData): SafeHtml {
+  return html`<section class="card" aria-labelledby="data-heading">
+  <h2 id="data-heading">Your data</h2>
+  <p>Download everything: <a href="/settings/export?format=json" download>export (JSON)</a>, which this or another server can import, or
+    <a href="/settings/export?format=markdown" download>export (Markdown)</a> to read.</p>
+  <form class="inline-form" method="post" action="/settings/import" enctype="multipart/form-data">
+    ${csrfField(d.csrf)}
+    <div class="field"><label for="import-file">Import <span class="hint">(a Capture Inbox export, or a Todoist CSV; items already here are skipped)</span></label>
+      <input id="import-file" name="file" type="file" accept=".json,.csv,application/json,text/csv" required></div>
+    <button type="submit">Import</button>
+  </form>
+</section>`;
+}
+
 export function settingsPage(d: SettingsPageData): string {
   const body = html`<h1>Developer settings</h1>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${d.error ? html`<div class="alert error" role="alert">${sentence(d.error)}</div>` : ''}
 ${keysSection(d)}
 ${accountSection(d)}
+${dataSection(d)}
 ${d.webhooks ? webhooksSection(d, d.webhooks) : ''}
+${d.isOwner ? html`<p><a href="/admin">Server administration</a>: users, plans and sign-up.</p>` : ''}
 <p class="small muted">API reference: <a href="/docs">/docs</a></p>`;
   return renderPage({ title: 'Developer settings', section: 'settings', user: d.user, csrf: d.csrf, body });
 }

@@ -1,0 +1,51 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { badRequest } from '../../errors.js';
+import { parentsFirst, type ImportPlan, type PlannedItem } from './import-plan.js';
+import { ExportDocumentSchema, type ExportDocument, type ExportItem } from './transfer.schemas.js';
+
+// ajv-formats ships CommonJS with a default export that NodeNext sees one level down.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const validate = addFormats(new Ajv({ allErrors: false, strict: false })).compile<ExportDocument>(ExportDocumentSchema);
+
+/** Outside `archived`, status is `done` exactly when is_completed is (item-state.ts); the status decides. */
+function planItem(item: ExportItem, position: number): PlannedItem {
+  const archived = item.status === 'archived';
+  return {
+    position,
+    id: item.id.toLowerCase(),
+    project_ref: item.project_id.toLowerCase(),
+    parent_id: item.parent_id ? item.parent_id.toLowerCase() : null,
+    type: item.type,
+    title: item.title ?? null,
+    content_md: item.content_md ?? null,
+    is_completed: archived ? item.is_completed : item.status === 'done',
+    status: item.status,
+    due_at: item.due_at ?? null,
+    archived_at: archived ? (item.archived_at ?? item.updated_at) : null,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+    tags: item.tags ?? [],
+  };
+}
+
+/** Our export document, checked whole before anything is written: a fault anywhere is a 400. */
+export function readExportDocument(body: unknown): ImportPlan {
+  if (!validate(body)) {
+    const first = validate.errors?.[0];
+    const where = first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'is invalid';
+    throw badRequest(`not a capture-inbox-export version 1 document: ${where}`, 'body');
+  }
+  const projects = body.projects.map((p) => ({ ref: p.id.toLowerCase(), name: p.name.trim(), is_default: p.is_default }));
+  const refs = new Set(projects.map((p) => p.ref));
+  const items = body.items.map(planItem);
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (seen.has(item.id)) throw badRequest(`items[${item.position}]: the id ${item.id} appears twice`, 'items');
+    seen.add(item.id);
+    if (!refs.has(item.project_ref)) throw badRequest(`items[${item.position}]: project_id ${item.project_ref} is not in projects`, 'items');
+  }
+  const ordered = parentsFirst(items);
+  if (ordered.length !== items.length) throw badRequest('items: parent_id links form a cycle', 'items');
+  return { projects, items: ordered };
+}

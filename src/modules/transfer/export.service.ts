@@ -1,0 +1,61 @@
+import type { Clock } from '../../lib/clock.js';
+import { toTimestamp } from '../../lib/timestamps.js';
+import type { ItemView } from '../items/item-view.js';
+import type { ItemsService } from '../items/items.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { TagsService } from '../tags/tags.service.js';
+import type { UsersService } from '../users/users.service.js';
+import { renderProjectMarkdown } from './markdown.js';
+import { EXPORT_FORMAT, EXPORT_VERSION } from './transfer.schemas.js';
+
+export type ExportFormat = 'json' | 'markdown';
+
+/** Items read per page while streaming: memory stays flat whatever the size of the inbox. */
+const PAGE = 200;
+/** A project's items are gathered to nest subtasks under their parents; pages of this many. */
+const PROJECT_PAGE = 1000;
+
+export interface ExportService {
+  /** The user's whole data as chunks of text, produced while they are sent. */
+  stream(userId: string, format: ExportFormat): AsyncGenerator<string>;
+}
+
+export function createExportService(deps: { clock: Clock; users: UsersService; projects: ProjectsService; tags: TagsService; items: ItemsService }): ExportService {
+  async function* json(userId: string): AsyncGenerator<string> {
+    const me = await deps.users.me(userId);
+    const [projects, tags] = await Promise.all([deps.projects.list(userId), deps.tags.list(userId)]);
+    const head = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: toTimestamp(deps.clock.now()), user: { email: me.email, timezone: me.timezone }, projects, tags };
+    // The head without its closing brace, then the items one by one.
+    yield `${JSON.stringify(head).slice(0, -1)},"items":[`;
+    let cursor: string | undefined;
+    let first = true;
+    do {
+      const page = await deps.items.list(userId, { limit: PAGE, ...(cursor ? { cursor } : {}) });
+      for (const item of page.items) {
+        yield `${first ? '' : ','}\n${JSON.stringify(item)}`;
+        first = false;
+      }
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    yield '\n]}\n';
+  }
+
+  async function* markdown(userId: string): AsyncGenerator<string> {
+    const me = await deps.users.me(userId);
+    yield `<!-- Capture Inbox export of ${me.email}, ${toTimestamp(deps.clock.now())} -->\n`;
+    for (const project of await deps.projects.list(userId)) {
+      const items: ItemView[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await deps.items.inProject(userId, project.id, { limit: PROJECT_PAGE, ...(cursor ? { cursor } : {}) });
+        items.push(...page.items);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      yield `\n${renderProjectMarkdown(project.name, items, me.timezone)}`;
+    }
+  }
+
+  return {
+    stream: (userId, format) => (format === 'markdown' ? markdown(userId) : json(userId)),
+  };
+}

@@ -1,0 +1,115 @@
+import type { Db, Executor } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
+import type { EventsService, PendingEvent } from '../events/events.service.js';
+import type { ItemLoader } from '../items/item-loader.js';
+import { toItemView } from '../items/item-view.js';
+import { insertItem, type NewItemRow } from '../items/items.repository.js';
+import type { SearchService } from '../search/search.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { tagKey, type TagsService } from '../tags/tags.service.js';
+import type { ImportPlan, PlannedItem } from './import-plan.js';
+import type { ImportResult } from './transfer.schemas.js';
+
+/** Ids asked of the database at once (well under both dialects' parameter limits). */
+const ID_CHUNK = 500;
+/** Outbox rows written per insert statement. */
+const EVENT_BATCH = 200;
+
+export interface ImportService {
+  /** All or nothing: a fault anywhere (the plan, a parent, a name) rolls the whole import back. */
+  apply(userId: string, plan: ImportPlan): Promise<ImportResult>;
+}
+
+async function idsHeld(trx: Executor, loader: ItemLoader, userId: string, ids: readonly string[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    for (const row of await loader.rows(trx, userId, ids.slice(i, i + ID_CHUNK))) held.add(row.id);
+  }
+  return held;
+}
+
+function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow {
+  const archived = item.status === 'archived';
+  return {
+    id: item.id,
+    user_id: userId,
+    project_id: projectId,
+    parent_id: item.parent_id,
+    type: item.type,
+    title: item.title,
+    content_md: item.content_md,
+    is_completed: item.is_completed ? 1 : 0,
+    status: item.status,
+    // What unarchive goes back to (item-state.ts); the export does not carry it.
+    status_before_archive: archived ? (item.is_completed ? 'done' : item.type === 'todo' ? 'todo' : 'backlog') : null,
+    due_at: item.due_at,
+    archived_at: item.archived_at,
+    client_id: null,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+  };
+}
+
+/**
+ * Writes an import plan through the same repository insert and events service as capture, so an
+ * imported item is stored, indexed for search and announced (`item.created`) like any other.
+ */
+export function createImportService(deps: {
+  db: Db;
+  loader: ItemLoader;
+  projects: ProjectsService;
+  tags: TagsService;
+  events: EventsService;
+  search: Pick<SearchService, 'restoreOrder'>;
+}): ImportService {
+  const { db, loader } = deps;
+  return {
+    async apply(userId, plan) {
+      const tagsBefore = new Set((await deps.tags.list(userId)).map((t) => tagKey(t.name)));
+      const skipped: ImportResult['skipped'] = [];
+      let projectsCreated = 0;
+      const created: PlannedItem[] = [];
+      await db.transaction().execute(async (trx) => {
+        const projectIds = new Map<string, string>();
+        for (const project of plan.projects) {
+          if (project.is_default) {
+            projectIds.set(project.ref, (await deps.projects.requireInbox(trx, userId)).id);
+            continue;
+          }
+          const found = await deps.projects.findOrCreateIn(trx, userId, project.name);
+          if (found.created) projectsCreated += 1;
+          projectIds.set(project.ref, found.id);
+        }
+        const inPlan = new Set(plan.items.map((i) => i.id));
+        const held = await idsHeld(trx, loader, userId, [...inPlan]);
+        const outsideParents = [...new Set(plan.items.flatMap((i) => (i.parent_id && !inPlan.has(i.parent_id) ? [i.parent_id] : [])))];
+        const heldParents = await idsHeld(trx, loader, userId, outsideParents);
+        let events: PendingEvent[] = [];
+        for (const item of plan.items) {
+          if (held.has(item.id)) {
+            skipped.push({ line_or_index: item.position, reason: 'exists' });
+            continue;
+          }
+          if (item.parent_id && !inPlan.has(item.parent_id) && !heldParents.has(item.parent_id)) {
+            throw badRequest(`item ${item.position}: parent_id ${item.parent_id} is neither in the document nor in the account`, 'items');
+          }
+          const row = toRow(userId, projectIds.get(item.project_ref)!, item);
+          await insertItem(trx, row);
+          const names = item.tags.length > 0 ? await deps.tags.setItemTags(trx, userId, item.id, item.tags) : [];
+          events.push({ name: 'item.created', item: toItemView({ ...row, is_completed: item.is_completed }, names) });
+          created.push(item);
+          if (events.length >= EVENT_BATCH) {
+            await deps.events.record(trx, userId, events);
+            events = [];
+          }
+        }
+        if (events.length > 0) await deps.events.record(trx, userId, events);
+        // Imported items keep their (older) created_at: put the user's search keys back in order.
+        await deps.search.restoreOrder(trx, userId);
+      });
+      const newTags = new Set(created.flatMap((i) => i.tags.map(tagKey)).filter((k) => !tagsBefore.has(k)));
+      skipped.sort((a, b) => a.line_or_index - b.line_or_index);
+      return { imported: { projects: projectsCreated, items: created.length, tags: newTags.size }, skipped };
+    },
+  };
+}

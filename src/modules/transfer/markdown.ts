@@ -1,0 +1,58 @@
+import type { ItemView } from '../items/item-view.js';
+
+const INDENT = '  ';
+
+/** Due dates as a reader expects them: the user's zone, to the minute. */
+function dueText(dueAt: string, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).formatToParts(new Date(dueAt));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
+}
+
+/** Tag words GFM readers recognise; a space inside a name becomes a hyphen. */
+const tagText = (tags: readonly string[]): string => tags.map((t) => ` #${t.replace(/\s+/g, '-')}`).join('');
+
+function inline(item: ItemView, zone: string): string {
+  const due = item.due_at ? ` (due ${dueText(item.due_at, zone)})` : '';
+  const archived = item.status === 'archived' ? ' (archived)' : '';
+  return `${due}${tagText(item.tags)}${archived}`;
+}
+
+/** Body lines under a list item, indented to stay inside it. */
+const body = (text: string | null, indent: string): string =>
+  text && text.trim() !== '' ? `${text.split('\n').map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n')}\n` : '';
+
+function renderItem(item: ItemView, children: Map<string, ItemView[]>, depth: number, zone: string): string {
+  const pad = INDENT.repeat(depth);
+  const title = item.title ?? '(untitled)';
+  let out: string;
+  if (item.type === 'todo' || depth > 0) {
+    const box = item.type === 'todo' ? (item.is_completed ? '[x] ' : '[ ] ') : '';
+    out = `${pad}- ${box}${title}${inline(item, zone)}\n${body(item.content_md, pad + INDENT)}`;
+  } else {
+    // A note at the top level is a paragraph: its title in bold, then its text.
+    out = `**${title}**${inline(item, zone)}\n${item.content_md ? `\n${item.content_md.trim()}\n` : ''}\n`;
+  }
+  for (const child of children.get(item.id) ?? []) out += renderItem(child, children, item.type === 'todo' || depth > 0 ? depth + 1 : 0, zone);
+  return out;
+}
+
+/**
+ * One project as GFM: a `#` heading, todos as task lines (`- [ ]`, `- [x]`), notes as paragraphs,
+ * subtasks indented under their parent, due dates and tags inline. Oldest first, as written.
+ */
+export function renderProjectMarkdown(name: string, items: readonly ItemView[], zone: string): string {
+  const ids = new Set(items.map((i) => i.id));
+  const children = new Map<string, ItemView[]>();
+  const roots: ItemView[] = [];
+  const oldestFirst = [...items].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+  for (const item of oldestFirst) {
+    if (item.parent_id && ids.has(item.parent_id)) children.set(item.parent_id, [...(children.get(item.parent_id) ?? []), item]);
+    else roots.push(item);
+  }
+  const lines = roots.map((r) => renderItem(r, children, 0, zone)).join('');
+  return `# ${name}\n\n${lines === '' ? '_No items._\n' : lines}`;
+}

@@ -1,0 +1,118 @@
+import { parse } from 'csv-parse/sync';
+import { v5 as uuidv5 } from 'uuid';
+import { badRequest } from '../../errors.js';
+import { toTimestamp } from '../../lib/timestamps.js';
+import { findDueDate } from '../organizer/local/due-date.js';
+import { parentsFirst, type ImportPlan, type PlannedItem, type PlannedProject } from './import-plan.js';
+
+/** Ids of imported Todoist tasks are derived from the user and the task, so a second import finds them. */
+const TODOIST_NAMESPACE = '6f1d2b0e-8c55-4c1e-9a51-3f1e2a7c9b44';
+const INBOX_REF = 'inbox';
+const LABEL = /(^|\s)@([^\s@,]{1,50})(?=\s|$)/gu;
+
+interface CsvRow {
+  line: number;
+  cells: Record<string, string>;
+}
+
+function readRows(text: string): CsvRow[] {
+  let records: Array<{ record: string[]; info: { lines: number } }>;
+  try {
+    // With `info`, each record comes with where it was (the typings only know the plain shape).
+    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, info: true }) as unknown as typeof records;
+  } catch (error) {
+    throw badRequest(`the CSV does not parse: ${(error as Error).message.split('\n')[0]}`, 'body');
+  }
+  const header = records[0]?.record.map((h) => h.trim().toUpperCase());
+  if (!header || !header.includes('TYPE') || !header.includes('CONTENT')) {
+    throw badRequest("not Todoist's CSV export: the first line must name the columns TYPE and CONTENT", 'body');
+  }
+  return records.slice(1).map(({ record, info }) => ({
+    line: info.lines,
+    cells: Object.fromEntries(header.map((name, i) => [name, (record[i] ?? '').trim()])),
+  }));
+}
+
+/** `@label` words become tags and leave the title. */
+function splitLabels(content: string): { title: string; tags: string[] } {
+  const tags: string[] = [];
+  const title = content.replace(LABEL, (_m, space: string, name: string) => {
+    tags.push(name);
+    return space;
+  }).replace(/\s{2,}/g, ' ').trim();
+  return { title, tags };
+}
+
+/** DATE is read as the organizer reads a date in a capture; a plain ISO date in the past is kept too. */
+function readDate(value: string, now: Date, zone: string): string | null {
+  if (value === '') return null;
+  const found = findDueDate(value, now, zone).dueAt;
+  if (found) return toTimestamp(found);
+  const parsed = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
+  return parsed && !Number.isNaN(parsed.getTime()) ? toTimestamp(parsed) : null;
+}
+
+/**
+ * Todoist's CSV export: `task` rows become todos (INDENT makes subtasks), `section` rows become
+ * projects holding the tasks below them, `note` rows (comments) join their task's text. Tasks are
+ * stamped now, one millisecond apart in file order, newest first, so the inbox lists them in the
+ * file's order.
+ */
+export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; timezone: string }): ImportPlan {
+  const rows = readRows(text);
+  const projects: PlannedProject[] = [{ ref: INBOX_REF, name: 'Inbox', is_default: true }];
+  const items: PlannedItem[] = [];
+  let projectRef = INBOX_REF;
+  /** The last task at each indent level, for subtasks and notes. */
+  const open: PlannedItem[] = [];
+  const occurrences = new Map<string, number>();
+  let last: PlannedItem | undefined;
+  for (const row of rows) {
+    const type = (row.cells.TYPE ?? '').toLowerCase();
+    const content = row.cells.CONTENT ?? '';
+    if (type === '' && content === '') continue;
+    if (type === 'section') {
+      if (content === '') throw badRequest(`line ${row.line}: a section without a name`, 'body');
+      projectRef = `section:${content.toLowerCase()}`;
+      if (!projects.some((p) => p.ref === projectRef)) projects.push({ ref: projectRef, name: content, is_default: false });
+      open.length = 0;
+      last = undefined;
+      continue;
+    }
+    if (type === 'note') {
+      if (!last) throw badRequest(`line ${row.line}: a note with no task above it`, 'body');
+      last.content_md = last.content_md ? `${last.content_md}\n\n${content}` : content;
+      continue;
+    }
+    if (type !== 'task') throw badRequest(`line ${row.line}: TYPE must be task, section or note, not "${row.cells.TYPE ?? ''}"`, 'body');
+    const indent = Math.max(1, Number.parseInt(row.cells.INDENT ?? '1', 10) || 1);
+    const parent = indent > 1 ? open.slice(0, indent - 1).reverse().find(Boolean) : undefined;
+    const { title, tags } = splitLabels(content);
+    if (title === '' && tags.length === 0) throw badRequest(`line ${row.line}: a task without content`, 'body');
+    const basis = [ctx.userId, projectRef, parent?.id ?? '', content].join('\n');
+    const seen = (occurrences.get(basis) ?? 0) + 1;
+    occurrences.set(basis, seen);
+    const at = toTimestamp(new Date(ctx.now.getTime() - items.length));
+    const item: PlannedItem = {
+      position: row.line,
+      id: uuidv5(`${basis}\n${seen}`, TODOIST_NAMESPACE),
+      project_ref: projectRef,
+      parent_id: parent?.id ?? null,
+      type: 'todo',
+      title: title === '' ? null : title,
+      content_md: row.cells.DESCRIPTION ? row.cells.DESCRIPTION : null,
+      is_completed: false,
+      status: 'todo',
+      due_at: readDate(row.cells.DATE ?? '', ctx.now, ctx.timezone),
+      archived_at: null,
+      created_at: at,
+      updated_at: at,
+      tags,
+    };
+    items.push(item);
+    open.length = indent - 1;
+    open[indent - 1] = item;
+    last = item;
+  }
+  return { projects, items: parentsFirst(items) };
+}

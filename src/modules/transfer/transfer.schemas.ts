@@ -1,0 +1,74 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { ItemStatusSchema, ItemTypeSchema } from '../items/items.schemas.js';
+
+export const EXPORT_FORMAT = 'capture-inbox-export';
+export const EXPORT_VERSION = 1;
+/** The contract's body limit of POST /import (every other route keeps 1 MiB). */
+export const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
+
+const TagName = Type.String({ minLength: 1, maxLength: 200 });
+
+/** An item as the API shows it; on import, `tags` and the nullable fields may be left out. */
+const ExportItem = Type.Object({
+  id: Uuid,
+  project_id: Uuid,
+  type: ItemTypeSchema,
+  title: Type.Optional(Nullable(Type.String({ maxLength: 100000 }))),
+  content_md: Type.Optional(Nullable(Type.String({ maxLength: 1000000 }))),
+  is_completed: Type.Boolean(),
+  status: ItemStatusSchema,
+  due_at: Type.Optional(Nullable(UtcTimestamp)),
+  parent_id: Type.Optional(Nullable(Uuid)),
+  tags: Type.Optional(Type.Array(TagName, { maxItems: 20 })),
+  archived_at: Type.Optional(Nullable(UtcTimestamp)),
+  created_at: UtcTimestamp,
+  updated_at: UtcTimestamp,
+});
+export type ExportItem = Static<typeof ExportItem>;
+
+const ExportProject = Type.Object({
+  id: Uuid,
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  is_default: Type.Boolean(),
+  item_count: Type.Optional(Type.Integer({ minimum: 0 })),
+  created_at: Type.Optional(UtcTimestamp),
+  updated_at: Type.Optional(UtcTimestamp),
+});
+
+/** GET /export?format=json, and what POST /import reads back (contract "Export and import"). */
+export const ExportDocumentSchema = Type.Object(
+  {
+    format: Type.Literal(EXPORT_FORMAT),
+    version: Type.Literal(EXPORT_VERSION),
+    exported_at: Type.Optional(UtcTimestamp),
+    user: Type.Optional(Type.Object({ email: Type.String(), timezone: Type.String() })),
+    projects: Type.Array(ExportProject),
+    tags: Type.Optional(Type.Array(Type.Object({ name: TagName, item_count: Type.Optional(Type.Integer({ minimum: 0 })) }))),
+    items: Type.Array(ExportItem),
+  },
+  { $id: 'ExportDocument', title: 'ExportDocument' },
+);
+export type ExportDocument = Static<typeof ExportDocumentSchema>;
+
+export const ExportQuery = Type.Object({
+  format: Type.Optional(StringEnum(['json', 'markdown'], { description: 'json (default): the export document; markdown: one GFM document' })),
+});
+
+export const ImportResultSchema = Type.Object(
+  {
+    imported: Type.Object({
+      projects: Type.Integer({ description: 'projects created (a project of the same name is reused)' }),
+      items: Type.Integer({ description: 'items created' }),
+      tags: Type.Integer({ description: 'tags created' }),
+    }),
+    skipped: Type.Array(
+      Type.Object({
+        line_or_index: Type.Integer({ description: 'CSV line number (1 = header), or index in the items array' }),
+        reason: Type.String({ description: 'exists: the account already holds this item; section or note rows folded in are not listed' }),
+      }),
+    ),
+  },
+  { $id: 'ImportResult', title: 'ImportResult' },
+);
+export type ImportResult = Static<typeof ImportResultSchema>;

@@ -1,0 +1,71 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/*
+ * A production install: the built tree without dev dependencies. `npm ci --omit=dev` itself
+ * compiles better-sqlite3 for minutes, so this test makes the same tree faster: the installed
+ * modules hard-linked, then every package the lockfile marks `dev` removed (what `--omit=dev` leaves
+ * out; npm itself is not asked, so it does not rebuild anything). .ci/run does the real
+ * `npm ci --omit=dev` once.
+ */
+describe('npm start on a production install', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'inbox-prod-'));
+    for (const entry of ['package.json', 'package-lock.json', 'scripts', 'dist']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+    expect(spawnSync('cp', ['-al', join(ROOT, 'node_modules'), join(dir, 'node_modules')]).status).toBe(0);
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      if (entry.dev && path.startsWith('node_modules/')) rmSync(join(dir, path), { recursive: true, force: true });
+    }
+  }, 60_000);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has no dev dependency, and prepare keeps the built dist/ instead of failing on a missing tsc', () => {
+    for (const dev of ['typescript', 'vitest', 'pino-pretty', 'playwright-core']) expect(existsSync(join(dir, 'node_modules', dev)), dev).toBe(false);
+    const prepare = spawnSync(process.execPath, ['scripts/build-at-install.mjs'], { cwd: dir, encoding: 'utf8' });
+    expect(prepare.status).toBe(0);
+    expect(prepare.stdout).toMatch(/using the dist\/ built earlier/);
+  });
+
+  it('starts with `npm start` without compiling, logs JSON lines, and serves /readyz and /docs', async () => {
+    const started = performance.now();
+    const child = spawn(NPM, ['start'], {
+      cwd: dir,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: 'sqlite:./prod.db', SECRET_KEY: '07'.repeat(32), WORKERS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    try {
+      let baseUrl: string | undefined;
+      for (let i = 0; i < 600 && !baseUrl; i += 1) {
+        baseUrl = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+        if (!baseUrl) await new Promise((r) => setTimeout(r, 25));
+      }
+      const readyMs = Math.round(performance.now() - started);
+      expect(baseUrl, output).toBeDefined();
+      console.log(`production start: ready in ${readyMs} ms (npm start, WORKERS=1)`);
+      expect(output).not.toMatch(/\btsc\b/);
+      expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+      expect((await fetch(`${baseUrl}/docs/`)).status).toBe(200);
+      const logLines = output.split('\n').filter((l) => l.startsWith('{'));
+      expect(logLines.length).toBeGreaterThan(0);
+      for (const line of logLines) expect(() => JSON.parse(line)).not.toThrow();
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 30_000);
+});
