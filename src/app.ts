@@ -21,7 +21,7 @@ import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
 import { installBodyDrain } from './plugins/body-drain.js';
-import { installRequestLog } from './plugins/request-log.js';
+import { RequestLog } from './plugins/request-log.js';
 import { createDeferredCompilers } from './plugins/deferred-compilers.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installItemEtags } from './plugins/item-etags.js';
@@ -70,7 +70,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     genReqId: requestId,
     requestIdHeader: false,
-    disableRequestLogging: true,
+    logController: new RequestLog(),
     bodyLimit: ONE_MIB,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: routerErrorHandler,
@@ -81,7 +81,6 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   installJsonParser(app);
   installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
   installHttpMetrics(app, services.metrics.httpDuration);
-  installRequestLog(app);
   installSecurityHeaders(app);
   installBodyDrain(app);
   // Callback hooks, not async ones: every request runs them, and a promise per hook shows in its cost.

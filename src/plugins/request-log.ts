@@ -1,25 +1,26 @@
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { redactUrl } from '../lib/redact-url.js';
 
+const line = (request: FastifyRequest, reply: FastifyReply) => ({
+  method: request.method,
+  url: redactUrl(request.url),
+  status: reply.statusCode,
+  ms: Math.round(reply.elapsedTime * 10) / 10,
+});
 
 /**
  * One log line per request, written when the answer is sent (Fastify's own logging writes two, one
  * as the request arrives and one as it ends, with less in each). At LOG_LEVEL=info the log is a
- * measurable part of a small request's cost, so it stays one line.
+ * measurable part of a small request's cost, so it stays one line; at debug a request is also
+ * logged as it arrives (what is in flight when a process stops). Secret query values never appear.
  */
-export function installRequestLog(app: FastifyInstance): void {
-  // At debug level a request is also logged as it arrives (what is in flight when a process stops).
-  if (app.log.level === 'debug' || app.log.level === 'trace') {
-    app.addHook('onRequest', (request, _reply, done) => {
-      request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
-      done();
-    });
+export class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (request.log.level === 'debug' || request.log.level === 'trace') request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
   }
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
-    done();
-  });
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ ...line(request, reply), err: error }, 'request errored');
+    else reply.log.info(line(request, reply), 'request');
+  }
 }
