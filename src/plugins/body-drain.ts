@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface DrainLimits {
   /** Bytes of an unread body read and discarded after the answer, at most. */
@@ -19,19 +19,26 @@ export const DEFAULT_DRAIN: DrainLimits = Object.freeze({ maxBytes: 32 * 1024 * 
  * cut after all (the answer has been on the wire for that long).
  */
 export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEFAULT_DRAIN): void {
-  app.addHook('onSend', async (request, reply) => {
-    if (!stillSending(request)) return;
+  // Callback hooks: they run for every request, and a promise each shows in a small request's cost.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (stillSending(request)) keepOpen(reply);
+    done(null, payload);
+  });
+  const keepOpen = (reply: FastifyReply): void => {
     // Node closes the socket right after an answer marked `Connection: close` (by us, or because
     // the client asked for it); keeping it open is what lets the rest of the body be read.
     if (String(reply.getHeader('connection') ?? '').toLowerCase() === 'close') reply.removeHeader('connection');
     reply.raw.shouldKeepAlive = true;
-  });
+  };
 
   // onResponse runs after Node's own response-finished handling, which may already have resumed
   // the body ("dumped": its bytes are dropped without events); this adds the bounds Node lacks.
   // Bytes are counted on the socket, which sees them whether or not the body is dumped.
-  app.addHook('onResponse', async (request) => {
-    if (!stillSending(request)) return;
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (stillSending(request)) drain(request);
+    done();
+  });
+  const drain = (request: FastifyRequest): void => {
     const body = request.raw;
     const socket = body.socket;
     const startBytes = socket.bytesRead;
@@ -59,7 +66,7 @@ export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEF
     socket.once('close', stop);
     body.unpipe();
     body.resume();
-  });
+  };
 }
 
 /** A body still arriving over a real connection (injected requests have none to keep open). */

@@ -6,8 +6,9 @@ import type { Histogram } from 'prom-client';
  * Requests no route matched share the label `unmatched`.
  */
 export function installHttpMetrics(app: FastifyInstance, duration: Histogram<'method' | 'route' | 'status_code'>): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseAsyncHookHandler, onSendAsyncHookHandler, preParsingAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
+import { withHook } from './route-hooks.js';
 import { AppError } from '../errors.js';
 import { observeBody, requestFingerprint } from '../modules/idempotency/body-fingerprint.js';
 import type { IdempotencyService, KeyClaim } from '../modules/idempotency/idempotency.service.js';
@@ -75,13 +76,18 @@ const isKept = (status: number): boolean => status < 500 && status !== 401 && st
 export function installIdempotency(app: FastifyInstance, service: IdempotencyService): void {
   app.decorateRequest('idempotency', null);
 
+  // Route-level hooks on the routes that take a key: the others (every GET) do not pay for them.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST') || route.config?.public || !route.schema || route.schema.hide) return;
     route.schema = documentKey(route.schema as JsonObject);
+    route.preParsing = withHook(route.preParsing, readKey);
+    route.preHandler = withHook(route.preHandler, claimKey);
+    route.onSend = withHook(route.onSend, keepAnswer);
+    route.onResponse = withHook(route.onResponse, releaseUnanswered);
   });
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  const readKey: preParsingAsyncHookHandler = async (request, _reply, payload) => {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined || !request.authUser) return payload;
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
@@ -90,11 +96,11 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
     }
     request.idempotency = { userId: request.authUser.id, key, bodyHash: observeBody(request.raw), claim: null };
     return payload;
-  });
+  };
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const state = request.idempotency;
-    if (!state) return;
+    if (!state) return undefined;
     const outcome = await service.begin(state.userId, state.key, requestFingerprint(request.method, request.url, state.bodyHash()));
     switch (outcome.kind) {
       case 'run':
@@ -110,9 +116,9 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
         return reply.send(answer.body ?? null);
       }
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const keepAnswer: onSendAsyncHookHandler = async (request, reply, payload) => {
     const state = request.idempotency;
     const claim = state?.claim;
     if (!state || !claim) return payload;
@@ -128,14 +134,15 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
       request.log.error({ err }, 'could not keep the answer of an Idempotency-Key request');
     }
     return payload;
-  });
+  };
 
   // An answer that never reached onSend (the connection broke first) keeps nothing.
-  app.addHook('onResponse', async (request) => {
+  const releaseUnanswered: onResponseAsyncHookHandler = async (request) => {
     const state = request.idempotency;
     const claim = state?.claim;
     if (!state || !claim) return;
     state.claim = null;
     await service.release(claim);
-  });
+  };
 }
+

@@ -1,14 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendAsyncHookHandler, preSerializationAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
+import { withHook } from './route-hooks.js';
 import { ifNoneMatchMatches, itemEtag } from '../modules/items/item-etag.js';
 import type { ItemView } from '../modules/items/item-view.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Set by this plugin on routes whose success answer is one item. */
-    itemEtag?: boolean;
-  }
-}
 
 /** Response schemas that are one item: `ref(ItemSchema)` and `ref(CapturedItemSchema)`. */
 const ITEM_REFS = new Set(['Item#', 'CapturedItem#']);
@@ -34,23 +28,28 @@ export function installItemEtags(app: FastifyInstance): void {
       responses[status] = { ...schema, headers: { ...schema.headers, ...ETAG_HEADER } };
       found = true;
     }
-    if (found) route.config = { ...route.config, itemEtag: true };
-  });
-
-  app.addHook('preSerialization', async (request, reply, payload) => {
-    if (!request.routeOptions.config.itemEtag || reply.statusCode >= 300) return payload;
-    void reply.header('etag', itemEtag(payload as ItemView));
-    return payload;
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.itemEtag) return payload;
-    const condition = request.headers['if-none-match'];
-    const etag = reply.getHeader('etag');
-    if (condition === undefined || typeof etag !== 'string' || !ifNoneMatchMatches(condition, etag)) return payload;
-    void reply.code(304);
-    reply.removeHeader('content-type');
-    reply.removeHeader('content-length');
-    return null;
+    if (!found) return;
+    // Route-level hooks: only the routes that answer one item pay for them.
+    route.preSerialization = withHook(route.preSerialization, setEtag);
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) route.onSend = withHook(route.onSend, notModified);
   });
 }
+
+const setEtag: preSerializationAsyncHookHandler = async (_request, reply, payload) => {
+  if (reply.statusCode < 300) void reply.header('etag', itemEtag(payload as ItemView));
+  return payload;
+};
+
+/** A GET whose If-None-Match matches the ETag answers 304 without a body. */
+const notModified: onSendAsyncHookHandler = async (request, reply, payload) => {
+  if (reply.statusCode !== 200) return payload;
+  const condition = request.headers['if-none-match'];
+  const etag = reply.getHeader('etag');
+  if (condition === undefined || typeof etag !== 'string' || !ifNoneMatchMatches(condition, etag)) return payload;
+  void reply.code(304);
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-length');
+  return null;
+};
+

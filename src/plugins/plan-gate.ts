@@ -20,11 +20,10 @@ export const PRO_REQUIRED_MESSAGE =
  * request) and before validation and any work, a free user gets 402 pro_required.
  */
 export function installPlanGate(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const marker = request.routeOptions.config.pro;
-    if (!marker || !request.authUser || request.authUser.plan === 'pro') return;
-    if (typeof marker === 'function' && !marker(request)) return;
-    throw new AppError('pro_required', PRO_REQUIRED_MESSAGE);
+    const free = marker && request.authUser && request.authUser.plan !== 'pro' && (typeof marker !== 'function' || marker(request));
+    done(free ? new AppError('pro_required', PRO_REQUIRED_MESSAGE) : undefined);
   });
 }
 

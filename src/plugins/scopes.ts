@@ -50,15 +50,17 @@ export function installScopes(app: FastifyInstance): void {
     };
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const { config } = request.routeOptions;
     // Unknown paths reach here as the not-found route, which has no scope and answers 404 anyway.
-    if (config.public || !request.authUser || config.scope === undefined) return;
-    if (grants(request.keyScopes ?? [], config.scope)) return;
+    if (config.public || !request.authUser || config.scope === undefined || grants(request.keyScopes ?? [], config.scope)) {
+      done();
+      return;
+    }
     const required = config.scope;
-    throw new AppError('insufficient_scope', `this API key lacks the ${required} scope; mint a key with it (or approve it when pairing)`, {
+    done(new AppError('insufficient_scope', `this API key lacks the ${required} scope; mint a key with it (or approve it when pairing)`, {
       fields: { required_scope: required },
       headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${required}"` },
-    });
+    }));
   });
 }

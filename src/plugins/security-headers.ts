@@ -25,8 +25,9 @@ const isDocs = (url: string): boolean => url === '/docs' || url.startsWith('/doc
  * stricter headers of their own (src/web/layout.ts) and keep them.
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('x-content-type-options')) void reply.header('x-content-type-options', 'nosniff');
     if (isDocs(request.url) && !reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY);
+    done(null, payload);
   });
 }

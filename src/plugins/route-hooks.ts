@@ -1,0 +1,8 @@
+/**
+ * A route's hooks of one kind with `hook` added last; for plugins that attach hooks in onRoute to
+ * the routes that need them, so that other requests do not run them at all.
+ */
+export function withHook<H>(existing: H | H[] | undefined, hook: H): H[] {
+  if (existing === undefined) return [hook];
+  return Array.isArray(existing) ? [...existing, hook] : [existing, hook];
+}
