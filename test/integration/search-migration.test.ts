@@ -73,6 +73,19 @@ describe.each(DIALECTS)('search migration on existing items (%s)', (dialect) => 
   });
 });
 
+/** Every id a search answers, page by page (at most 100 pages). */
+async function searchPages(services: Services, userId: string, q: string, limit: number): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page += 1) {
+    const result = await services.search.search(userId, { q, limit, ...(cursor ? { cursor } : {}) });
+    seen.push(...result.items.map((i) => i.id));
+    if (!result.next_cursor) break;
+    cursor = result.next_cursor;
+  }
+  return seen;
+}
+
 /*
  * SQLite's per-user rowid ranges (the search-key-ranges migration): items indexed under the earlier
  * layout get keys in their user's range, searches stay per user and in order across seconds shared
@@ -92,17 +105,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
 
   const migrator = () => new Migrator({ db: db.handle.db, provider: { getMigrations: async () => migrations } });
 
-  async function searchAll(userId: string, q: string, limit: number): Promise<string[]> {
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page += 1) {
-      const result = await services.search.search(userId, { q, limit, ...(cursor ? { cursor } : {}) });
-      seen.push(...result.items.map((i) => i.id));
-      if (!result.next_cursor) break;
-      cursor = result.next_cursor;
-    }
-    return seen;
-  }
+  const searchAll = (userId: string, q: string, limit: number) => searchPages(services, userId, q, limit);
 
   it('re-keys existing items per user, and search pages each user through their own items in order', async () => {
     const before = await migrator().migrateTo('2026-11-22-0016-web');
@@ -186,17 +189,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key counter (sqlite)', () =>
   const unordered = async (userId: string) =>
     (await sql<{ u: number }>`select search_unordered as u from users where id = ${userId}`.execute(t.handle.db)).rows[0]?.u;
 
-  async function searchAll(userId: string, q: string, limit: number): Promise<string[]> {
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page += 1) {
-      const result = await services.search.search(userId, { q, limit, ...(cursor ? { cursor } : {}) });
-      seen.push(...result.items.map((i) => i.id));
-      if (!result.next_cursor) break;
-      cursor = result.next_cursor;
-    }
-    return seen;
-  }
+  const searchAll = (userId: string, q: string, limit: number) => searchPages(services, userId, q, limit);
 
   it('marks the keys unordered on an older insert, answers exactly anyway, and renumbering orders them again', async () => {
     const user = await services.users.create({ email: 'order@example.test' });
