@@ -128,6 +128,9 @@ export function createOpenApiValidator(doc: OpenApiDocument): OpenApiValidator {
       if (body === undefined || body === null || body === '') return undefined;
       return `${where}: the document describes no body, but one was sent: ${preview(body)}`;
     }
+    // A documented media type other than JSON (the Markdown export) is checked by its type only.
+    const media = contentType?.split(';')[0]?.trim().toLowerCase();
+    if (media !== undefined && media !== 'application/json' && response.content[media]) return undefined;
     if (!json?.schema) return `${where}: the response has no application/json schema (media types: ${Object.keys(response.content).join(', ')})`;
     if (contentType !== undefined && !contentType.toLowerCase().startsWith('application/json')) {
       return `${where}: content-type ${contentType} is not application/json`;
