@@ -1,21 +1,16 @@
 import type { BenchDialect } from './databases.js';
+import type { RunFigures } from './load-generator.js';
 import { REPORT_ORDER, type ScenarioName } from './scenarios.js';
 import { median, round, roundRatios, spread, type Spread } from './stats.js';
 import type { Side } from './targets.js';
 
 /** One timed run of one scenario against one side. */
-export interface RunRecord {
+export interface RunRecord extends RunFigures {
   database: BenchDialect;
   config: string;
   round: number;
   side: Side;
   scenario: ScenarioName;
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  requests: number;
-  errors: number;
-  non2xx: number;
   /** CPU time of the server's own processes per answered request (not the database server's). */
   cpu_ms_per_request: number;
   /** Whether the other side was idle (under 5 % of a core) when this run started. */

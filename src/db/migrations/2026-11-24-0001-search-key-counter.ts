@@ -31,7 +31,7 @@ export const SLOT_SHIFT = 42;
 const rangeStart = (userId: string) => `((select search_slot from users where id = ${userId}) << ${SLOT_SHIFT})`;
 
 /** The next key of the user (the counter), in SQL. */
-export const nextKeySql = (userId: string) =>
+const nextKeySql = (userId: string) =>
   `(coalesce((select max(search_key) from items where search_key > ${rangeStart(userId)} and search_key < ${rangeStart(userId)} + (1 << ${SLOT_SHIFT})), ${rangeStart(userId)}) + 1)`;
 
 async function dropTriggers(db: AnyDb): Promise<void> {

@@ -2,7 +2,7 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
 import type pg from 'pg';
 
 /** Distinct SQL texts prepared by name, at most; later ones run unnamed (parsed and planned each time). */
-export const MAX_NAMED_STATEMENTS = 1_000;
+const MAX_NAMED_STATEMENTS = 1_000;
 const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 
 /**

@@ -6,7 +6,7 @@ import type { RowStatement } from './row-objects.js';
 import { StatementCache } from './statement-cache.js';
 
 /** How long a BEGIN keeps trying while another process holds the write lock. */
-export const BEGIN_TIMEOUT_MS = 5_000;
+const BEGIN_TIMEOUT_MS = 5_000;
 /** Between two tries of BEGIN: short, so a waiting process gets the next turn. */
 const BEGIN_RETRY_MS = 1;
 /** Units sharing one commit at most: bounds how long the first of them waits for its answer. */

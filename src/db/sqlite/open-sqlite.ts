@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 
 /** How long a reader waits on a lock (WAL readers rarely do: only during a checkpoint's restart or recovery). */
-export const READER_BUSY_TIMEOUT_MS = 5_000;
+const READER_BUSY_TIMEOUT_MS = 5_000;
 
 export interface OpenOptions {
   readonly?: boolean;
