@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Ajv } from 'ajv';
+import { createAjv } from './lib/ajv.js';
 import { Type, type Static } from 'typebox';
 import { parseSecretKey } from './lib/secret-key.js';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
@@ -171,7 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
-  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
+  const ajv = createAjv({ coerceTypes: true, useDefaults: true, allErrors: true });
   const validate = ajv.compile<RawConfig>(ConfigSchema);
   const valid = validate(raw);
   const problems = valid

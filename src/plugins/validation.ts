@@ -1,10 +1,7 @@
-import { Ajv, type Options } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, Options } from 'ajv';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { createAjv } from '../lib/ajv.js';
 import type { DeferredCompilers } from './deferred-compilers.js';
-
-// ajv-formats ships CommonJS with a default export that NodeNext sees one level down.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 const shared: Options = { allErrors: true, useDefaults: true, strict: false, removeAdditional: false };
 
@@ -15,7 +12,7 @@ const shared: Options = { allErrors: true, useDefaults: true, strict: false, rem
 export function installValidators(app: FastifyInstance, compilers: Pick<DeferredCompilers, 'defer'>): void {
   let ajvs: { body: Ajv; text: Ajv } | undefined;
   const ajvFor = (httpPart: string | undefined): Ajv => {
-    ajvs ??= { body: addFormats(new Ajv({ ...shared, coerceTypes: false })), text: addFormats(new Ajv({ ...shared, coerceTypes: 'array' })) };
+    ajvs ??= { body: createAjv({ ...shared, coerceTypes: false }), text: createAjv({ ...shared, coerceTypes: 'array' }) };
     return httpPart === 'body' ? ajvs.body : ajvs.text;
   };
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => compilers.defer(() => ajvFor(httpPart).compile(schema as object)));

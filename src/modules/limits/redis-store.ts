@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ConsumeResult, CounterSpec, CounterStore } from './counter-store.js';
 
 /*
@@ -37,34 +37,43 @@ export interface RedisStoreOptions {
  * while the client keeps reconnecting in the background so counting resumes by itself.
  */
 export function createRedisStore(options: RedisStoreOptions): CounterStore {
-  const redis = new Redis(options.url, {
-    keyPrefix: options.keyPrefix,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 250,
-    connectTimeout: 2_000,
-    lazyConnect: false,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+  // ioredis is a third of a megabyte of code that only servers with REDIS_URL use: loaded then.
+  let redis: Redis | undefined;
+  let closed = false;
+  const loading = import('ioredis').then(({ Redis: RedisClient }) => {
+    if (closed) return;
+    redis = new RedisClient(options.url, {
+      keyPrefix: options.keyPrefix,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 250,
+      connectTimeout: 2_000,
+      lazyConnect: false,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+    });
+    // Connection errors surface on each command as rejections; this listener only stops ioredis
+    // from treating them as unhandled.
+    redis.on('error', () => undefined);
+    redis.defineCommand('inboxConsume', { lua: CONSUME });
+    consume = (redis as unknown as { inboxConsume: ConsumeCommand }).inboxConsume.bind(redis);
+    const client = redis;
+    firstAttempt = new Promise<void>((resolve) => {
+      const done = () => {
+        firstAttemptDone = true;
+        resolve();
+      };
+      client.once('ready', done);
+      client.once('error', done);
+    });
   });
-  // Connection errors surface on each command as rejections; this listener only stops ioredis
-  // from treating them as unhandled.
-  redis.on('error', () => undefined);
-  redis.defineCommand('inboxConsume', { lua: CONSUME });
-  const consume = (redis as unknown as { inboxConsume: ConsumeCommand }).inboxConsume.bind(redis);
+  let consume: ConsumeCommand | undefined;
 
   // Requests right after start wait (briefly) for the first connection attempt instead of going
   // uncounted; after that attempt (connected or failed) nothing waits: a Redis that is not
   // connected fails the call at once and the caller fails open.
   const startupWaitMs = options.startupWaitMs ?? 2_000;
   let firstAttemptDone = false;
-  const firstAttempt = new Promise<void>((resolve) => {
-    const done = () => {
-      firstAttemptDone = true;
-      resolve();
-    };
-    redis.once('ready', done);
-    redis.once('error', done);
-  });
+  let firstAttempt: Promise<void> = loading;
 
   async function firstAttemptWithin(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -72,23 +81,25 @@ export function createRedisStore(options: RedisStoreOptions): CounterStore {
       timer = setTimeout(resolve, ms);
       timer.unref();
     });
-    await Promise.race([firstAttempt, waited]);
+    // The module first, then the connection attempt, both within the same `ms`.
+    await Promise.race([loading.then(() => firstAttempt), waited]);
     clearTimeout(timer);
   }
 
-  async function connected(): Promise<void> {
-    if (redis.status === 'ready') return;
+  async function connected(): Promise<ConsumeCommand> {
+    if (redis?.status === 'ready' && consume) return consume;
     if (!firstAttemptDone) await firstAttemptWithin(startupWaitMs);
     // Re-read: the status may have changed while waiting (TypeScript narrowed it above).
-    const status: string = redis.status;
-    if (status !== 'ready') throw new Error(`redis is not connected (${status})`);
+    const status: string = redis?.status ?? 'loading';
+    if (status !== 'ready' || !consume) throw new Error(`redis is not connected (${status})`);
+    return consume;
   }
 
   return {
     kind: 'redis',
     async consume(specs: readonly CounterSpec[]): Promise<ConsumeResult> {
-      await connected();
-      const reply = await consume(
+      const command = await connected();
+      const reply = await command(
         specs.length,
         ...specs.map((s) => s.key),
         ...specs.map((s) => s.limit),
@@ -98,11 +109,13 @@ export function createRedisStore(options: RedisStoreOptions): CounterStore {
       return { allowed: allowed === 1, counts };
     },
     async ready(maxWaitMs) {
-      if (redis.status !== 'ready') await firstAttemptWithin(maxWaitMs);
-      return redis.status === 'ready';
+      if (redis?.status !== 'ready') await firstAttemptWithin(maxWaitMs);
+      return redis?.status === 'ready';
     },
     async close() {
-      redis.disconnect();
+      closed = true;
+      await loading;
+      redis?.disconnect();
     },
   };
 }

@@ -1,7 +1,7 @@
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import { Type, type Static } from 'typebox';
+import { createAjv } from '../../lib/ajv.js';
 import { wallTimeAt, offsetMinutesAt, weekdayOf } from './local/zoned-time.js';
 import type { Decided, OrganizeRequest, OrganizerEngine } from './organizer.types.js';
 
@@ -29,9 +29,13 @@ const AnswerSchema = Type.Object(
 );
 type Answer = Static<typeof AnswerSchema>;
 
-const ajv = new Ajv({ allErrors: true });
-addFormats.default(ajv);
-const validAnswer = ajv.compile<Answer>(AnswerSchema);
+// Compiled when the first answer arrives: a server on the local engine never needs it.
+let answerCheck: { ajv: Ajv; validAnswer: ValidateFunction<Answer> } | undefined;
+function answerChecker(): { ajv: Ajv; validAnswer: ValidateFunction<Answer> } {
+  if (answerCheck) return answerCheck;
+  const ajv = createAjv({ allErrors: true });
+  return (answerCheck = { ajv, validAnswer: ajv.compile<Answer>(AnswerSchema) });
+}
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** Examples per project: enough to show what a project is about, few enough to keep the prompt small. */
@@ -92,6 +96,7 @@ function parseAnswer(body: unknown, request: OrganizeRequest): Omit<Decided, 'en
   } catch {
     throw new AnswerError('the message is not JSON');
   }
+  const { ajv, validAnswer } = answerChecker();
   if (!validAnswer(answer)) throw new AnswerError(`the message does not match the schema: ${ajv.errorsText(validAnswer.errors)}`);
   const project = answer.project_id === null ? undefined : request.projects.find((p) => p.id === answer.project_id);
   if (answer.project_id !== null && !project) throw new AnswerError('project_id is not one of the given projects');

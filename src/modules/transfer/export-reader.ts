@@ -1,12 +1,12 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../../errors.js';
+import { createAjv } from '../../lib/ajv.js';
 import { parentsFirst, type ImportPlan, type PlannedItem } from './import-plan.js';
 import { ExportDocumentSchema, type ExportDocument, type ExportItem } from './transfer.schemas.js';
 
-// ajv-formats ships CommonJS with a default export that NodeNext sees one level down.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const validate = addFormats(new Ajv({ allErrors: false, strict: false })).compile<ExportDocument>(ExportDocumentSchema);
+// Compiled on the first import, not at start: most processes never import.
+let validator: ValidateFunction<ExportDocument> | undefined;
+const validatorOnce = () => (validator ??= createAjv({ allErrors: false, strict: false }).compile<ExportDocument>(ExportDocumentSchema));
 
 /** Outside `archived`, status is `done` exactly when is_completed is (item-state.ts); the status decides. */
 function planItem(item: ExportItem, position: number): PlannedItem {
@@ -31,6 +31,7 @@ function planItem(item: ExportItem, position: number): PlannedItem {
 
 /** Our export document, checked whole before anything is written: a fault anywhere is a 400. */
 export function readExportDocument(body: unknown): ImportPlan {
+  const validate = validatorOnce();
   if (!validate(body)) {
     const first = validate.errors?.[0];
     const where = first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'is invalid';

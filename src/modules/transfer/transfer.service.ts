@@ -6,7 +6,6 @@ import type { AuthUser } from '../users/auth-user.js';
 import type { ExportFormat, ExportService } from './export.service.js';
 import { readExportDocument } from './export-reader.js';
 import type { ImportService } from './import.service.js';
-import { readTodoistCsv } from './todoist-csv.js';
 import type { ImportResult } from './transfer.schemas.js';
 
 export interface ExportDownload {
@@ -36,7 +35,8 @@ export function createTransferService(deps: { clock: Clock; exporter: ExportServ
       const plan =
         source.kind === 'json'
           ? readExportDocument(source.body)
-          : readTodoistCsv(source.text, { userId: user.id, now: deps.clock.now(), timezone: user.timezone });
+          : // The CSV reader (and its parser) loads with the first CSV import, not at start.
+            (await import('./todoist-csv.js')).readTodoistCsv(source.text, { userId: user.id, now: deps.clock.now(), timezone: user.timezone });
       return deps.importer.apply(user.id, plan);
     },
   };

@@ -1,0 +1,49 @@
+// Bundles the server (src/server.ts and everything it imports, dependencies included) into
+// dist/server.js, over the file tsc wrote there; code loaded with import() goes to dist/chunks/.
+// One file instead of ~1,000 modules halves the CPU a start costs (docs/decisions/0030-server-bundle.md).
+// Runs after tsc (type checking and the rest of dist/, which the admin CLI and tests import).
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+// Native addons; packages that find files next to their own code at run time; and CommonJS packages
+// the server loads with import() only when needed: in a split bundle esbuild gives such an import
+// only a `default` export, where Node gives the named ones the code destructures.
+const EXTERNAL = [
+  'better-sqlite3',
+  '@node-rs/argon2',
+  'pg-native',
+  'pino',
+  'pino-pretty',
+  '@fastify/swagger-ui',
+  'undici',
+  'ioredis',
+  'pg',
+];
+
+// CommonJS dependencies inside an ES module bundle still expect require, __dirname and __filename.
+const banner = [
+  "import { createRequire as __bundleRequire } from 'node:module';",
+  "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+  "import { dirname as __bundleDirname } from 'node:path';",
+  'const require = __bundleRequire(import.meta.url);',
+  'const __filename = __bundleFileURLToPath(import.meta.url);',
+  'const __dirname = __bundleDirname(__filename);',
+].join('\n');
+
+// Chunk names carry a content hash: last build's would pile up.
+rmSync('dist/chunks', { recursive: true, force: true });
+
+await build({
+  entryPoints: { server: 'src/server.ts' },
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: EXTERNAL,
+  banner: { js: banner },
+  // Not minified: stack traces keep their names and lines.
+  logLevel: 'warning',
+});
