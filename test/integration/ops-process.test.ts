@@ -206,7 +206,12 @@ describe('.env, metrics across workers and CORS on the real process', () => {
         `SECRET_KEY=${'07'.repeat(32)}`,
       ].join('\n'),
     );
-    server = await startServerProcess({ METRICS_TOKEN: ENV_TOKEN }, 30_000, { cwd: dir, withoutEnv: ['DATABASE_URL', 'CORS_ORIGINS', 'WORKERS', 'SECRET_KEY'] });
+    // Both workers listening: GET /metrics asks every worker, and one still starting fails it.
+    server = await startServerProcess({ METRICS_TOKEN: ENV_TOKEN }, 30_000, {
+      cwd: dir,
+      withoutEnv: ['DATABASE_URL', 'CORS_ORIGINS', 'WORKERS', 'SECRET_KEY'],
+      ready: (output) => (output.match(/Server listening at/g) ?? []).length >= 2,
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
