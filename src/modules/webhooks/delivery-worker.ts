@@ -14,6 +14,7 @@ import { attemptsPerSet } from './retry-policy.js';
 import type { SigningKeyVault } from './signing-keys.js';
 import type { WorkerSettings } from './worker-settings.js';
 
+// Where the durability test (and any caller that sizes leases) has always found it.
 export { leaseFor } from './retry-policy.js';
 
 /*
