@@ -33,7 +33,9 @@ import { createTransferService, type TransferService } from './modules/transfer/
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
 import { createDeliveryTransport, systemResolver, type Resolver } from './modules/webhooks/delivery-transport.js';
-import { createDeliveryWorker, DEFAULT_WORKER_SETTINGS, leaseFor, type DeliveryWorker, type WorkerSettings } from './modules/webhooks/delivery-worker.js';
+import { createDeliveryWorker, type DeliveryWorker } from './modules/webhooks/delivery-worker.js';
+import { leaseFor } from './modules/webhooks/retry-policy.js';
+import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './modules/webhooks/worker-settings.js';
 import { createSigningKeyVault } from './modules/webhooks/signing-keys.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 
@@ -175,7 +177,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const hooks = options.webhooks ?? {};
   const delivery = hooks.delivery ?? DEFAULT_WEBHOOK_DELIVERY;
   const vault = createSigningKeyVault(hooks.secretKey);
-  const webhooks = createWebhooksService({ ...base, dialect, vault, allowPrivateTargets: delivery.allowPrivateTargets });
+  const webhooks = createWebhooksService({ ...base, dialect, events, vault, allowPrivateTargets: delivery.allowPrivateTargets });
   const transport = createDeliveryTransport({
     resolver: hooks.resolver ?? systemResolver,
     allowPrivateTargets: delivery.allowPrivateTargets,
@@ -186,6 +188,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     ...base,
     dialect,
     logger,
+    events,
     vault,
     transport,
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },

@@ -18,7 +18,6 @@ export type ErrorCode =
   | 'rate_limited'
   | 'slow_down'
   | 'ai_rate_limited'
-  | 'organizer_unavailable'
   | 'transcription_failed'
   | 'transcription_unavailable'
   | 'internal_error';
@@ -42,7 +41,6 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   slow_down: 429,
   ai_rate_limited: 429,
-  organizer_unavailable: 503,
   transcription_failed: 422,
   transcription_unavailable: 503,
   internal_error: 500,

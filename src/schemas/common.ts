@@ -102,9 +102,6 @@ export function errorResponses(...args: (ErrorStatus | Partial<Record<ErrorStatu
   return out;
 }
 
-/** Every authenticated JSON route can answer these. */
-export const AUTHED_ERRORS = [400, 401, 415, 413] as const;
-
 export const IdParams = Type.Object({ id: Type.String({ description: 'resource id (UUID)' }) });
 
 export const PageQuery = Type.Object({

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TestCertificates } from './test-ca.js';
+import { waitFor } from './wait.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -85,11 +86,11 @@ export class HttpsReceiver {
 
   /** Bounded polling for real I/O: resolves once `count` requests (to `path`, if given) arrived. */
   async waitFor(count: number, path?: string, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while ((path ? this.to(path) : this.received).length < count) {
-      if (Date.now() > deadline) throw new Error(`receiver got ${this.received.length} requests, expected ${count}${path ? ` to ${path}` : ''}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitFor(() => (path ? this.to(path) : this.received).length >= count, {
+      timeoutMs,
+      intervalMs: 10,
+      what: () => `${count} requests${path ? ` to ${path}` : ''}; the receiver got ${this.received.length}`,
+    });
   }
 
   async close(): Promise<void> {

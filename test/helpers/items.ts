@@ -37,10 +37,16 @@ export interface Outbox {
   names(): Promise<string[]>;
 }
 
+/** Every event of the user's outbox, oldest first (ids are UUIDv7), as webhooks and the feed receive them. */
+export async function outboxEvents(t: TestApp, userId: string): Promise<DeliveryBody[]> {
+  const rows = await t.services.db.selectFrom('outbox_events').select('payload').where('user_id', '=', userId).orderBy('id').execute();
+  return rows.map((row) => JSON.parse(row.payload) as DeliveryBody);
+}
+
 export function outbox(t: TestApp, userId: string): Outbox {
   let seen = 0;
   const take = async (): Promise<DeliveryBody[]> => {
-    const all = await t.services.events.listForUser(t.services.db, userId);
+    const all = await outboxEvents(t, userId);
     const fresh = all.slice(seen);
     seen = all.length;
     return fresh;

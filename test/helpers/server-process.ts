@@ -1,12 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { waitFor } from './wait.js';
 
 export interface ServerProcess {
   baseUrl: string;
   /** From spawn to "Server listening". */
   readyMs: number;
+  child: ChildProcess;
   output(): string;
-  stop(): Promise<void>;
+  /** The exit code once the process has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
+  /** SIGTERM unless it has exited already, then waits for the exit; answers the exit code. */
+  stop(): Promise<number | null>;
 }
 
 export interface ServerProcessOptions {
@@ -14,36 +19,52 @@ export interface ServerProcessOptions {
   cwd?: string;
   /** The server script; dist/server.js of this repository by default. */
   script?: string;
+  /** Another command instead of `node <script>` (e.g. `npm start`). */
+  command?: { file: string; args: string[] };
   /** Keys of this process's environment left out of the child's (to test what a file sets). */
   withoutEnv?: string[];
+  /** Ready only once this also holds of the output (e.g. every cluster worker listening). */
+  ready?: (output: string) => boolean;
 }
 
-/** dist/server.js (built by `npm test`) on loopback with an ephemeral port; resolves once it listens. */
+const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+
+/**
+ * Starts the server (dist/server.js, built by `npm test`) on loopback with an ephemeral port and
+ * resolves once it listens; the environment is this process's, with PORT=0, HOST=127.0.0.1,
+ * LOG_LEVEL=info and then `env` on top. A process that exits or stays silent past `timeoutMs` is
+ * stopped and the error carries its output.
+ */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 20_000, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   let output = '';
   const started = performance.now();
   const inherited = { ...process.env };
   for (const key of options.withoutEnv ?? []) delete inherited[key];
-  const child: ChildProcess = spawn(process.execPath, [options.script ?? resolve(import.meta.dirname, '../../dist/server.js')], {
+  const command = options.command ?? { file: process.execPath, args: [options.script ?? resolve(import.meta.dirname, '../../dist/server.js')] };
+  const child: ChildProcess = spawn(command.file, command.args, {
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
+    return exited;
   };
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const baseUrl = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-    if (baseUrl) return { baseUrl, readyMs: performance.now() - started, output: () => output, stop };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`the server did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
+  try {
+    const baseUrl = await waitFor(
+      () => {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error('the server exited');
+        const url = LISTENING.exec(output)?.[1];
+        return url !== undefined && (options.ready?.(output) ?? true) ? url : undefined;
+      },
+      { timeoutMs, what: 'the server to listen' },
+    );
+    return { baseUrl, readyMs: performance.now() - started, child, output: () => output, exited, stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`the server did not start (${(error as Error).message}):\n${output}`);
   }
 }

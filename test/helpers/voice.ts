@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import type { JsonBody, Response } from './test-app.js';
+import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
 
@@ -47,10 +48,15 @@ export async function convert(source: string, container: Container, dir: string,
   return target;
 }
 
-/** Waits for real I/O elsewhere (another socket, the server's temp files): polls every 10 ms, at most 10 s. */
+/**
+ * Waits for real I/O elsewhere (another socket, the server's temp files): polls every 10 ms, at
+ * most 10 s, and answers whether the condition came true (the caller asserts on it).
+ */
 export async function until(condition: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 1000 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  return condition();
+  return waitFor(condition, { timeoutMs: 10_000, intervalMs: 10 }).then(
+    () => true,
+    () => condition(),
+  );
 }
 
 export function makeTempDir(prefix: string): { dir: string; entries(): string[]; remove(): void } {

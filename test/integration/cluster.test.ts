@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/container.js';
 import { createDb } from '../../src/db/create-db.js';
 import { removeRedisKeys, testRedis, type TestRedis } from '../helpers/redis.js';
+import { startServerProcess } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 /*
  * WORKERS=2: the real dist/server.js (built by `npm test`) as a primary and two workers on one
@@ -48,16 +50,6 @@ function send(baseUrl: string, path: string, options: { token?: string; method?:
   });
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 interface Cluster {
   baseUrl: string;
   primary: ChildProcess;
@@ -79,24 +71,13 @@ const logLines = (output: string) =>
   });
 
 async function startCluster(env: Record<string, string>): Promise<Cluster> {
-  let output = '';
-  const primary = spawn(process.execPath, ['dist/server.js'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '2', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  primary.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  primary.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const exited = new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code)));
-  const listening = () => logLines(output).filter((l) => l.msg.startsWith('Server listening')).map((l) => l.pid);
-  const baseUrl = await waitFor(() => {
-    if (listening().length < 2) return undefined;
-    return /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-  }, 30_000, `two workers listening:\n${output}`);
+  const listeningIn = (output: string) => logLines(output).filter((l) => l.msg.startsWith('Server listening')).map((l) => l.pid);
+  const server = await startServerProcess({ WORKERS: '2', ...env }, 30_000, { ready: (output) => listeningIn(output).length >= 2 });
   const servedBy = (path: string) => {
     // One log line per answered request (src/plugins/request-log.ts), by the worker that answered.
-    return new Set(logLines(output).filter((l) => l.msg === 'request' && l.url === path).map((l) => l.pid));
+    return new Set(logLines(server.output()).filter((l) => l.msg === 'request' && l.url === path).map((l) => l.pid));
   };
-  return { baseUrl, primary, output: () => output, listening, servedBy, exited };
+  return { baseUrl: server.baseUrl, primary: server.child, output: server.output, listening: () => listeningIn(server.output()), servedBy, exited: server.exited };
 }
 
 async function stopCluster(cluster: Cluster): Promise<number | null> {
@@ -167,7 +148,7 @@ for (const store of ['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])]
       expect(cluster.listening()).not.toContain(cluster.primary.pid);
       const token = await seedUser(url, 'both@example.test');
       for (let i = 0; i < 6; i += 1) expect((await send(cluster.baseUrl, '/api/v1/me', { token })).status).toBe(200);
-      await waitFor(() => (cluster.servedBy('/api/v1/me').size === 2 ? true : undefined), 5_000, 'requests served by both workers');
+      await waitFor(() => cluster.servedBy('/api/v1/me').size === 2, { timeoutMs: 5_000, what: 'requests served by both workers' });
     });
 
     it('counts one rate limit per user across the workers, not one per worker', async () => {
@@ -209,7 +190,7 @@ for (const store of ['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])]
     it('replaces a worker that dies, and keeps serving', async () => {
       const [victim] = cluster.listening();
       process.kill(victim!, 'SIGKILL');
-      await waitFor(() => (cluster.listening().length >= 3 ? true : undefined), 20_000, 'a replacement worker');
+      await waitFor(() => cluster.listening().length >= 3, { timeoutMs: 20_000, what: 'a replacement worker' });
       expect(cluster.output()).toMatch(/worker exited; starting another/);
       for (let i = 0; i < 4; i += 1) expect((await send(cluster.baseUrl, '/healthz')).status).toBe(200);
     });

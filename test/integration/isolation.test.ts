@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, createTestApp, createUser, type Client, type JsonBody, type Response, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { outboxEvents } from '../helpers/items.js';
 
 interface World {
   a: TestUser;
@@ -46,7 +47,7 @@ describe.each(DIALECTS)('isolation between users (%s)', (dialect) => {
       projects: (await w.apiA.get('projects')).body,
       items: (await w.apiA.get('items')).body,
       tags: (await w.apiA.get('tags')).body,
-      events: (await t.services.events.listForUser(t.services.db, w.a.id)).length,
+      events: (await outboxEvents(t, w.a.id)).length,
     };
   }
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../../src/db/create-db.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli/admin.js');
 const PASSWORD = 'a new password, typed once';
@@ -163,7 +164,7 @@ describe.each(DIALECTS)('the admin CLI next to a running server (%s)', (dialect)
         await res.arrayBuffer();
       }
     })();
-    while (writes < 20) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => writes >= 20, { timeoutMs: 20_000, intervalMs: 10, what: '20 captures before the backup' });
     const [result] = jsonLines(await admin(db.url, ['backup', '--to', target]));
     const writtenBefore = writes;
     writing = false;
@@ -205,7 +206,12 @@ describe('.env, metrics across workers and CORS on the real process', () => {
         `SECRET_KEY=${'07'.repeat(32)}`,
       ].join('\n'),
     );
-    server = await startServerProcess({ METRICS_TOKEN: ENV_TOKEN }, 30_000, { cwd: dir, withoutEnv: ['DATABASE_URL', 'CORS_ORIGINS', 'WORKERS', 'SECRET_KEY'] });
+    // Both workers listening: GET /metrics asks every worker, and one still starting fails it.
+    server = await startServerProcess({ METRICS_TOKEN: ENV_TOKEN }, 30_000, {
+      cwd: dir,
+      withoutEnv: ['DATABASE_URL', 'CORS_ORIGINS', 'WORKERS', 'SECRET_KEY'],
+      ready: (output) => (output.match(/Server listening at/g) ?? []).length >= 2,
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

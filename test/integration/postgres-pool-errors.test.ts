@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/create-db.js';
 import { DIALECTS } from '../helpers/dialects.js';
+import { waitFor } from '../helpers/wait.js';
 
 /*
  * An idle pooled connection whose server goes away (a restart, a terminated backend) must neither
@@ -18,7 +19,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL pool errors', () => {
     try {
       const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
       await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
-      for (let i = 0; i < 100 && errors.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => errors.length > 0, { timeoutMs: 2_000, intervalMs: 20, what: 'the pool to report the lost connection' });
       expect(errors.length).toBeGreaterThan(0);
       expect(String(errors[0]?.message)).toMatch(/terminat/i);
       expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);

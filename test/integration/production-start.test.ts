@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess } from '../helpers/server-process.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -38,24 +39,15 @@ describe('npm start on a production install', () => {
   });
 
   it('starts with `npm start` without compiling, logs JSON lines, and serves /readyz and /docs', async () => {
-    const started = performance.now();
-    const child = spawn(NPM, ['start'], {
-      cwd: dir,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: 'sqlite:./prod.db', SECRET_KEY: '07'.repeat(32), WORKERS: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const server = await startServerProcess(
+      { DATABASE_URL: 'sqlite:./prod.db', SECRET_KEY: '07'.repeat(32), WORKERS: '1' },
+      15_000,
+      { cwd: dir, command: { file: NPM, args: ['start'] } },
+    );
+    const { baseUrl } = server;
+    const output = server.output();
     try {
-      let baseUrl: string | undefined;
-      for (let i = 0; i < 600 && !baseUrl; i += 1) {
-        baseUrl = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-        if (!baseUrl) await new Promise((r) => setTimeout(r, 25));
-      }
-      const readyMs = Math.round(performance.now() - started);
-      expect(baseUrl, output).toBeDefined();
+      const readyMs = Math.round(server.readyMs);
       console.log(`production start: ready in ${readyMs} ms (npm start, WORKERS=1)`);
       expect(output).not.toMatch(/\btsc\b/);
       expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
@@ -64,8 +56,7 @@ describe('npm start on a production install', () => {
       expect(logLines.length).toBeGreaterThan(0);
       for (const line of logLines) expect(() => JSON.parse(line)).not.toThrow();
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await server.stop();
     }
   }, 30_000);
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, createTestApp, createUser, type Client, type JsonBody, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { outboxEvents } from '../helpers/items.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
@@ -214,7 +215,7 @@ describe.each(DIALECTS)('projects (%s)', (dialect) => {
       const b = await capture(api, 'second', project.id);
       await api.post(`items/${b.id}/archive`);
       const stay = await capture(api, 'already in inbox');
-      const before = await t.services.events.listForUser(t.services.db, user.id);
+      const before = await outboxEvents(t, user.id);
 
       expect((await api.delete(`projects/${project.id}`)).status).toBe(200);
 
@@ -223,7 +224,7 @@ describe.each(DIALECTS)('projects (%s)', (dialect) => {
       }
       expect((await api.get(`items/${b.id}`)).body.status).toBe('archived');
       expect((await api.get(`projects/${user.inboxId}`)).body.item_count).toBe(3);
-      const added = (await t.services.events.listForUser(t.services.db, user.id)).slice(before.length);
+      const added = (await outboxEvents(t, user.id)).slice(before.length);
       expect(added.map((e) => e.event)).toEqual(['item.updated', 'item.updated']);
       expect(added.map((e) => e.data.item.id).sort()).toEqual([a.id, b.id].sort());
       for (const event of added) expect(event.data.item.project_id).toBe(user.inboxId);

@@ -5,17 +5,9 @@ import { capturingLogger } from '../helpers/log-capture.js';
 import { removeRedisKeys, testRedis, type TestRedis } from '../helpers/redis.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { UNLIMITED, client, createTestApp, createUser, type TestApp } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
 
 const FREE_DEFAULTS: LimitsConfig = { ...UNLIMITED, free: { perMinute: 60, perDay: 1000 } };
-
-/** Polls until `probe` holds; bounded in time, and no assertion depends on how long it took. */
-async function eventually(probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.each(DIALECTS)('Redis-backed limits (%s)', (dialect) => {
   const opened: TestApp[] = [];
@@ -84,7 +76,7 @@ describe.each(DIALECTS)('Redis-backed limits (%s)', (dialect) => {
 
       await proxy.start();
       // The client reconnects on its own; counting picks up where Redis left it (1 counted).
-      await eventually(async () => (await api.get('me')).headers['x-ratelimit-remaining'] !== '5', 15_000);
+      await waitFor(async () => (await api.get('me')).headers['x-ratelimit-remaining'] !== '5', { timeoutMs: 15_000, intervalMs: 100, what: 'counting to resume' });
       let status = 200;
       for (let i = 0; i < 6 && status === 200; i += 1) status = (await api.get('me')).status;
       expect(status).toBe(429);

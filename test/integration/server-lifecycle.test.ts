@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,14 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/container.js';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** The real process (dist/server.js, built by `npm test`), on loopback with an ephemeral port. */
 describe('server process', () => {
   let dir: string;
   let token: string;
-  let server: ChildProcess;
+  let server: ServerProcess;
   let baseUrl: string;
-  let output = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'inbox-server-'));
@@ -26,17 +26,12 @@ describe('server process', () => {
     token = (await services.keys.mint(user.id, 'lifecycle')).token;
     await handle.db.destroy();
 
-    server = spawn(process.execPath, ['dist/server.js'], {
-      env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    server.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    baseUrl = await waitFor(() => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1], 15_000);
+    server = await startServerProcess({ DATABASE_URL: url, LOG_LEVEL: 'debug' }, 15_000);
+    baseUrl = server.baseUrl;
   });
 
   afterAll(() => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -60,28 +55,16 @@ describe('server process', () => {
       req.on('error', reject);
       req.write(body.slice(0, half));
       // Once the server has logged the request's arrival (at debug level) it is in flight; SIGTERM, then the rest of the body.
-      void waitFor(() => (output.includes('/api/v1/capture') ? true : undefined), 10_000)
+      void waitFor(() => server.output().includes('/api/v1/capture'), { what: 'the request to arrive' })
         .then(() => {
-          server.kill('SIGTERM');
-          return waitFor(() => (output.includes('shutting down') ? true : undefined), 10_000);
+          server.child.kill('SIGTERM');
+          return waitFor(() => server.output().includes('shutting down'), { what: 'the server to start shutting down' });
         })
         .then(() => req.end(body.slice(half)), reject);
     });
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-
     const answer = await response;
     expect(answer.status).toBe(201);
     expect(JSON.parse(answer.body).title).toBe('captured during shutdown');
-    expect(await exited).toBe(0);
+    expect(await server.exited).toBe(0);
   });
 });
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting for the server');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

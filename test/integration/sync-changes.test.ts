@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { actor, capture, expectError, ok, type Actor } from '../helpers/items.js';
+import { actor, capture, expectError, ok, outboxEvents, type Actor } from '../helpers/items.js';
 import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
 import { registerWebhook } from '../helpers/webhooks.js';
 
@@ -149,7 +149,7 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     expect(await dispatched()).toEqual([true, false, false]);
     await t.services.webhookWorker.drain(1);
     const log = ok(await a.c.get(`webhooks/${webhook.id}/deliveries`)).deliveries as JsonBody[];
-    const titles = await t.services.events.listForUser(t.services.db, a.user.id);
+    const titles = await outboxEvents(t, a.user.id);
     const byEvent = new Map(titles.map((e) => [e.id, e.data.item.title]));
     expect(log.map((d) => byEvent.get(d.event_id)).sort()).toEqual(['after', 'same instant']);
   });
@@ -180,7 +180,7 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     const all0 = (await a.events.take()).length - 1;
     seen.push(...(await followUntil(a, cursor, 3, all0 - seen.length)).changes);
 
-    const all = await t.services.events.listForUser(t.services.db, a.user.id);
+    const all = await outboxEvents(t, a.user.id);
     const expected = all.filter((e) => !(e.event === 'item.created' && e.data.item.id === seed.id));
     expect(expected).toHaveLength(4 * 8 * 3);
     const ids = seen.map((c) => c.id);

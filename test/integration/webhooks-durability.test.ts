@@ -9,6 +9,7 @@ import type { TestApp } from '../helpers/test-app.js';
 import type { TestDb } from '../helpers/test-db.js';
 import { createTestCertificates, type TestCertificates } from '../helpers/test-ca.js';
 import { ScriptedReplies, createDeliveryApp, deliveryLog, registerWebhook } from '../helpers/webhooks.js';
+import { waitFor } from '../helpers/wait.js';
 
 let certs: TestCertificates;
 let receiver: HttpsReceiver;
@@ -19,15 +20,6 @@ beforeAll(async () => {
   receiver = await new HttpsReceiver(certs, replies.respond).start();
 });
 afterAll(async () => receiver?.close());
-
-/** Bounded polling for real I/O. */
-async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A second connection (pool) to the same database, as a second server instance would have. */
 function secondConnection(db: TestDb): TestDb {
@@ -160,7 +152,7 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
 
       t.services.webhookWorker.start();
       await receiver.waitFor(1, path('fast'));
-      await until(() => receiver.to(path('slow')).length >= 2, 'the slow receiver to get its share');
+      await waitFor(() => receiver.to(path('slow')).length >= 2, { timeoutMs: 20_000, intervalMs: 20, what: 'the slow receiver to get its share' });
       expect(receiver.to(path('slow'))).toHaveLength(2);
       await t.services.webhookWorker.stop();
       const pending = await t.services.db.selectFrom('webhook_deliveries').select(['status', 'lease_owner']).where('user_id', '=', slow.user.id).execute();
@@ -251,7 +243,7 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
           .executeTakeFirstOrThrow();
         return Number(row.n) === 500;
       };
-      await until(settled, '500 succeeded deliveries', 60_000);
+      await waitFor(settled, { timeoutMs: 60_000, intervalMs: 20, what: '500 succeeded deliveries' });
       await Promise.all([one.services.webhookWorker.stop(), two.services.webhookWorker.stop()]);
 
       const received = receiver.to(path('exactly-once')).map((r) => String(r.headers['x-service-delivery']));

@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/container.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { createTestCertificates } from '../helpers/test-ca.js';
 import type { JsonBody } from '../helpers/test-app.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
@@ -24,7 +25,7 @@ describe.each(DIALECTS)('server process: a delivery survives SIGKILL (%s)', (dia
   let db: TestDb;
   let dir: string;
   let token: string;
-  let env: NodeJS.ProcessEnv;
+  let env: Record<string, string>;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
@@ -38,13 +39,8 @@ describe.each(DIALECTS)('server process: a delivery survives SIGKILL (%s)', (dia
     token = (await services.keys.mint(user.id, 'process test')).token;
     const separator = db.url.includes('?') ? '&' : '?';
     const databaseUrl = db.searchPath ? `${db.url}${separator}options=${encodeURIComponent(`-c search_path=${db.searchPath}`)}` : db.url;
-    const { SECRET_KEY: _unset, ...inherited } = process.env;
     env = {
-      ...inherited,
       DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_TIMEOUT_MS: '3000',
       WEBHOOK_RETRY_DELAYS_MS: '100,200',
@@ -59,14 +55,11 @@ describe.each(DIALECTS)('server process: a delivery survives SIGKILL (%s)', (dia
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-    let output = '';
-    const child = spawn(process.execPath, [resolve('dist/server.js')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    const baseUrl = await waitFor(() => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1], 20_000, () => output);
-    return { child, baseUrl, output: () => output };
+  /** Without SECRET_KEY, so the server generates ./data/secret.key in its working directory. */
+  async function startServer(): Promise<ServerProcess> {
+    const server = await startServerProcess(env, 20_000, { cwd: dir, withoutEnv: ['SECRET_KEY'] });
+    children.push(server.child);
+    return server;
   }
 
   const api = async (baseUrl: string, method: string, path: string, body?: unknown) => {
@@ -115,13 +108,3 @@ describe.each(DIALECTS)('server process: a delivery survives SIGKILL (%s)', (dia
     expect(await exited).toBe(0);
   }, 90_000);
 });
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, context: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for the server:\n${context()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -7,9 +7,9 @@ import { tagKey } from '../tags/tags.service.js';
 import { findBrowsePage } from './browse.repository.js';
 
 /**
- * The web inbox's filters. Names follow GET /items/search (q, project_id, tag, cursor, limit) so
- * that the page can move to the search service when it exists; `archived` is the one extra, since
- * the inbox hides archived items by default and search's single `status` cannot say "not archived".
+ * The web inbox's filters, named as GET /items/search names them (q, project_id, tag, cursor,
+ * limit). The inbox reads through this rather than the search service because it hides archived
+ * items by default, which search's single `status` cannot say; `archived` is the one extra.
  */
 export interface BrowseQuery {
   q?: string;

@@ -7,7 +7,6 @@ export const BulkOpSchema = Type.Union(
   [Type.Literal('toggle'), Type.Literal('archive'), Type.Literal('unarchive'), Type.Literal('delete'), Type.Literal('move')],
   { description: 'toggle | archive | unarchive | delete | move' },
 );
-export type BulkOp = Static<typeof BulkOpSchema>;
 
 export const BulkBody = Type.Object({
   op: BulkOpSchema,

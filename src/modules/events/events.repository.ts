@@ -50,15 +50,6 @@ export async function insertOutboxEvents(db: Executor, dialect: DialectName, use
     .execute();
 }
 
-export async function listOutboxEvents(db: Executor, userId: string): Promise<OutboxRow[]> {
-  return db
-    .selectFrom('outbox_events')
-    .select(['id', 'user_id', 'event', 'item_id', 'payload', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('id')
-    .execute();
-}
-
 /** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */
 export async function findFeedPage(db: Executor, dialect: DialectName, userId: string, after: FeedPosition, limit: number): Promise<FeedRow[]> {
   let query = db

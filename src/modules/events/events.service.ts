@@ -7,7 +7,10 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { ItemView } from '../items/item-view.js';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.js';
-import { findFeedPage, insertOutboxEvents, listOutboxEvents, type FeedPosition, type OutboxRow } from './events.repository.js';
+import { findFeedPage, insertOutboxEvents, type FeedPosition, type OutboxRow } from './events.repository.js';
+import { claimUndispatchedEvents, pruneDispatchedEvents, reopenEventsSince, type UndispatchedEvent } from './outbox-dispatch.repository.js';
+
+export type { UndispatchedEvent } from './outbox-dispatch.repository.js';
 
 const DAY_MS = 24 * 3600_000;
 /** The contract: changes are kept at least 30 days; a cursor issued longer ago is 410. */
@@ -59,9 +62,14 @@ export interface ChangePage {
 export interface EventsService {
   /** Must be called with the transaction of the change itself: that is what makes events crash-safe. */
   record(trx: Executor, userId: string, events: PendingEvent[]): Promise<void>;
-  listForUser(db: Executor, userId: string): Promise<DeliveryBody[]>;
   /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
   changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
+  /** Webhook fan-out, in its transaction: takes up to `limit` events not yet dispatched, oldest first. */
+  takeUndispatched(trx: Executor, now: string, limit: number): Promise<UndispatchedEvent[]>;
+  /** A new webhook, in its transaction: its user's events since `since` go back to fan-out. */
+  reopenSince(trx: Executor, userId: string, since: string): Promise<void>;
+  /** Deletes up to `limit` dispatched events created before `cutoff` that no delivery still needs. */
+  pruneDispatched(cutoff: string, limit: number): Promise<number>;
 }
 
 export function createEventsService(deps: { db: Db; dialect: DialectName; clock: Clock; newId: IdGenerator }): EventsService {
@@ -74,10 +82,6 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
         return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
       });
       await insertOutboxEvents(trx, deps.dialect, userId, rows);
-    },
-    async listForUser(db, userId) {
-      const rows = await listOutboxEvents(db, userId);
-      return rows.map((row) => JSON.parse(row.payload) as DeliveryBody);
     },
     async changes(userId, query) {
       const issuedAt = deps.clock.now().getTime();
@@ -99,5 +103,8 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
       const last = page[page.length - 1] ?? after;
       return { changes, next_cursor: encodeChangeCursor({ txid: last.txid, seq: last.seq, issuedAt }), has_more: rows.length > limit };
     },
+    takeUndispatched: (trx, now, limit) => claimUndispatchedEvents(trx, deps.dialect, now, limit),
+    reopenSince: (trx, userId, since) => reopenEventsSince(trx, userId, since),
+    pruneDispatched: (cutoff, limit) => pruneDispatchedEvents(deps.db, cutoff, limit),
   };
 }

@@ -4,67 +4,27 @@ import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import {
-  claimDueDeliveries,
-  failAbandonedDeliveries,
-  countPendingDeliveries,
-  findAttemptContexts,
-  pruneDispatchedEvents,
-  recordAttemptResult,
-  releaseLease,
-  type AttemptContext,
-  type ClaimedDelivery,
-} from './deliveries.repository.js';
+import type { EventsService } from '../events/events.service.js';
+import { attemptDelivery } from './delivery-attempt.js';
+import { createDeliveryCleanup, failAbandonedSets } from './delivery-cleanup.js';
+import { claimDueDeliveries, countPendingDeliveries, findAttemptContexts, type AttemptContext, type ClaimedDelivery } from './delivery-queue.repository.js';
 import type { DeliveryTransport } from './delivery-transport.js';
-import { EVENT_RETENTION_MS } from '../events/events.service.js';
 import { fanOutEvents } from './fan-out.js';
-import { pruneFinishedDeliveries } from './retention.repository.js';
+import { attemptsPerSet } from './retry-policy.js';
 import type { SigningKeyVault } from './signing-keys.js';
-import { deliveryHeaders } from './signing.js';
-import { recordWebhookFailure } from './webhooks.repository.js';
+import type { WorkerSettings } from './worker-settings.js';
 
-export interface WorkerSettings {
-  /** Delays before attempts 2, 3, …: the set has one attempt more than there are delays. */
-  retryDelaysMs: readonly number[];
-  /** How long a claim is exclusive; past it another worker takes the delivery over (crash recovery). */
-  leaseMs: number;
-  /** Attempts in flight in this process at once. */
-  concurrency: number;
-  /** Attempts in flight for one webhook at once, across all workers. */
-  perWebhook: number;
-  /** Pause between passes when idle. */
-  pollMs: number;
-  /** Outbox events fanned out per transaction. */
-  batchSize: number;
-  /** Finished deliveries older than this are deleted (the delivery log). */
-  retentionMs: number;
-  /** Outbox events older than this are deleted once no webhook needs them (the change feed keeps 30 days). */
-  eventRetentionMs: number;
-  pruneEveryMs: number;
-  /** On stop, how long attempts in flight may still finish before they are cut off and handed back. */
-  shutdownGraceMs: number;
-}
+// Where the durability test (and any caller that sizes leases) has always found it.
+export { leaseFor } from './retry-policy.js';
 
-export const DEFAULT_WORKER_SETTINGS: Omit<WorkerSettings, 'retryDelaysMs' | 'leaseMs'> = {
-  concurrency: 32,
-  perWebhook: 4,
-  pollMs: 250,
-  batchSize: 200,
-  retentionMs: 7 * 24 * 3600_000,
-  eventRetentionMs: EVENT_RETENTION_MS,
-  pruneEveryMs: 10 * 60_000,
-  shutdownGraceMs: 3_000,
-};
+/*
+ * The worker loop: each pass fans out new events, prunes when due, ends abandoned sets and claims
+ * what there is room for; attempts run without waiting for each other, and each one that ends
+ * wakes the loop. One attempt is delivery-attempt.ts; the queue's SQL is delivery-queue.repository.ts.
+ */
 
-/** A lease outlives the longest attempt (the timeout bounds DNS, connect and answer) with room to record it. */
-export const leaseFor = (timeoutMs: number): number => timeoutMs + 5_000;
-
-/** A key that cannot be opened (SECRET_KEY changed) is retried this much later rather than dropped. */
-const KEY_RETRY_MS = 60_000;
 const ERROR_BACKOFF_MS = 5_000;
 const MAX_FAN_OUT_BATCHES = 10;
-const PRUNE_BATCH = 500;
-const MAX_PRUNE_BATCHES = 20;
 
 export interface TickReport {
   fannedOut: number;
@@ -92,6 +52,7 @@ export interface DeliveryWorkerDeps {
   clock: Clock;
   newId: IdGenerator;
   logger: Logger;
+  events: EventsService;
   vault: SigningKeyVault;
   transport: DeliveryTransport;
   settings: WorkerSettings;
@@ -104,66 +65,17 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const log = deps.logger.child({ component: 'webhook-worker' });
   const inFlight = new Map<string, { promise: Promise<void>; controller: AbortController }>();
   const at = (offsetMs = 0) => toTimestamp(new Date(clock.now().getTime() + offsetMs));
+  const attemptDeps = { db, clock, log, vault: deps.vault, transport: deps.transport, retryDelaysMs: settings.retryDelaysMs, ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}) };
+  const cleanup = createDeliveryCleanup({ db, clock, log, events: deps.events, retentionMs: settings.retentionMs, eventRetentionMs: settings.eventRetentionMs, pruneEveryMs: settings.pruneEveryMs });
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> | undefined;
   let again = false;
-  let lastPrune = Number.NEGATIVE_INFINITY;
-
-  async function attempt(claim: ClaimedDelivery, ctx: AttemptContext | undefined, owner: string, stop: AbortSignal): Promise<void> {
-    // Gone between claim and load: its webhook was deleted, and the delivery with it.
-    if (!ctx) return;
-    // The claim counted this attempt already.
-    const fields = { delivery_id: claim.id, webhook_id: claim.webhook_id, event_id: claim.event_id, attempt: claim.round_attempts };
-    let signingKey: string;
-    try {
-      signingKey = deps.vault.open(claim.user_id, claim.webhook_id, ctx.signing_key);
-    } catch {
-      log.error(fields, 'cannot open the webhook signing key; is SECRET_KEY the one it was sealed with? retrying later');
-      await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS), false);
-      return;
-    }
-    const headers = deliveryHeaders({
-      signingKey,
-      eventId: claim.event_id,
-      eventName: ctx.event,
-      body: ctx.payload,
-      timestamp: Math.floor(clock.now().getTime() / 1000),
-    });
-    const outcome = await deps.transport.send({ url: ctx.url, headers, body: ctx.payload }, stop);
-    deps.onAttempt?.(outcome.kind);
-    if (outcome.kind === 'interrupted') {
-      // The POST may have reached the receiver: the attempt stays counted.
-      await releaseLease(db, claim.id, owner, at(), true);
-      return;
-    }
-    const succeeded = outcome.kind === 'succeeded';
-    const reason = outcome.kind === 'failed' ? outcome.reason : null;
-    const finishedAt = at();
-    const result = await db.transaction().execute(async (trx) => {
-      const recorded = await recordAttemptResult(trx, {
-        id: claim.id,
-        owner,
-        succeeded,
-        status: outcome.status,
-        reason,
-        retryAt: settings.retryDelaysMs.map((delay) => at(delay)),
-      });
-      if (recorded?.status === 'failed') {
-        await recordWebhookFailure(trx, recorded.user_id, recorded.webhook_id, { status: outcome.status, reason: reason ?? 'http_status', at: finishedAt });
-      }
-      return recorded;
-    });
-    const origin = new URL(ctx.url).origin; // never the path or query: they may carry the receiver's own secrets
-    if (outcome.kind === 'succeeded') log.debug({ ...fields, status: outcome.status, origin }, 'webhook delivered');
-    else if (!result) log.warn({ ...fields, origin }, 'webhook attempt finished after its lease was lost; result dropped');
-    else log.info({ ...fields, status: outcome.status, reason, detail: outcome.detail, origin, next: result.status }, 'webhook attempt failed');
-  }
 
   function track(claim: ClaimedDelivery, ctx: AttemptContext | undefined, owner: string): Promise<void> {
     const controller = new AbortController();
-    const promise = attempt(claim, ctx, owner, controller.signal)
+    const promise = attemptDelivery(attemptDeps, claim, ctx, owner, controller.signal)
       .catch((err: unknown) => {
         // The lease expires and the delivery is retried: at least once, even when recording failed.
         log.error({ err, delivery_id: claim.id }, 'webhook attempt could not be completed');
@@ -176,30 +88,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return promise;
   }
 
-  async function maybePrune(): Promise<void> {
-    const now = clock.now().getTime();
-    if (now - lastPrune < settings.pruneEveryMs) return;
-    lastPrune = now;
-    await prune();
-  }
-
-  /** Deletes old finished deliveries, then old events no webhook needs; answers the rows deleted. */
-  async function prune(): Promise<number> {
-    const batches = async (cutoff: string, run: (cutoff: string, limit: number) => Promise<number>): Promise<number> => {
-      let total = 0;
-      for (let i = 0; i < MAX_PRUNE_BATCHES; i += 1) {
-        const deleted = await run(cutoff, PRUNE_BATCH);
-        total += deleted;
-        if (deleted < PRUNE_BATCH) break;
-      }
-      return total;
-    };
-    const deliveries = await batches(at(-settings.retentionMs), (cutoff, limit) => pruneFinishedDeliveries(db, cutoff, limit));
-    const events = await batches(at(-settings.eventRetentionMs), (cutoff, limit) => pruneDispatchedEvents(db, cutoff, limit));
-    if (deliveries + events > 0) log.info({ deliveries, events }, 'pruned old deliveries and outbox events');
-    return deliveries + events;
-  }
-
   /** Fans out new events, then claims as many due deliveries as there is room for and starts them. */
   async function pump(): Promise<{ fannedOut: number; started: Promise<void>[] }> {
     let fannedOut = 0;
@@ -208,14 +96,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       fannedOut += n;
       if (n < settings.batchSize) break;
     }
-    await maybePrune();
+    await cleanup.pruneWhenDue();
     const room = settings.concurrency - inFlight.size;
     if (room <= 0) return { fannedOut, started: [] };
-    const maxAttempts = settings.retryDelaysMs.length + 1;
-    const now = at();
-    for (const lost of await failAbandonedDeliveries(db, { now, maxAttempts })) {
-      await recordWebhookFailure(db, lost.user_id, lost.webhook_id, { status: 0, reason: 'network_error', at: now });
-    }
+    const maxAttempts = attemptsPerSet(settings.retryDelaysMs);
+    await failAbandonedSets(db, at(), maxAttempts);
     const owner = deps.newId();
     const claims = await claimDueDeliveries(db, dialect, {
       maxAttempts,
@@ -306,7 +191,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       }
       return total;
     },
-    prune,
+    prune: cleanup.prune,
     pendingCount: () => countPendingDeliveries(db),
   };
 }

@@ -1,7 +1,16 @@
 import type { DialectName } from '../../db/create-db.js';
 import type { Db, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { claimUndispatchedEvents, findWebhooksOfUsers, insertDeliveries } from './deliveries.repository.js';
+import type { EventsService } from '../events/events.service.js';
+import { insertDeliveries } from './delivery-queue.repository.js';
+import { findWebhooksOfUsers } from './webhooks.repository.js';
+
+export interface FanOutDeps {
+  db: Db;
+  dialect: DialectName;
+  newId: IdGenerator;
+  events: EventsService;
+}
 
 /**
  * Turns up to `limit` new outbox events into one pending delivery per subscribed webhook, in one
@@ -9,9 +18,9 @@ import { claimUndispatchedEvents, findWebhooksOfUsers, insertDeliveries } from '
  * between loses nothing and a second worker never fans the same event out again. A webhook gets
  * the events written since it was registered, not older ones. Answers how many events it took.
  */
-export async function fanOutEvents(deps: { db: Db; dialect: DialectName; newId: IdGenerator }, now: string, limit: number): Promise<number> {
+export async function fanOutEvents(deps: FanOutDeps, now: string, limit: number): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
-    const events = await claimUndispatchedEvents(trx, deps.dialect, now, limit);
+    const events = await deps.events.takeUndispatched(trx, now, limit);
     if (events.length === 0) return 0;
     const webhooks = await findWebhooksOfUsers(trx, deps.dialect, [...new Set(events.map((e) => e.user_id))]);
     const subscriptions = webhooks.map((w) => ({ ...w, names: new Set(JSON.parse(w.events) as string[]) }));

@@ -66,3 +66,21 @@ export async function recordWebhookFailure(
     .where('id', '=', id)
     .execute();
 }
+
+export interface SubscribedWebhook {
+  id: string;
+  user_id: string;
+  events: string;
+  created_at: string;
+}
+
+/**
+ * The webhooks that may receive these users' events. On PostgreSQL they are key-share locked until
+ * the fan-out commits, so a concurrent delete waits for it (and then removes the new deliveries)
+ * instead of making the fan-out's inserts fail their foreign key.
+ */
+export async function findWebhooksOfUsers(db: Executor, dialect: DialectName, userIds: readonly string[]): Promise<SubscribedWebhook[]> {
+  if (userIds.length === 0) return [];
+  const query = db.selectFrom('webhooks').select(['id', 'user_id', 'events', 'created_at']).where('user_id', 'in', [...userIds]);
+  return (dialect === 'postgres' ? query.forKeyShare() : query).execute();
+}
