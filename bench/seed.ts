@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServices } from '../src/container.js';
 import { createDb } from '../src/db/create-db.js';
-import { insertItem, type NewItemRow } from '../src/modules/items/items.repository.js';
+import { insertItem } from '../src/modules/items/items.repository.js';
+import { newItemRow } from '../src/modules/items/new-item.js';
 import { field, runNodeJson } from './command.js';
 import { CORPUS_SEED, uuidv7Millis, type Corpus } from './corpus.js';
 import { repoRoot } from './paths.js';
@@ -63,23 +64,15 @@ export async function seedService(url: string, corpus: Corpus, ids: readonly str
           const id = ids[i]!;
           const at = new Date(uuidv7Millis(id)).toISOString();
           const { title, content_md } = corpus.splitText(next.value.text);
-          const row: NewItemRow = {
+          const row = newItemRow({
             id,
             user_id: userId,
             project_id: inbox.id,
-            parent_id: null,
             type: next.value.type,
             title,
             content_md,
-            is_completed: 0,
-            status: next.value.type === 'todo' ? 'todo' : 'backlog',
-            status_before_archive: null,
-            due_at: null,
-            archived_at: null,
-            client_id: null,
             created_at: at,
-            updated_at: at,
-          };
+          });
           await insertItem(trx, row);
         }
       });

@@ -10,7 +10,8 @@ import { createAccountsService, type AccountsService } from './modules/accounts/
 import { createBrowseService, type BrowseService } from './modules/browse/browse.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createIdempotencyService, type IdempotencyService } from './modules/idempotency/idempotency.service.js';
-import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
+import { createItemEdits } from './modules/items/item-edits.js';
+import { createItemWrites } from './modules/items/item-writes.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
@@ -48,7 +49,6 @@ export interface Services {
   projects: ProjectsService;
   tags: TagsService;
   items: ItemsService;
-  itemChanges: ItemChangesService;
   events: EventsService;
   /** Kept answers of POSTs sent with an Idempotency-Key. */
   idempotency: IdempotencyService;
@@ -131,18 +131,12 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const events = createEventsService({ ...base, dialect });
   const tags = createTagsService(base);
   const loader = createItemLoader(tags, dialect);
-  // Deleting a project moves its items, which is item logic; the late binding breaks the cycle.
-  let itemChanges: ItemChangesService | undefined;
-  const projects = createProjectsService({
-    ...base,
-    moveItems: (trx, userId, from, to) => {
-      if (!itemChanges) throw new Error('item changes service is not wired');
-      return itemChanges.moveProjectItems(trx, userId, from, to);
-    },
-  });
-  itemChanges = createItemChangesService({ db, clock, loader, tags, projects, events });
+  // Items' write steps come first: deleting a project moves its items with them.
+  const writes = createItemWrites({ clock, loader, events });
+  const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
+  const edits = createItemEdits({ db, loader, tags, projects, writes });
   const search = createSearchService({ db, dialect, loader });
-  const bulk = createBulkService({ db, loader, itemChanges, projects });
+  const bulk = createBulkService({ db, loader, writes, projects });
   const store: CounterStore = options.redis
     ? createRedisStore(options.redis)
     : (options.cluster?.counterStore ?? createMemoryStore(clock));
@@ -151,8 +145,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) }),
     metrics.organizerRuns,
   );
-  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, itemChanges });
-  const items = createItemsService({ ...base, dialect, loader, projects, events, organizer });
+  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch });
+  const items = createItemsService({ ...base, dialect, loader, projects, events, edits, organizer });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
@@ -197,7 +191,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
+    db, dialect, clock, users, keys, projects, tags, items, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
     accounts, instance, transfer, pairing, browse, webhooks, webhookWorker,
     async close() {
       await webhookWorker.stop();

@@ -1,6 +1,7 @@
 import type { ItemStatus, ItemType } from '../../src/db/schema.js';
 import { newId } from '../../src/lib/ids.js';
 import { insertItem } from '../../src/modules/items/items.repository.js';
+import { newItemRow } from '../../src/modules/items/new-item.js';
 import type { TestApp } from './test-app.js';
 
 export interface SeedItem {
@@ -28,23 +29,25 @@ export async function seedItems(t: TestApp, userId: string, specs: readonly Seed
   const seeded = specs.map((spec) => ({ ...spec, id: spec.id ?? newId() }));
   await t.services.db.transaction().execute(async (trx) => {
     for (const item of seeded) {
-      await insertItem(trx, {
-        id: item.id,
-        user_id: userId,
-        project_id: item.project_id,
-        parent_id: null,
-        type: item.type,
-        title: item.title,
-        content_md: item.content_md,
-        is_completed: item.is_completed ? 1 : 0,
-        status: item.status,
-        status_before_archive: null,
-        due_at: item.due_at,
-        archived_at: item.status === 'archived' ? item.created_at : null,
-        client_id: null,
-        created_at: item.created_at,
-        updated_at: item.created_at,
-      });
+      await insertItem(
+        trx,
+        newItemRow({
+          id: item.id,
+          user_id: userId,
+          project_id: item.project_id,
+          type: item.type,
+          title: item.title,
+          content_md: item.content_md,
+          due_at: item.due_at,
+          created_at: item.created_at,
+          state: {
+            is_completed: item.is_completed,
+            status: item.status,
+            status_before_archive: null,
+            archived_at: item.status === 'archived' ? item.created_at : null,
+          },
+        }),
+      );
       if (item.tags.length > 0) await t.services.tags.setItemTags(trx, userId, item.id, item.tags);
     }
   });

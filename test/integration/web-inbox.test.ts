@@ -120,7 +120,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     }
     const all = (await t.services.items.list(id, {})).items;
     const oat = all.find((i) => i.title === 'Oat milk')!;
-    await t.services.itemChanges.patch(id, oat.id, { tags: ['Shopping'] });
+    await t.services.items.patch(id, oat.id, { tags: ['Shopping'] });
 
     const titles = (body: string) => [...body.matchAll(/<p class="title">([^<]*)<\/p>/g)].map((m) => m[1]);
     expect(titles((await w.get(`/?project=${work.id}`)).body)).toEqual(['Report the bug', 'Quarterly report draft']);

@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
-import type { ItemChangesService } from '../items/item-changes.service.js';
+import type { ItemWrites } from '../items/item-writes.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import { archiveState, toggleState, unarchiveState } from '../items/item-state.js';
 import type { ItemRow } from '../items/item-view.js';
@@ -17,28 +17,28 @@ type Batch = (trx: Executor, rows: readonly ItemRow[]) => Promise<unknown>;
 export function createBulkService(deps: {
   db: Db;
   loader: ItemLoader;
-  itemChanges: ItemChangesService;
+  writes: ItemWrites;
   projects: ProjectsService;
 }): BulkService {
-  const { itemChanges } = deps;
+  const { writes } = deps;
 
   /** The op as one batch; checks that need no database run before the transaction opens. */
   function batchFor(userId: string, body: BulkBody): { batch: Batch; projectId?: string } {
     switch (body.op) {
       case 'toggle': {
         const target = body.payload?.is_completed;
-        return { batch: (trx, rows) => itemChanges.applyStates(trx, userId, rows, (s) => toggleState(s, target)) };
+        return { batch: (trx, rows) => writes.applyStates(trx, userId, rows, (s) => toggleState(s, target)) };
       }
       case 'archive':
-        return { batch: (trx, rows) => itemChanges.applyStates(trx, userId, rows, archiveState) };
+        return { batch: (trx, rows) => writes.applyStates(trx, userId, rows, archiveState) };
       case 'unarchive':
-        return { batch: (trx, rows) => itemChanges.applyStates(trx, userId, rows, (s) => unarchiveState(s)) };
+        return { batch: (trx, rows) => writes.applyStates(trx, userId, rows, (s) => unarchiveState(s)) };
       case 'delete':
-        return { batch: (trx, rows) => itemChanges.removeWithSubtasks(trx, userId, rows) };
+        return { batch: (trx, rows) => writes.removeWithSubtasks(trx, userId, rows) };
       case 'move': {
         const projectId = body.payload?.project_id;
         if (projectId === undefined) throw badRequest('move needs payload.project_id', 'payload.project_id');
-        return { projectId, batch: (trx, rows) => itemChanges.moveToProject(trx, userId, rows, projectId) };
+        return { projectId, batch: (trx, rows) => writes.moveToProject(trx, userId, rows, projectId) };
       }
     }
   }

@@ -1,4 +1,4 @@
-import type { ItemStatus } from '../../db/schema.js';
+import type { ItemStatus, ItemType } from '../../db/schema.js';
 
 /** The part of an item that status changes touch; the rules of the contract's "Items" section. */
 export interface ItemState {
@@ -41,4 +41,37 @@ export function setStatusState(state: ItemState, status: ItemStatus, now: string
   if (state.status === 'archived') return unarchiveState(state, status);
   if (state.status === status) return state;
   return { ...state, status, is_completed: status === 'done' };
+}
+
+/** A new item's state: a todo starts open, a note in the backlog. */
+export function freshState(type: ItemType): ItemState {
+  return { is_completed: false, status: type === 'todo' ? 'todo' : 'backlog', status_before_archive: null, archived_at: null };
+}
+
+/** The state columns of a stored row (SQLite stores is_completed as 0/1). */
+export function stateOf(row: { is_completed: boolean | number } & Omit<ItemState, 'is_completed'>): ItemState {
+  return {
+    is_completed: Boolean(row.is_completed),
+    status: row.status,
+    status_before_archive: row.status_before_archive,
+    archived_at: row.archived_at,
+  };
+}
+
+/** The state columns that differ, to write: rows whose change is the same can then share one UPDATE. */
+export function stateDiff(before: ItemState, after: ItemState): Partial<Omit<ItemState, 'is_completed'> & { is_completed: number }> {
+  const diff: Partial<Omit<ItemState, 'is_completed'> & { is_completed: number }> = {};
+  if (before.is_completed !== after.is_completed) diff.is_completed = after.is_completed ? 1 : 0;
+  if (before.status !== after.status) diff.status = after.status;
+  if (before.status_before_archive !== after.status_before_archive) diff.status_before_archive = after.status_before_archive;
+  if (before.archived_at !== after.archived_at) diff.archived_at = after.archived_at;
+  return diff;
+}
+
+/** What a state change announces, by the contract's table (besides item.updated, which the caller decides). */
+export function stateEventNames(before: ItemState, after: ItemState): Array<'item.completed' | 'item.uncompleted' | 'item.archived'> {
+  const names: Array<'item.completed' | 'item.uncompleted' | 'item.archived'> = [];
+  if (before.is_completed !== after.is_completed) names.push(after.is_completed ? 'item.completed' : 'item.uncompleted');
+  if (before.status !== 'archived' && after.status === 'archived') names.push('item.archived');
+  return names;
 }

@@ -108,10 +108,13 @@ export async function findItemPage(db: Executor, userId: string, q: ItemPageQuer
   return itemPage(db, params, q.order);
 }
 
-/** One patch for many items: callers group the items whose change is the same. */
-export async function updateItems(db: Executor, userId: string, ids: readonly string[], patch: ItemPatch): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable('items').set(patch).where('user_id', '=', userId).where('id', 'in', ids).execute();
+/**
+ * One patch for many items (callers group the items whose change is the same); answers the rows as
+ * they now are, so a change needs no second read. Ids that are not the user's (or are gone) are left out.
+ */
+export async function updateItems(db: Executor, userId: string, ids: readonly string[], patch: ItemPatch): Promise<ItemRow[]> {
+  if (ids.length === 0) return [];
+  return db.updateTable('items').set(patch).where('user_id', '=', userId).where('id', 'in', ids).returning(ITEM_COLUMNS).execute();
 }
 
 export async function findItemIdsInProject(db: Executor, userId: string, projectId: string): Promise<string[]> {

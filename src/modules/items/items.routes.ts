@@ -11,7 +11,7 @@ import { CaptureBody, CapturedItemSchema, ItemArray, ItemPageSchema, ItemSchema,
 const tags = ['items'];
 
 export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { items, itemChanges } = services;
+  const { items } = services;
 
   app.post('/capture', {
     // write keys capture too (scopes.ts: write covers capture).
@@ -71,7 +71,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       body: PatchItemBody,
       response: { 200: ref(ItemSchema, 'the updated item'), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
     },
-  }, async (request) => itemChanges.patch(authUser(request).id, request.params.id, request.body, ifMatchPrecondition(request.headers['if-match'])));
+  }, async (request) => items.patch(authUser(request).id, request.params.id, request.body, ifMatchPrecondition(request.headers['if-match'])));
 
   app.delete('/items/:id', {
     config: { scope: 'write' },
@@ -84,14 +84,14 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
     },
   }, async (request, reply) => {
-    await itemChanges.remove(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match']));
+    await items.remove(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match']));
     return reply.status(204).send(null);
   });
 
   const stateRoutes = [
-    ['toggle', 'toggleItem', 'Flip is_completed', itemChanges.toggle],
-    ['archive', 'archiveItem', 'Archive an item', itemChanges.archive],
-    ['unarchive', 'unarchiveItem', 'Unarchive an item', itemChanges.unarchive],
+    ['toggle', 'toggleItem', 'Flip is_completed', items.toggle],
+    ['archive', 'archiveItem', 'Archive an item', items.archive],
+    ['unarchive', 'unarchiveItem', 'Unarchive an item', items.unarchive],
   ] as const;
   for (const [action, operationId, summary, run] of stateRoutes) {
     app.post(`/items/:id/${action}`, {

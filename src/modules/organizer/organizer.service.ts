@@ -1,6 +1,7 @@
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ItemChangesService, PatchInput } from '../items/item-changes.service.js';
+import type { ItemEdits } from '../items/item-edits.js';
+import type { PatchInput } from '../items/item-patch.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import type { CapturedItem } from '../items/items.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
@@ -36,7 +37,7 @@ export function createOrganizerService(deps: {
   limits: LimitsService;
   projects: ProjectsService;
   loader: ItemLoader;
-  itemChanges: ItemChangesService;
+  patchItem: ItemEdits['patch'];
 }): OrganizerService {
   const { db } = deps;
 
@@ -85,7 +86,7 @@ export function createOrganizerService(deps: {
       if (ai.applied.includes('due_at')) patch.due_at = fields.due_at;
       if (ai.applied.includes('title')) patch.title = fields.title;
       // One transaction: the change and its item.updated event (the PATCH rules, events included).
-      return { ...(await deps.itemChanges.patch(user.id, id, patch)), ai };
+      return { ...(await deps.patchItem(user.id, id, patch)), ai };
     },
   };
 }

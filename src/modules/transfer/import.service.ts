@@ -4,6 +4,7 @@ import type { EventsService, PendingEvent } from '../events/events.service.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import { toItemView } from '../items/item-view.js';
 import { insertItem, type NewItemRow } from '../items/items.repository.js';
+import { newItemRow } from '../items/new-item.js';
 import type { SearchService } from '../search/search.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { tagKey, type TagsService } from '../tags/tags.service.js';
@@ -30,7 +31,7 @@ async function idsHeld(trx: Executor, loader: ItemLoader, userId: string, ids: r
 
 function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow {
   const archived = item.status === 'archived';
-  return {
+  return newItemRow({
     id: item.id,
     user_id: userId,
     project_id: projectId,
@@ -38,16 +39,17 @@ function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow
     type: item.type,
     title: item.title,
     content_md: item.content_md,
-    is_completed: item.is_completed ? 1 : 0,
-    status: item.status,
-    // What unarchive goes back to (item-state.ts); the export does not carry it.
-    status_before_archive: archived ? (item.is_completed ? 'done' : item.type === 'todo' ? 'todo' : 'backlog') : null,
     due_at: item.due_at,
-    archived_at: item.archived_at,
-    client_id: null,
     created_at: item.created_at,
     updated_at: item.updated_at,
-  };
+    state: {
+      is_completed: item.is_completed,
+      status: item.status,
+      // What unarchive goes back to (item-state.ts); the export does not carry it.
+      status_before_archive: archived ? (item.is_completed ? 'done' : item.type === 'todo' ? 'todo' : 'backlog') : null,
+      archived_at: item.archived_at,
+    },
+  });
 }
 
 /**

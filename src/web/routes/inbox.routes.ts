@@ -42,7 +42,7 @@ const actingUser = (request: FastifyRequest): AuthUser | null => {
 };
 
 export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { browse, projects, tags, items, itemChanges, limits } = services;
+  const { browse, projects, tags, items, limits } = services;
 
   /**
    * A change made from the web counts against the plan's limits exactly like the same change
@@ -120,10 +120,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   });
 
   const actions = {
-    toggle: itemChanges.toggle,
-    archive: itemChanges.archive,
-    unarchive: itemChanges.unarchive,
-    delete: itemChanges.remove,
+    toggle: items.toggle,
+    archive: items.archive,
+    unarchive: items.unarchive,
+    delete: items.remove,
   } as const;
 
   app.post('/inbox/items/:id/:action', { schema: { params: ItemParams, body: ActionBody } }, async (request, reply) => {

@@ -1,0 +1,96 @@
+import type { DialectName } from '../../db/create-db.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Db } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
+import type { EventsService } from '../events/events.service.js';
+import type { AiView } from '../organizer/organizer.schemas.js';
+import type { OrganizerService } from '../organizer/organizer.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { AuthUser } from '../users/auth-user.js';
+import { splitCapturedText } from './capture-text.js';
+import type { ItemLoader } from './item-loader.js';
+import { toItemView, type ItemView } from './item-view.js';
+import { findItemByClientId, insertNewItem } from './items.repository.js';
+import { newItemRow } from './new-item.js';
+
+/** The contract's limit on captured text, counted after trim. */
+const TEXT_MAX = 100000;
+
+export interface CaptureInput {
+  text: string;
+  project_id?: string;
+  type?: 'note' | 'todo';
+  organize?: boolean;
+  client_id?: string;
+  due_at?: string;
+}
+
+/** `ai` is what the organizer decided, or null when it did not run. */
+export type CapturedItem = ItemView & { ai: AiView | null };
+
+export type Capture = (user: AuthUser, input: CaptureInput) => Promise<{ item: CapturedItem; created: boolean }>;
+
+export function createCapture(deps: {
+  db: Db;
+  dialect: DialectName;
+  clock: Clock;
+  newId: IdGenerator;
+  loader: ItemLoader;
+  projects: Pick<ProjectsService, 'requireProject' | 'requireInbox'>;
+  events: EventsService;
+  organizer: Pick<OrganizerService, 'organizeCapture'>;
+}): Capture {
+  const { db, loader } = deps;
+
+  async function replay(user: AuthUser, clientId: string): Promise<CapturedItem | undefined> {
+    const existing = await findItemByClientId(db, user.id, clientId);
+    return existing ? { ...(await loader.view(db, user.id, existing)), ai: null } : undefined;
+  }
+
+  return async (user, input) => {
+    if (Array.from(input.text.trim()).length > TEXT_MAX) throw badRequest(`text must be 1 to ${TEXT_MAX} characters after trim`, 'text');
+    if (input.client_id) {
+      const previous = await replay(user, input.client_id);
+      if (previous) return { item: previous, created: false };
+    }
+    const dueAt = input.due_at === undefined ? null : parseTimestamp(input.due_at, 'due_at');
+    const project = input.project_id
+      ? await deps.projects.requireProject(db, user.id, input.project_id)
+      : await deps.projects.requireInbox(db, user.id);
+    const text = splitCapturedText(input.text);
+    let fields = { type: input.type ?? ('todo' as const), project_id: project.id, due_at: dueAt, title: text.title as string | null };
+    let ai: AiView | null = null;
+    // The route's `pro` marker already refused free users; a replay above never runs the organizer again.
+    if (input.organize) {
+      const fixed = { type: input.type !== undefined, project_id: input.project_id !== undefined, due_at: input.due_at !== undefined };
+      ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
+    }
+    let item!: ItemView;
+    try {
+      await db.transaction().execute(async (trx) => {
+        // Stamped inside the transaction, which SQLite runs one at a time: a user's search keys,
+        // which count inserts, then follow created_at (see the search-key-counter migration).
+        const row = newItemRow({
+          id: deps.newId(),
+          user_id: user.id,
+          ...fields,
+          content_md: text.content_md,
+          client_id: input.client_id ?? null,
+          created_at: toTimestamp(deps.clock.now()),
+        });
+        await insertNewItem(trx, deps.dialect, row);
+        item = toItemView(row, []);
+        await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
+      });
+    } catch (error) {
+      // Two captures with one client_id raced; the loser answers with the winner's item.
+      const winner = isUniqueViolation(error) && input.client_id ? await replay(user, input.client_id) : undefined;
+      if (winner) return { item: winner, created: false };
+      throw error;
+    }
+    return { item: { ...item, ai }, created: true };
+  };
+}

@@ -1,0 +1,92 @@
+import type { Db, Executor } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { normalizeTagNames, tagKey, type TagsService } from '../tags/tags.service.js';
+import type { ItemPrecondition } from './item-etag.js';
+import type { ItemLoader } from './item-loader.js';
+import { patchColumns, type PatchInput } from './item-patch.js';
+import { archiveState, stateEventNames, toggleState, unarchiveState } from './item-state.js';
+import type { ItemRow, ItemView } from './item-view.js';
+import type { ItemWrites } from './item-writes.js';
+import { findAncestorIds } from './items.repository.js';
+
+/** The single-item changes of the API, each in its own transaction on the locked row. */
+export interface ItemEdits {
+  // `precondition` (If-Match) is checked against the locked row inside the change's transaction.
+  patch(userId: string, id: string, input: PatchInput, precondition?: ItemPrecondition): Promise<ItemView>;
+  toggle(userId: string, id: string, precondition?: ItemPrecondition): Promise<ItemView>;
+  archive(userId: string, id: string, precondition?: ItemPrecondition): Promise<ItemView>;
+  unarchive(userId: string, id: string, precondition?: ItemPrecondition): Promise<ItemView>;
+  remove(userId: string, id: string, precondition?: ItemPrecondition): Promise<void>;
+}
+
+export function createItemEdits(deps: {
+  db: Db;
+  loader: ItemLoader;
+  tags: TagsService;
+  projects: Pick<ProjectsService, 'requireProject'>;
+  writes: ItemWrites;
+}): ItemEdits {
+  const { db, loader, writes } = deps;
+
+  /** A new parent must be the user's item and must not sit below (or be) the item itself. */
+  async function checkParent(trx: Executor, userId: string, itemId: string, parentId: string): Promise<void> {
+    const ancestors = await findAncestorIds(trx, userId, parentId);
+    if (ancestors.length === 0) throw badRequest('parent_id must be one of your items', 'parent_id');
+    if (ancestors.includes(itemId)) throw badRequest('parent_id cannot be the item itself or one of its subtasks', 'parent_id');
+  }
+
+  /** The row as a single-item route answers it after a step: as written when the step changed it. */
+  const viewAfter = async (trx: Executor, userId: string, row: ItemRow, changed: Map<string, ItemView>): Promise<ItemView> =>
+    changed.get(row.id) ?? loader.view(trx, userId, row);
+
+  const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRow) => Promise<T>, precondition?: ItemPrecondition): Promise<T> =>
+    db.transaction().execute(async (trx) => {
+      const row = await loader.requireLockedRow(trx, userId, id);
+      if (precondition) precondition(await loader.view(trx, userId, row));
+      return work(trx, row);
+    });
+
+  return {
+    patch: (userId, id, input, precondition) =>
+      onRow(
+        userId,
+        id,
+        async (trx, row) => {
+          const at = writes.now();
+          const { patch, before, after } = patchColumns(row, input, at);
+          if (input.project_id !== undefined && input.project_id !== row.project_id) {
+            patch.project_id = (await deps.projects.requireProject(trx, userId, input.project_id)).id;
+          }
+          if (input.parent_id !== undefined && input.parent_id !== row.parent_id) {
+            if (input.parent_id !== null) await checkParent(trx, userId, row.id, input.parent_id);
+            patch.parent_id = input.parent_id;
+          }
+          let tagsChanged = false;
+          if (input.tags !== undefined) {
+            const wanted = normalizeTagNames(input.tags);
+            const current = (await deps.tags.namesForItems(trx, userId, [row.id])).get(row.id) ?? [];
+            const key = (names: readonly string[]) => names.map(tagKey).sort().join('\n');
+            if (key(current) !== key(wanted)) {
+              await deps.tags.setItemTags(trx, userId, row.id, wanted);
+              tagsChanged = true;
+            }
+          }
+          if (!tagsChanged && Object.keys(patch).length === 0) return loader.view(trx, userId, row);
+          const events = ['item.updated' as const, ...stateEventNames(before, after)];
+          return viewAfter(trx, userId, row, await writes.commit(trx, userId, [{ row, patch, events }], at));
+        },
+        precondition,
+      ),
+
+    toggle: (userId, id, precondition) =>
+      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await writes.applyStates(trx, userId, [row], (s) => toggleState(s))), precondition),
+    archive: (userId, id, precondition) =>
+      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await writes.applyStates(trx, userId, [row], archiveState)), precondition),
+    unarchive: (userId, id, precondition) =>
+      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await writes.applyStates(trx, userId, [row], (s) => unarchiveState(s))), precondition),
+    remove: async (userId, id, precondition) => {
+      await onRow(userId, id, (trx, row) => writes.removeWithSubtasks(trx, userId, [row]), precondition);
+    },
+  };
+}

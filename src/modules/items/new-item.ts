@@ -1,0 +1,42 @@
+import type { ItemType } from '../../db/schema.js';
+import { freshState, type ItemState } from './item-state.js';
+import type { NewItemRow } from './items.repository.js';
+
+export interface NewItem {
+  id: string;
+  user_id: string;
+  project_id: string;
+  type: ItemType;
+  title: string | null;
+  content_md: string | null;
+  created_at: string;
+  parent_id?: string | null;
+  due_at?: string | null;
+  client_id?: string | null;
+  /** Defaults to created_at. */
+  updated_at?: string;
+  /** Imported and seeded items arrive done or archived; a capture starts from freshState(type). */
+  state?: ItemState;
+}
+
+/** The one place a new item's row is built: capture, import, the bench's seed and the tests' seeds. */
+export function newItemRow(item: NewItem): NewItemRow {
+  const state = item.state ?? freshState(item.type);
+  return {
+    id: item.id,
+    user_id: item.user_id,
+    project_id: item.project_id,
+    parent_id: item.parent_id ?? null,
+    type: item.type,
+    title: item.title,
+    content_md: item.content_md,
+    is_completed: state.is_completed ? 1 : 0,
+    status: state.status,
+    status_before_archive: state.status_before_archive,
+    due_at: item.due_at ?? null,
+    archived_at: state.archived_at,
+    client_id: item.client_id ?? null,
+    created_at: item.created_at,
+    updated_at: item.updated_at ?? item.created_at,
+  };
+}
