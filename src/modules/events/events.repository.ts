@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface OutboxRow {
@@ -36,19 +37,40 @@ const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text:
  */
 export async function insertOutboxEvents(db: Executor, dialect: DialectName, userId: string, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const dispatched = (createdAt: string) =>
-    sql<string | null>`(case when exists (select 1 from webhooks where user_id = ${userId}) then null else ${createdAt} end)`;
-  await db
-    .insertInto('outbox_events')
-    .values(
-      rows.map((row, i) => ({
-        ...row,
-        dispatched_at: dispatched(row.created_at),
-        ...(dialect === 'sqlite' ? { seq: sql<number>`(select n from outbox_sequence where id = 1) + ${i + 1}` } : {}),
-      })),
-    )
-    .execute();
+  await outboxInsert(
+    db,
+    {
+      userId,
+      ids: rows.map((r) => r.id),
+      events: rows.map((r) => r.event),
+      itemIds: rows.map((r) => r.item_id),
+      payloads: rows.map((r) => r.payload),
+      createdAts: rows.map((r) => r.created_at),
+    },
+    dialect,
+  );
 }
+
+/** Compiled once per number of events: every change of an item runs it. */
+const outboxInsert = preparedQuery(
+  (
+    db,
+    p: { userId: string; ids: readonly string[]; events: readonly string[]; itemIds: readonly string[]; payloads: readonly string[]; createdAts: readonly string[] },
+    dialect,
+  ) =>
+    db.insertInto('outbox_events').values(
+      p.ids.map((id, i) => ({
+        id,
+        user_id: p.userId,
+        event: p.events[i]!,
+        item_id: p.itemIds[i]!,
+        payload: p.payloads[i]!,
+        created_at: p.createdAts[i]!,
+        dispatched_at: sql<string | null>`(case when exists (select 1 from webhooks where user_id = ${p.userId}) then null else ${p.createdAts[i]!} end)`,
+        ...(dialect === 'sqlite' ? { seq: sql<number>`(select n from outbox_sequence where id = 1) + ${sql.lit(i + 1)}` } : {}),
+      })),
+    ),
+);
 
 /** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */
 export async function findFeedPage(db: Executor, dialect: DialectName, userId: string, after: FeedPosition, limit: number): Promise<FeedRow[]> {

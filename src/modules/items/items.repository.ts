@@ -28,8 +28,14 @@ export async function insertNewItem(db: Executor, dialect: DialectName, row: New
   await db.insertInto('items').values({ ...row, search_key: nextSearchKey(row.user_id) }).execute();
 }
 
+/** Compiled once: GET /items/{id} and every change of one item start here. */
+const itemById = preparedQuery((db, p: { userId: string; id: string }) =>
+  db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', p.userId).where('id', '=', p.id),
+);
+
 export async function findItemById(db: Executor, userId: string, id: string): Promise<ItemRow | undefined> {
-  return db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  const [row] = await itemById(db, { userId, id });
+  return row;
 }
 
 export async function findItemsByIds(db: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]> {
@@ -45,9 +51,13 @@ export async function findItemsByIds(db: Executor, userId: string, ids: readonly
  */
 export async function lockItemsByIds(db: Executor, dialect: DialectName, userId: string, ids: readonly string[]): Promise<ItemRow[]> {
   if (ids.length === 0) return [];
-  const query = db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('id', 'in', ids);
-  return dialect === 'postgres' ? query.orderBy('id').forUpdate().execute() : query.execute();
+  return itemsLocked(db, { userId, ids }, dialect);
 }
+
+const itemsLocked = preparedQuery((db, p: { userId: string; ids: readonly string[] }, dialect) => {
+  const query = db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', p.userId).where('id', 'in', p.ids);
+  return dialect === 'postgres' ? query.orderBy('id').forUpdate() : query;
+});
 
 export async function findItemByClientId(db: Executor, userId: string, clientId: string): Promise<ItemRow | undefined> {
   return db
@@ -114,8 +124,17 @@ export async function findItemPage(db: Executor, userId: string, q: ItemPageQuer
  */
 export async function updateItems(db: Executor, userId: string, ids: readonly string[], patch: ItemPatch): Promise<ItemRow[]> {
   if (ids.length === 0) return [];
-  return db.updateTable('items').set(patch).where('user_id', '=', userId).where('id', 'in', ids).returning(ITEM_COLUMNS).execute();
+  return itemsUpdated(db, { ...(patch as PatchParams), userId, ids });
 }
+
+type PatchParams = { [K in keyof ItemPatch]?: Exclude<ItemPatch[K], undefined> & (string | number | null) };
+
+/** Compiled once per set of changed columns (the columns given are the shape). */
+const itemsUpdated = preparedQuery((db, p: PatchParams & { userId: string; ids: readonly string[] }) => {
+  const { userId, ids, ...patch } = p;
+  const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as ItemPatch;
+  return db.updateTable('items').set(set).where('user_id', '=', userId).where('id', 'in', ids).returning(ITEM_COLUMNS);
+});
 
 export async function findItemIdsInProject(db: Executor, userId: string, projectId: string): Promise<string[]> {
   const rows = await db
