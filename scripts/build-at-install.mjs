@@ -1,4 +1,4 @@
-// `prepare`: compiles dist/ at install. A production install (`npm ci --omit=dev`) has no
+// `prepare`: compiles dist/ at install, then the client packages (packages/*). A production install (`npm ci --omit=dev`) has no
 // TypeScript; it then uses the dist/ that was built before (the tree was built, then copied or
 // packed), and fails with a clear message when there is none.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,9 @@ try {
 }
 if (tsc) {
   const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  process.exit(run.status ?? 1);
+  if (run.status !== 0) process.exit(run.status ?? 1);
+  const packages = spawnSync(process.execPath, ['scripts/build-packages.mjs'], { stdio: 'inherit' });
+  process.exit(packages.status ?? 1);
 }
 if (existsSync('dist/server.js')) {
   console.log('prepare: TypeScript is not installed (production install); using the dist/ built earlier');
