@@ -1,4 +1,4 @@
-import { meApi, tagsApi, voiceApi } from './account.js';
+import { datesApi, meApi, tagsApi, voiceApi } from './account.js';
 import { itemsApi } from './items.js';
 import { projectsApi } from './projects.js';
 import { changesApi, transferApi, webhooksApi } from './sync.js';
@@ -10,6 +10,7 @@ export interface CaptureInbox {
   projects: ReturnType<typeof projectsApi>;
   tags: ReturnType<typeof tagsApi>;
   voice: ReturnType<typeof voiceApi>;
+  dates: ReturnType<typeof datesApi>;
   changes: ReturnType<typeof changesApi>;
   webhooks: ReturnType<typeof webhooksApi>;
   transfer: ReturnType<typeof transferApi>;
@@ -26,6 +27,7 @@ export function createClient(options: ClientOptions): CaptureInbox {
     projects: projectsApi(api),
     tags: tagsApi(api),
     voice: voiceApi(api),
+    dates: datesApi(api),
     changes: changesApi(api),
     webhooks: webhooksApi(api),
     transfer: transferApi(api),
