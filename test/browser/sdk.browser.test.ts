@@ -39,7 +39,7 @@ describe('@capture-inbox/sdk in chromium', () => {
     const result = await page.evaluate(async (token) => {
       type Sdk = typeof import('@capture-inbox/sdk');
       const sdk = (globalThis as unknown as { CaptureInboxSdk: Sdk }).CaptureInboxSdk;
-      const inbox = sdk.createClient({ baseUrl: location.origin, token });
+      const inbox = sdk.createClient({ baseUrl: (globalThis as unknown as { location: { origin: string } }).location.origin, token });
       const item = await inbox.items.capture({ text: 'captured in a browser' });
       const read = await inbox.items.get(item.id);
       const titles: string[] = [];

@@ -43,7 +43,7 @@ describe('cin without a server', () => {
   });
 
   it('exits 3 with "not logged in: run cin login" when no server or no key is known', async () => {
-    for (const env of [{}, { CAPTURE_INBOX_URL: 'http://127.0.0.1:9' }]) {
+    for (const env of [{}, { CAPTURE_INBOX_URL: 'http://127.0.0.1:9' }] as Array<Record<string, string>>) {
       const run = await runCin(home.dir, ['ls'], { env });
       expect(run.code).toBe(3);
       expect(run.stderr).toBe('not logged in: run cin login\n');
