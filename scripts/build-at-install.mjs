@@ -1,4 +1,5 @@
-// `prepare`: compiles dist/ at install, then bundles the server into dist/server.js (scripts/bundle.mjs). A production install (`npm ci --omit=dev`) has no
+// `prepare`: compiles dist/ at install, bundles the server into dist/server.js (scripts/bundle.mjs),
+// then builds the client packages (packages/*). A production install (`npm ci --omit=dev`) has no
 // TypeScript; it then uses the dist/ that was built before (the tree was built, then copied or
 // packed), and fails with a clear message when there is none.
 import { spawnSync } from 'node:child_process';
@@ -13,10 +14,11 @@ try {
   tsc = undefined;
 }
 if (tsc) {
-  const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  if (compiled.status !== 0) process.exit(compiled.status ?? 1);
-  const bundled = spawnSync(process.execPath, ['scripts/bundle.mjs'], { stdio: 'inherit' });
-  process.exit(bundled.status ?? 1);
+  for (const step of [[tsc, '-p', 'tsconfig.build.json'], ['scripts/bundle.mjs'], ['scripts/build-packages.mjs']]) {
+    const run = spawnSync(process.execPath, step, { stdio: 'inherit' });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+  }
+  process.exit(0);
 }
 if (existsSync('dist/server.js')) {
   console.log('prepare: TypeScript is not installed (production install); using the dist/ built earlier');
