@@ -3,12 +3,14 @@ import type { Executor } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
-import { findItemById, findItemsByIds, lockItemsByIds } from './items.repository.js';
+import { findItemById, findItemWithTagsById, findItemsByIds, lockItemsByIds } from './items.repository.js';
 import { toItemView, type ItemRow, type ItemView, type ItemViewRow } from './item-view.js';
 
 export interface ItemLoader {
   /** The row, or 404 when the id is malformed, unknown or another user's. */
   requireRow(db: Executor, userId: string, id: string): Promise<ItemRow>;
+  /** The item's view, or 404 like requireRow(): one query, tags included. */
+  requireView(db: Executor, userId: string, id: string): Promise<ItemView>;
   /** The user's rows among `ids`, in no particular order; ids that are not theirs are left out. */
   rows(db: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]>;
   /** Like rows(), locked for the rest of the transaction: for changes that decide from what they read. */
@@ -30,6 +32,11 @@ export function createItemLoader(tags: TagsService, dialect: DialectName): ItemL
       const row = isUuid(id) ? await findItemById(db, userId, id) : undefined;
       if (!row) throw notFound('item');
       return row;
+    },
+    async requireView(db, userId, id) {
+      const found = isUuid(id) ? await findItemWithTagsById(db, dialect, userId, id) : undefined;
+      if (!found) throw notFound('item');
+      return toItemView(found.row, found.tags);
     },
     rows: (db, userId, ids) => findItemsByIds(db, userId, ids),
     lockedRows: (trx, userId, ids) => lockItemsByIds(trx, dialect, userId, ids),

@@ -63,7 +63,7 @@ export function createItemsService(deps: {
     ...deps.edits,
 
     async get(userId, id) {
-      return loader.view(db, userId, await loader.requireRow(db, userId, id));
+      return loader.requireView(db, userId, id);
     },
 
     async list(userId, query) {

@@ -72,7 +72,7 @@ export function createOrganizerService(deps: {
     },
 
     async organizeItem(user, id) {
-      const before = await deps.loader.view(db, user.id, await deps.loader.requireRow(db, user.id, id));
+      const before = await deps.loader.requireView(db, user.id, id);
       const inbox = await deps.projects.requireInbox(db, user.id);
       // A stored item keeps what was settled before: a project other than the Inbox, a due date it has.
       const fixed: FixedFields = { type: false, project_id: before.project_id !== inbox.id, due_at: before.due_at !== null };
