@@ -12,9 +12,14 @@ try {
 } catch {
   tsc = undefined;
 }
+// The server imports the MCP tools from their workspace package, so that package is compiled first.
+const PROJECTS = ['packages/mcp/tsconfig.json', 'tsconfig.build.json'];
 if (tsc) {
-  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  process.exit(run.status ?? 1);
+  for (const project of PROJECTS) {
+    const run = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+  }
+  process.exit(0);
 }
 if (existsSync('dist/server.js')) {
   console.log('prepare: TypeScript is not installed (production install); using the dist/ built earlier');

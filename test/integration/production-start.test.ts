@@ -19,7 +19,7 @@ describe('npm start on a production install', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'inbox-prod-'));
-    for (const entry of ['package.json', 'package-lock.json', 'scripts', 'dist']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+    for (const entry of ['package.json', 'package-lock.json', 'scripts', 'dist', 'packages']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
     expect(spawnSync('cp', ['-al', join(ROOT, 'node_modules'), join(dir, 'node_modules')]).status).toBe(0);
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
     for (const [path, entry] of Object.entries(lock.packages)) {
