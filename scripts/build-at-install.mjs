@@ -1,4 +1,4 @@
-// `prepare`: compiles dist/ at install. A production install (`npm ci --omit=dev`) has no
+// `prepare`: compiles the client packages (packages/*), then dist/, at install. A production install (`npm ci --omit=dev`) has no
 // TypeScript; it then uses the dist/ that was built before (the tree was built, then copied or
 // packed), and fails with a clear message when there is none.
 import { spawnSync } from 'node:child_process';
@@ -12,14 +12,12 @@ try {
 } catch {
   tsc = undefined;
 }
-// The server imports the MCP tools from their workspace package, so that package is compiled first.
-const PROJECTS = ['packages/mcp/tsconfig.json', 'tsconfig.build.json'];
 if (tsc) {
-  for (const project of PROJECTS) {
-    const run = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
-    if (run.status !== 0) process.exit(run.status ?? 1);
-  }
-  process.exit(0);
+  // The packages first: the server imports the MCP tools from packages/mcp.
+  const packages = spawnSync(process.execPath, ['scripts/build-packages.mjs'], { stdio: 'inherit' });
+  if (packages.status !== 0) process.exit(packages.status ?? 1);
+  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
 }
 if (existsSync('dist/server.js')) {
   console.log('prepare: TypeScript is not installed (production install); using the dist/ built earlier');

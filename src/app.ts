@@ -7,6 +7,7 @@ import { redactUrl } from './lib/redact-url.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
+import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
 import { installMcp } from './modules/mcp/mcp.routes.js';
@@ -125,6 +126,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(webhooksRoutes, { services });
       await api.register(eventsRoutes, { services });
       await api.register(transferRoutes, { services });
+      await api.register(datesRoutes, { services });
     },
     { prefix: API_PREFIX },
   );

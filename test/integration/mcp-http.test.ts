@@ -75,7 +75,8 @@ describe.each(DIALECTS)('POST /mcp (%s)', (dialect) => {
   });
 
   it('answers 401 with WWW-Authenticate: Bearer without a valid key, and the SDK client cannot connect', async () => {
-    for (const headers of [{}, { authorization: 'Bearer cin_nothing_here' }, { authorization: 'Basic dXNlcjpwdw==' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer cin_nothing_here' }, { authorization: 'Basic dXNlcjpwdw==' }];
+    for (const headers of attempts) {
       const res = await postMcp(baseUrl, toolCall('list_projects', {}), headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer\b/);

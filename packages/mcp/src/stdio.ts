@@ -1,6 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createFetchInboxApi } from './fetch-inbox-api.js';
+import { createInboxApi } from './sdk-inbox-api.js';
 import { createInboxMcpServer } from './server.js';
+
+/** A tool call waits for at most a short Retry-After; a longer one is answered as the tool error it is. */
+const STDIO_RETRY = { retries: 2, maxDelayMs: 10_000 };
 
 export interface StdioOptions {
   baseUrl: string;
@@ -12,7 +15,7 @@ export interface StdioOptions {
  * protocol messages; anything for a person goes to stderr.
  */
 export async function runStdioServer({ baseUrl, token }: StdioOptions): Promise<void> {
-  const server = createInboxMcpServer({ api: createFetchInboxApi({ baseUrl, token }) });
+  const server = createInboxMcpServer({ api: createInboxApi({ baseUrl, token, retry: STDIO_RETRY }) });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

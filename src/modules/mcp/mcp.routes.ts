@@ -1,4 +1,4 @@
-import { answerMcpRequest, createFetchInboxApi } from '@capture-inbox/mcp';
+import { answerMcpRequest, createInboxApi } from '@capture-inbox/mcp';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../container.js';
 import { authUser, installBearerAuth } from '../../plugins/auth.js';
@@ -52,7 +52,8 @@ export async function installMcp(app: FastifyInstance, options: { services: Serv
       }
       try {
         const token = BEARER.exec(request.headers.authorization ?? '')?.[1] ?? '';
-        const api = createFetchInboxApi({ baseUrl: IN_PROCESS_URL, token, fetch: injectFetch(app, request.ip) });
+        // No retries: a 429 or 503 is the tool's answer at once, never a wait inside the server.
+        const api = createInboxApi({ baseUrl: IN_PROCESS_URL, token, fetch: injectFetch(app, request.ip), retry: { retries: 0 } });
         const answered = await answerMcpRequest({ api, cache: caches.for(user.keyId ?? user.id) }, toWebRequest(request, request.body));
         return await sendWebResponse(reply, answered);
       } finally {

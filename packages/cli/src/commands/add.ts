@@ -1,0 +1,61 @@
+import type { CaptureInput } from '@capture-inbox/sdk';
+import { UsageError, type Command } from '../command.js';
+import { dueAt } from '../due.js';
+import { etagOf } from '@capture-inbox/sdk';
+import { resolveProject } from '../resolve.js';
+import { printItem } from './item-command.js';
+
+export const add: Command = {
+  name: 'add',
+  summary: 'capture a todo or note',
+  usage: 'cin add [TEXT...] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...',
+  manual: `Captures TEXT (the words joined by spaces) as a new item: the first line is the title, the rest
+its Markdown body. Without TEXT, or with "-", the text is read from stdin. Prints the new item:
+short id, title, project and due date.
+
+  --note            a note rather than a todo
+  --organize        let the server's organizer pick type, project and due date from the text (Pro)
+  --project NAME    the project's name (case-insensitive) or id; default: Inbox
+  --due WHEN        ISO 8601 or plain words ("tomorrow 5pm", "fri eod"), read in your time zone
+                    by the server, with the organizer's rules
+  --tag T           a tag; repeat for more
+
+Examples:
+  cin add buy oat milk --due "tomorrow 5pm" --tag errand
+  git log -1 --format=%B | cin add --note --project Work`,
+  options: {
+    note: { type: 'boolean' },
+    organize: { type: 'boolean' },
+    project: { type: 'string' },
+    due: { type: 'string' },
+    tag: { type: 'string', multiple: true },
+  },
+  async run(ctx) {
+    const words = ctx.positionals;
+    let text = words.length === 0 || (words.length === 1 && words[0] === '-') ? undefined : words.join(' ');
+    if (text === undefined) {
+      if (ctx.io.stdin.isTTY) throw new UsageError('no text: give TEXT or pipe it in');
+      text = await ctx.readStdin();
+    }
+    if (text.trim() === '') throw new UsageError('the text is empty');
+    const inbox = await ctx.client();
+    const due = ctx.string('due');
+    const project = ctx.string('project');
+    const input: CaptureInput = {
+      text,
+      ...(ctx.flag('note') ? { type: 'note' as const } : {}),
+      ...(ctx.flag('organize') ? { organize: true } : {}),
+      ...(project !== undefined ? { project_id: (await resolveProject(inbox, project)).id } : {}),
+    };
+    if (due !== undefined) {
+      const at = await dueAt(inbox, due);
+      if (at !== null) input.due_at = at;
+    }
+    let item = await inbox.items.capture(input);
+    const tags = ctx.strings('tag');
+    // Capture takes no tags; they follow at once, conditional on the item as just captured.
+    if (tags.length > 0) item = { ...(await inbox.items.update(item.id, { tags }, { ifMatch: etagOf(item)! })), ai: item.ai };
+    await printItem(ctx, inbox, item, 'added');
+    return 0;
+  },
+};

@@ -1,0 +1,39 @@
+import type { Command } from '../command.js';
+import { add } from './add.js';
+import { archive } from './archive.js';
+import { done } from './done.js';
+import { edit } from './edit.js';
+import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
+import { login } from './login.js';
+import { logout } from './logout.js';
+import { ls } from './ls.js';
+import { projects } from './projects.js';
+import { rm } from './rm.js';
+import { search } from './search.js';
+import { show } from './show.js';
+import { undone } from './undone.js';
+import { voice } from './voice.js';
+import { whoami } from './whoami.js';
+
+/** Every command, in the order `cin --help` lists them. A new command is one file and one line here. */
+export const COMMANDS: readonly Command[] = [
+  login,
+  logout,
+  whoami,
+  add,
+  ls,
+  search,
+  show,
+  done,
+  undone,
+  archive,
+  rm,
+  edit,
+  projects,
+  voice,
+  exportCommand,
+  importCommand,
+];
+
+export const findCommand = (name: string): Command | undefined => COMMANDS.find((c) => c.name === name);

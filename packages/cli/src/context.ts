@@ -1,0 +1,102 @@
+import { createClient, serverRoot, type CaptureInbox } from '@capture-inbox/sdk';
+import { NotLoggedIn, type Command } from './command.js';
+import { configPath, readLogin, type SavedLogin } from './config-file.js';
+
+export interface Io {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+}
+
+type Values = Record<string, string | boolean | Array<string | boolean> | undefined>;
+
+export interface Credentials {
+  server: string;
+  token: string;
+}
+
+/** What a command gets: its parsed flags, the terminal, and the server and key to use. */
+export class Context {
+  readonly json: boolean;
+  readonly configPath: string;
+  private saved: Promise<SavedLogin | undefined> | undefined;
+
+  constructor(
+    readonly command: Command,
+    readonly values: Values,
+    readonly positionals: string[],
+    readonly io: Io,
+  ) {
+    this.json = values.json === true;
+    this.configPath = configPath(io.env);
+  }
+
+  string(name: string): string | undefined {
+    const value = this.values[name];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  strings(name: string): string[] {
+    const value = this.values[name];
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+  }
+
+  flag(name: string): boolean {
+    return this.values[name] === true;
+  }
+
+  savedLogin(): Promise<SavedLogin | undefined> {
+    this.saved ??= readLogin(this.configPath);
+    return this.saved;
+  }
+
+  /** --server, else CAPTURE_INBOX_URL, else the saved login's server. */
+  async server(): Promise<string | undefined> {
+    const named = this.string('server') ?? this.io.env.CAPTURE_INBOX_URL;
+    if (named) return serverRoot(named);
+    return (await this.savedLogin())?.server;
+  }
+
+  /**
+   * CAPTURE_INBOX_TOKEN, else the saved key, but the saved key only for the server it was made
+   * for: pointing --server elsewhere must not send it to another host.
+   */
+  async credentials(): Promise<Credentials> {
+    const server = await this.server();
+    if (!server) throw new NotLoggedIn();
+    const envToken = this.io.env.CAPTURE_INBOX_TOKEN;
+    if (envToken) return { server, token: envToken };
+    const saved = await this.savedLogin();
+    if (!saved || serverRoot(saved.server) !== server) throw new NotLoggedIn();
+    return { server, token: saved.token };
+  }
+
+  async client(): Promise<CaptureInbox> {
+    const { server, token } = await this.credentials();
+    return createClient({ baseUrl: server, token, headers: { 'user-agent': 'cin (@capture-inbox/cli)' } });
+  }
+
+  /** A line on stdout (the command's answer). */
+  print(line: string): void {
+    this.io.stdout.write(`${line}\n`);
+  }
+
+  /** A line on stderr (progress and hints, never part of the answer). */
+  note(line: string): void {
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  /** The one JSON document of --json. */
+  printJson(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  async readStdin(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}

@@ -1,0 +1,42 @@
+import { unwrap, type Api } from './transport.js';
+import type { Me, MePatch, Tag, Transcription } from './types.js';
+
+export function meApi(api: Api) {
+  return {
+    /** GET /me: the key's user, plan, timezone and the key's scopes. */
+    get: (): Promise<Me> => unwrap(api.GET('/api/v1/me')),
+    update: (patch: MePatch): Promise<Me> => unwrap(api.PATCH('/api/v1/me', { body: patch })),
+  };
+}
+
+export function tagsApi(api: Api) {
+  return {
+    list: (): Promise<Tag[]> => unwrap(api.GET('/api/v1/tags')),
+  };
+}
+
+export function voiceApi(api: Api) {
+  return {
+    /** Transcribes a recording (a Blob or File; at most 10 MiB and 10 minutes). Pro. */
+    transcribe: (file: Blob, options: { language?: string; filename?: string; idempotencyKey?: string } = {}): Promise<Transcription> => {
+      const form = new FormData();
+      form.append('file', file, options.filename ?? (file instanceof File ? file.name : 'recording'));
+      if (options.language) form.append('language', options.language);
+      return unwrap(
+        api.POST('/api/v1/voice/transcribe', {
+          // The generated body type describes the form's fields; the wire body is the FormData itself.
+          body: form as unknown as { file: string },
+          bodySerializer: (body) => body,
+          params: { header: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {} },
+        }),
+      );
+    },
+  };
+}
+
+export function datesApi(api: Api) {
+  return {
+    /** The instant plain words ("tomorrow 5pm") name in the user's zone, by the organizer's rules; ApiError 400 when none. */
+    read: (text: string): Promise<{ text: string; due_at: string }> => unwrap(api.GET('/api/v1/dates/read', { params: { query: { text } } })),
+  };
+}

@@ -1,0 +1,36 @@
+import { datesApi, meApi, tagsApi, voiceApi } from './account.js';
+import { itemsApi } from './items.js';
+import { projectsApi } from './projects.js';
+import { changesApi, transferApi, webhooksApi } from './sync.js';
+import { createApi, type Api, type ClientOptions } from './transport.js';
+
+export interface CaptureInbox {
+  me: ReturnType<typeof meApi>;
+  items: ReturnType<typeof itemsApi>;
+  projects: ReturnType<typeof projectsApi>;
+  tags: ReturnType<typeof tagsApi>;
+  voice: ReturnType<typeof voiceApi>;
+  dates: ReturnType<typeof datesApi>;
+  changes: ReturnType<typeof changesApi>;
+  webhooks: ReturnType<typeof webhooksApi>;
+  transfer: ReturnType<typeof transferApi>;
+  /** The typed openapi-fetch client underneath, for anything the methods above do not cover. */
+  raw: Api;
+}
+
+/** A client for one server and one key; methods throw ApiError when the server refuses. */
+export function createClient(options: ClientOptions): CaptureInbox {
+  const api = createApi(options);
+  return {
+    me: meApi(api),
+    items: itemsApi(api),
+    projects: projectsApi(api),
+    tags: tagsApi(api),
+    voice: voiceApi(api),
+    dates: datesApi(api),
+    changes: changesApi(api),
+    webhooks: webhooksApi(api),
+    transfer: transferApi(api),
+    raw: api,
+  };
+}

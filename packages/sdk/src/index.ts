@@ -1,0 +1,10 @@
+export { createClient, type CaptureInbox } from './client.js';
+export { ApiError, NetworkError, type ErrorDetail } from './errors.js';
+export { etagOf, serverRoot, type ClientOptions } from './transport.js';
+export type { RetryOptions } from './retry.js';
+export type { ChangeOptions } from './items.js';
+export type { FollowOptions } from './sync.js';
+export { paginate } from './pages.js';
+export { pair, type PairOptions, type Pairing } from './pair.js';
+export type * from './types.js';
+export type { components, operations, paths } from './generated/openapi.js';
