@@ -19,11 +19,16 @@ export async function connectHttp(baseUrl: string, token: string | undefined): P
 }
 
 /** The SDK's own client on a stdio server it starts as a child process. */
-export async function connectStdio(baseUrl: string, token: string, command: { command: string; args: string[] } = { command: process.execPath, args: [STDIO_BIN] }): Promise<{ client: Client; stderr: () => string }> {
+export async function connectStdio(
+  baseUrl: string,
+  token: string,
+  command: { command: string; args: string[] } = { command: process.execPath, args: [STDIO_BIN] },
+  env: Record<string, string> = {},
+): Promise<{ client: Client; stderr: () => string }> {
   const client = new Client(clientInfo);
   const transport = new StdioClientTransport({
     ...command,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CAPTURE_INBOX_URL: baseUrl, CAPTURE_INBOX_TOKEN: token },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CAPTURE_INBOX_URL: baseUrl, CAPTURE_INBOX_TOKEN: token, ...env },
     stderr: 'pipe',
   });
   let stderr = '';
