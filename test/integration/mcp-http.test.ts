@@ -179,18 +179,23 @@ describe.each(DIALECTS)('POST /mcp limits (%s)', (dialect) => {
     expect(limited.mcpLoad.inFlight).toBe(0);
   });
 
-  it("counts tool calls against the key's rate limit, and a call over it is a tool error naming rate_limited", async () => {
-    const mcp = await connectHttp(baseUrl, owner.token);
+  it("counts each tool call as the API requests it makes against the key's limit, and a call over it is a tool error naming rate_limited", async () => {
+    // A fresh Pro user: 12 requests a minute, and the manual clock keeps the minute from ending.
+    const user = await createUser(t, 'pro');
+    const mcp = await connectHttp(baseUrl, user.token);
     try {
-      const item = await capture(client(limited, owner.token), 'Count me');
-      let refusal: string | undefined;
-      for (let i = 0; i < 20 && refusal === undefined; i += 1) {
+      const item = await capture(client(limited, user.token), 'Count me'); // request 1
+      const answers: Array<{ isError?: boolean; text: string }> = [];
+      for (let i = 0; i < 20 && !answers.at(-1)?.isError; i += 1) {
         const result = await mcp.callTool({ name: 'get_item', arguments: { id: item.id } });
-        if (result.isError) refusal = (result.content as Array<{ text: string }>)[0]!.text;
+        answers.push({ isError: result.isError === true, text: (result.content as Array<{ text: string }>)[0]!.text });
       }
-      expect(refusal).toMatch(/^rate_limited: per-minute request limit of the pro plan reached/);
+      // The first get_item makes 3 requests (the item, the project names and the time zone, then
+      // kept for 30 s), each later one 1: 1 + 3 + 8 = 12, so the tenth call is refused.
+      expect(answers.filter((a) => !a.isError)).toHaveLength(9);
+      expect(answers.at(-1)!.text).toMatch(/^rate_limited: per-minute request limit of the pro plan reached/);
       // The same counter as the API's: a direct call is refused too.
-      expect((await client(limited, owner.token).get('projects')).status).toBe(429);
+      expect((await client(limited, user.token).get('projects')).status).toBe(429);
     } finally {
       await mcp.close();
     }

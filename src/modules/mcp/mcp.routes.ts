@@ -10,7 +10,7 @@ import { jsonRpcError, sendWebResponse, toWebRequest } from './web-bridge.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The MCP requests in flight in this process (GET /metrics-like facts for tests and operators). */
+    /** The MCP requests in flight in this process. */
     mcpLoad: McpLoad;
   }
 }
