@@ -4,6 +4,19 @@ import { z } from 'zod';
  * Output schemas of the tools: the API's item and project, as the tools answer them. Objects are
  * not strict, so a field the API adds later passes through instead of failing every call.
  */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * An input date-time: ISO 8601 with an offset (or Z). Checked by a refinement, so the JSON Schema a
+ * model reads says `format: date-time` rather than zod's page-long pattern for it.
+ */
+export const DateTimeInput = z
+  .string()
+  .refine((value) => ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)), {
+    message: 'must be an ISO 8601 date-time with an offset, e.g. 2026-11-28T09:00:00+01:00',
+  })
+  .meta({ format: 'date-time' });
+
 export const ItemStatus = z.enum(['backlog', 'todo', 'doing', 'done', 'archived']);
 export const ItemType = z.enum(['note', 'todo']);
 

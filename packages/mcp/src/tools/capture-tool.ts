@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeItem } from '../format.js';
 import { InboxApiError, isApiError, type CapturedItem } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
-import { ItemType, OneCapturedItem } from '../schemas.js';
+import { DateTimeInput, ItemType, OneCapturedItem } from '../schemas.js';
 import type { ToolContext } from '../tool-context.js';
 
 const CaptureInput = z.object({
@@ -16,7 +16,7 @@ const CaptureInput = z.object({
         "like 'Friday 9am' in the user's time zone. Leave it off when you pass project, due and type yourself.",
     ),
   project: z.string().min(1).optional().describe('Project name (case-insensitive) or id. Omitted: the Inbox.'),
-  due: z.iso.datetime({ offset: true }).optional().describe("Due date-time, ISO 8601 with the user's UTC offset, e.g. 2026-11-28T09:00:00+01:00."),
+  due: DateTimeInput.optional().describe("Due date-time, ISO 8601 with the user's UTC offset, e.g. 2026-11-28T09:00:00+01:00."),
   tags: z.array(z.string().min(1).regex(/^[^,]*$/, 'a tag name has no comma')).max(20).optional().describe('Tag names; unknown names are created. Needs a key with the write scope.'),
   type: ItemType.optional().describe('todo (the default) or note.'),
 });

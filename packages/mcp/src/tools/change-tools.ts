@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeItem } from '../format.js';
 import { InboxApiError, type ItemPatch } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
-import { ItemStatus, OneCapturedItem, OneItem } from '../schemas.js';
+import { DateTimeInput, ItemStatus, OneCapturedItem, OneItem } from '../schemas.js';
 import type { ToolContext } from '../tool-context.js';
 
 const Id = z.string().min(1).describe('The item id.');
@@ -12,7 +12,7 @@ const UpdateInput = z.object({
   id: Id,
   title: z.string().max(500).nullable().optional().describe('New title; null clears it.'),
   content_md: z.string().max(100_000).nullable().optional().describe('New Markdown body; null clears it.'),
-  due_at: z.iso.datetime({ offset: true }).nullable().optional().describe("New due date-time, ISO 8601 with the user's offset; null clears it."),
+  due_at: DateTimeInput.nullable().optional().describe("New due date-time, ISO 8601 with the user's offset; null clears it."),
   project: z.string().min(1).optional().describe('Move to this project (name or id).'),
   tags: z.array(z.string().min(1).regex(/^[^,]*$/, 'a tag name has no comma')).max(20).optional().describe('The complete new set of tag names: it replaces the current tags.'),
   status: ItemStatus.optional().describe('backlog, todo, doing, done (completes the item) or archived.'),

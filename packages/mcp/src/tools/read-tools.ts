@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeItem, describeList } from '../format.js';
 import type { Item, ItemPage } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
-import { ItemList, ItemStatus, OneItem, ProjectList } from '../schemas.js';
+import { DateTimeInput, ItemList, ItemStatus, OneItem, ProjectList } from '../schemas.js';
 import type { ToolContext } from '../tool-context.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -23,7 +23,7 @@ const SearchInput = z.object({
 
 const ListInput = z.object({
   project: z.string().min(1).optional().describe('Only items of this project (name or id).'),
-  since: z.iso.datetime({ offset: true }).optional().describe('Only items changed at or after this time (ISO 8601); then oldest change first.'),
+  since: DateTimeInput.optional().describe('Only items changed at or after this time (ISO 8601); then oldest change first.'),
   limit: Limit,
 });
 
