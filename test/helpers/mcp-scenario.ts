@@ -59,7 +59,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     const { mcp, api } = get();
     const { structured, text } = await callOk(mcp, 'capture', { text: 'Buy milk tomorrow', organize: true });
     expect(structured.item.ai).toMatchObject({ engine: 'local' });
-    expect(text).toMatch(/^Captured 'Buy milk/);
+    expect(text).toMatch(/^Captured 'Buy milk.*\(the organizer (set its .*|changed nothing)\) · id /);
     const before = ok(await api.get('items?limit=200')).items.length;
     expect(await callError(mcp, 'capture', { text: 'Lost thing', project: 'No Such Project' })).toMatch(/^not_found: no project named "No Such Project"/);
     expect(ok(await api.get('items?limit=200')).items.length).toBe(before);
@@ -152,7 +152,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     const { structured, text } = await callOk(mcp, 'organize_item', { id: item.id });
     expect(structured.item.id).toBe(item.id);
     expect(structured.item.ai).toMatchObject({ engine: 'local' });
-    expect(text).toMatch(/^Organized '/);
+    expect(text).toMatch(/^Organized '.*\(the organizer (set its .*|changed nothing)\) · id /);
   });
 
   it("answers another user's ids, unknown tools and wrong argument types with tool errors, and keeps serving", async () => {

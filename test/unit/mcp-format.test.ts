@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeItem, formatDue, quoteTitle } from '../../packages/mcp/src/format.js';
+import { describeItem, formatDue, organizerNote, quoteTitle } from '../../packages/mcp/src/format.js';
 import type { ItemView } from '../../packages/mcp/src/schemas.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
@@ -37,5 +37,14 @@ describe('describeItem', () => {
   it('names project, status other than todo, and tags; leaves out what is absent', () => {
     expect(describeItem(item, 'UTC')).toBe("'Call the dentist' → Health · id id-1");
     expect(describeItem({ ...item, project_name: null, status: 'done', tags: ['a', 'b c'] }, 'UTC')).toBe("'Call the dentist', done, #a #b c · id id-1");
+  });
+});
+
+describe('organizerNote', () => {
+  const ai = { engine: 'local' as const, type: 'todo' as const, project_id: null, due_at: null, title: null };
+  it('names the fields the organizer changed, says when it changed none, and is empty when it did not run', () => {
+    expect(organizerNote({ ...ai, applied: ['project_id', 'due_at'] })).toBe(' (the organizer set its project, due date)');
+    expect(organizerNote({ ...ai, applied: [] })).toBe(' (the organizer changed nothing)');
+    expect(organizerNote(null)).toBe('');
   });
 });

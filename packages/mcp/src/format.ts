@@ -1,3 +1,4 @@
+import type { AiDecision } from './inbox-api.js';
 import type { ItemView } from './schemas.js';
 
 const TITLE_CHARS = 60;
@@ -29,16 +30,25 @@ export function formatDue(iso: string, timeZone: string | null, now: Date = new 
   return `${p.weekday} ${p.day} ${p.month}${year} ${p.hour}:${p.minute} (${zone})`;
 }
 
-/** 'Title' → Project, due …, done · id …: one item as one line. */
-export function describeItem(item: ItemView, timeZone: string | null): string {
+/** 'Title' → Project, due …, done · id …: one item as one line; a note goes before the id. */
+export function describeItem(item: ItemView, timeZone: string | null, note = ''): string {
   const parts = [`${quoteTitle(item.title)}${item.project_name ? ` → ${item.project_name}` : ''}`];
   if (item.due_at) parts.push(`due ${formatDue(item.due_at, timeZone)}`);
   if (item.status !== 'todo') parts.push(item.status);
   if (item.tags.length > 0) parts.push(item.tags.map((t) => `#${t}`).join(' '));
-  return `${parts.join(', ')} · id ${item.id}`;
+  return `${parts.join(', ')}${note} · id ${item.id}`;
 }
 
 /** A summary line, then one line per item, so a client that shows the model only text loses nothing it needs. */
 export function describeList(summary: string, items: readonly ItemView[], timeZone: string | null): string {
   return [summary, ...items.map((item) => `- ${describeItem(item, timeZone)}`)].join('\n');
+}
+
+const FIELD_NAMES: Record<string, string> = { project_id: 'project', due_at: 'due date', type: 'type', title: 'title' };
+
+/** What the organizer changed, for the summary line; empty when it did not run. */
+export function organizerNote(ai: AiDecision | null | undefined): string {
+  if (!ai) return '';
+  const fields = ai.applied.map((f) => FIELD_NAMES[f] ?? f);
+  return fields.length > 0 ? ` (the organizer set its ${fields.join(', ')})` : ' (the organizer changed nothing)';
 }

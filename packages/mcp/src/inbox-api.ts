@@ -7,6 +7,7 @@
 import type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, ListItemsQuery, Me, Page, Project, SearchQuery } from '@capture-inbox/sdk';
 
 export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Project };
+export type AiDecision = NonNullable<CapturedItem['ai']>;
 
 export interface InboxApi {
   me(): Promise<Me>;

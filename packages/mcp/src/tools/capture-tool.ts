@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { describeItem } from '../format.js';
+import { describeItem, organizerNote } from '../format.js';
 import { InboxApiError, isApiError, type CapturedItem } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
 import { DateTimeInput, ItemType, OneCapturedItem } from '../schemas.js';
@@ -20,12 +20,6 @@ const CaptureInput = z.object({
   tags: z.array(z.string().min(1).regex(/^[^,]*$/, 'a tag name has no comma')).max(20).optional().describe('Tag names; unknown names are created. Needs a key with the write scope.'),
   type: ItemType.optional().describe('todo (the default) or note.'),
 });
-
-function organizerNote(item: CapturedItem): string {
-  if (!item.ai) return '';
-  const fields = item.ai.applied.map((f) => (f === 'project_id' ? 'project' : f === 'due_at' ? 'due date' : f));
-  return fields.length > 0 ? ` (the organizer set its ${fields.join(', ')})` : ' (the organizer changed nothing)';
-}
 
 export function registerCaptureTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -63,7 +57,7 @@ export function registerCaptureTool(server: McpServer, ctx: ToolContext): void {
         }
         if (captured.ai) ctx.invalidateProjects();
         const view = await ctx.view(item);
-        const line = `Captured ${describeItem(view, await ctx.timeZone())}${organizerNote(item)}`;
+        const line = `Captured ${describeItem(view, await ctx.timeZone(), organizerNote(item.ai))}`;
         return toolResult(line, OneCapturedItem, { item: view });
       }),
   );

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { describeItem } from '../format.js';
+import { describeItem, organizerNote } from '../format.js';
 import { InboxApiError, type ItemPatch } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
 import { DateTimeInput, ItemStatus, OneCapturedItem, OneItem } from '../schemas.js';
@@ -95,9 +95,7 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
         const organized = await ctx.api.organizeItem(id);
         ctx.invalidateProjects();
         const item = await ctx.view(organized);
-        const applied = organized.ai?.applied ?? [];
-        const note = applied.length > 0 ? ` (the organizer set its ${applied.map((f) => f.replace('_id', '').replace('_at', ' date')).join(', ')})` : ' (nothing to change)';
-        return toolResult(`Organized ${describeItem(item, await ctx.timeZone())}${note}`, OneCapturedItem, { item });
+        return toolResult(`Organized ${describeItem(item, await ctx.timeZone(), organizerNote(organized.ai))}`, OneCapturedItem, { item });
       }),
   );
 }
