@@ -172,20 +172,22 @@ describe('retries', () => {
   let user: TestUser;
   let flaky: Server;
   let flakyUrl: string;
+  /** What the proxy answers before it passes a request on: [status, Retry-After or null], in order. */
+  let refusals: Array<[number, string | null]> = [];
   const answered: Array<{ status: number; key: string | undefined }> = [];
 
   beforeAll(async () => {
     t = await startListeningApp(DIALECTS[0] ?? 'sqlite', { limits: { ...UNLIMITED, free: { perMinute: 2, perDay: 1000 } } });
     user = await createUser(t);
-    // In front of the server: the first request of each pair is refused with 429 Retry-After: 1,
-    // the second is passed on, so a client that retries once gets the server's real answer.
-    let count = 0;
+    // In front of the server: answers the planned refusals first, then passes requests on, so a
+    // client that retries gets the server's real answer.
     flaky = createServer((req, res) => {
-      count += 1;
       const key = req.headers['idempotency-key'] as string | undefined;
-      if (count % 2 === 1) {
-        answered.push({ status: 429, key });
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'rate_limited', message: 'slow down' }));
+      const refusal = refusals.shift();
+      if (refusal) {
+        const [status, retryAfter] = refusal;
+        answered.push({ status, key });
+        res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) }).end(JSON.stringify({ error: status === 429 ? 'rate_limited' : 'organizer_unavailable', message: 'not now' }));
         return;
       }
       const chunks: Buffer[] = [];
@@ -205,6 +207,8 @@ describe('retries', () => {
   });
 
   it('waits out a 429 with Retry-After and resends the POST with the same Idempotency-Key', async () => {
+    answered.length = 0;
+    refusals = [[429, '1']];
     const client = createClient({ baseUrl: flakyUrl, token: user.token });
     const started = Date.now();
     const item = await client.items.capture({ text: 'after a 429' });
@@ -213,6 +217,20 @@ describe('retries', () => {
     expect(answered.map((a) => a.status)).toEqual([429, 201]);
     expect(answered[0]!.key).toBeDefined();
     expect(answered[1]!.key).toBe(answered[0]!.key);
+  });
+
+  it('retries 503 without Retry-After on a doubling backoff, and stops after the bounded number of retries', async () => {
+    answered.length = 0;
+    refusals = [[503, null], [503, null]];
+    const client = createClient({ baseUrl: flakyUrl, token: user.token, retry: { retries: 2, backoffMs: 50 } });
+    expect((await client.me.get()).email).toBe(user.email);
+    expect(answered.map((a) => a.status)).toEqual([503, 503, 200]);
+
+    answered.length = 0;
+    refusals = [[503, null], [503, null], [503, null]];
+    const refused = await client.me.get().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 503, error: 'organizer_unavailable' });
+    expect(answered).toHaveLength(3);
   });
 
   it('gives up on a Retry-After longer than it may wait: the ApiError carries retryAfter', async () => {

@@ -8,6 +8,12 @@ process.once('SIGINT', () => {
   process.once('SIGINT', () => process.exit(130));
 });
 
+// `cin ls | head -1`: the reader left; that is the end of the output, not a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const code = await run(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,

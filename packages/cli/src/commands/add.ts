@@ -1,7 +1,6 @@
-import type { CaptureInput } from '@capture-inbox/sdk';
+import { etagOf, type CaptureInput } from '@capture-inbox/sdk';
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
-import { etagOf } from '@capture-inbox/sdk';
 import { resolveProject } from '../resolve.js';
 import { printItem } from './item-command.js';
 

@@ -13,8 +13,9 @@ Example:
   cin rm 3fa9c2e1`,
   options: {},
   async run(ctx) {
+    const given = oneId(ctx);
     const inbox = await ctx.client();
-    const id = await resolveItemId(inbox, oneId(ctx));
+    const id = await resolveItemId(inbox, given);
     await inbox.items.delete(id);
     if (ctx.json) ctx.printJson({ deleted: id });
     else ctx.print(`deleted   ${shortId(id)}`);

@@ -14,8 +14,9 @@ Example:
   cin show 3fa9c2e1`,
   options: {},
   async run(ctx) {
+    const given = oneId(ctx);
     const inbox = await ctx.client();
-    const item = await inbox.items.get(await resolveItemId(inbox, oneId(ctx)));
+    const item = await inbox.items.get(await resolveItemId(inbox, given));
     if (ctx.json) ctx.printJson(item);
     else for (const line of itemDetails(item, await rowContext(inbox))) ctx.print(line);
     return 0;

@@ -1,0 +1,77 @@
+// Every operation of the API through the SDK, checked by `tsc --noEmit` (test/clients/sdk-package.test.ts).
+// The @ts-expect-error lines prove the types are tight: were any of them loose, tsc would fail on
+// the unused directive.
+import { ApiError, createClient, etagOf, NetworkError, pair, type CapturedItem, type Change, type Item, type Me, type PairResult, type Project } from '@capture-inbox/sdk';
+
+export async function everyOperation(baseUrl: string, token: string): Promise<void> {
+  const inbox = createClient({ baseUrl, token, retry: { retries: 2, maxDelayMs: 10_000 } });
+
+  const me: Me = await inbox.me.get(); // getMe
+  await inbox.me.update({ timezone: me.timezone }); // updateMe
+
+  const captured: CapturedItem = await inbox.items.capture({ text: 'buy milk', type: 'todo', organize: false }); // capture
+  const page = await inbox.items.list({ limit: 10 }); // listItems
+  const first: Item | undefined = page.items[0];
+  const item = await inbox.items.get(captured.id); // getItem
+  const updated = await inbox.items.update(item.id, { title: 'buy oat milk', due_at: null, tags: ['errand'] }, { ifMatch: etagOf(item) ?? '*' }); // updateItem
+  await inbox.items.toggle(updated.id); // toggleItem
+  await inbox.items.archive(updated.id, { ifMatch: '*' }); // archiveItem
+  await inbox.items.unarchive(updated.id); // unarchiveItem
+  const children = await inbox.items.children(updated.id, { limit: 5 }); // listChildren
+  const found = await inbox.items.search({ q: 'milk', status: 'todo', is_completed: false }); // searchItems
+  const bulk = await inbox.items.bulk({ op: 'toggle', ids: [updated.id] }); // bulkItems
+  const organized: CapturedItem = await inbox.items.organize(updated.id); // organizeItem
+  await inbox.items.delete(updated.id); // deleteItem
+
+  const projects: Project[] = await inbox.projects.list(); // listProjects
+  const project = await inbox.projects.create({ name: 'Work' }); // createProject
+  await inbox.projects.get(project.id); // getProject
+  await inbox.projects.update(project.id, { name: 'Office' }); // updateProject
+  const inProject = await inbox.projects.items(project.id, { limit: 20 }); // listProjectItems
+  await inbox.projects.delete(project.id); // deleteProject
+
+  const tags = await inbox.tags.list(); // listTags
+  const text: string = (await inbox.voice.transcribe(new Blob([new Uint8Array(8)]), { language: 'en' })).text; // transcribeVoice
+  const due: string = (await inbox.dates.read('tomorrow 5pm')).due_at; // readDueDate
+
+  const hooks = await inbox.webhooks.list(); // listWebhooks
+  const { webhook: hook, secret } = await inbox.webhooks.create({ url: 'https://example.com/hook', events: ['item.created'] }); // createWebhook
+  const deliveries = await inbox.webhooks.deliveries(hook.id, { limit: 10 }); // listWebhookDeliveries
+  const delivery = deliveries.deliveries[0];
+  if (delivery) await inbox.webhooks.redeliver(hook.id, delivery.id); // redeliverWebhookDelivery
+  await inbox.webhooks.delete(hook.id); // deleteWebhook
+
+  const changes = await inbox.changes.list({ limit: 100 }); // listChanges
+  const exported = await inbox.transfer.exportJson(); // exportData (json)
+  const markdown: string = await inbox.transfer.exportMarkdown(); // exportData (markdown)
+  await inbox.transfer.import(exported); // importData (json)
+  await inbox.transfer.import('title\nbuy milk\n'); // importData (csv)
+
+  const pairing = await pair({ baseUrl, label: 'example', scopes: ['read', 'capture'] }); // startPairing
+  const key: PairResult = await pairing.result; // exchangePairing
+
+  for await (const each of inbox.items.listAll({ limit: 200 })) void each.title;
+  for await (const each of inbox.items.searchAll({ q: 'milk' })) void each.status;
+  for await (const change of inbox.changes.follow({ wait: false })) {
+    const seen: Change = change;
+    void seen.data.item.id;
+  }
+
+  try {
+    await inbox.items.get('missing');
+  } catch (error) {
+    if (error instanceof ApiError) void [error.status, error.error, error.message, error.details, error.retryAfter];
+    if (error instanceof NetworkError) void error.url;
+  }
+
+  // @ts-expect-error capture needs text
+  await inbox.items.capture({ title: 'no text' });
+  // @ts-expect-error statuses are the contract's five
+  await inbox.items.update(item.id, { status: 'finished' });
+  // @ts-expect-error an unknown scope
+  await pair({ baseUrl, label: 'x', scopes: ['admin'] });
+  // @ts-expect-error project names are strings
+  await inbox.projects.create({ name: 42 });
+
+  void [secret, first, children, found, bulk, organized, projects, inProject, tags, text, due, hooks, changes, markdown, key];
+}

@@ -1,0 +1,76 @@
+import { statSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeHome, runCin } from '../clients/cin-process.js';
+import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
+import { DIALECTS } from '../helpers/dialects.js';
+import { newEmail } from '../helpers/web-client.js';
+import { launchChromium, newContext, screenshot } from './chromium.js';
+
+const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/connect\/agent\?state=[A-Za-z0-9_-]{32})/;
+
+/* `cin login` end to end: the real binary prints the link, a signed-in user approves it in chromium. */
+describe.each(DIALECTS)('cin login approved in chromium (%s)', (dialect) => {
+  let t: ListeningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startListeningApp(dialect);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function signedUpPage(email: string): Promise<Page> {
+    const page = await (await newContext(browser, t.baseUrl)).newPage();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`${t.baseUrl}/`);
+    return page;
+  }
+
+  it('approving in the browser logs cin in; cin then adds, lists and completes with the saved key', async () => {
+    const email = newEmail();
+    const page = await signedUpPage(email);
+    const home = makeHome();
+    try {
+      let approval: Promise<void> | undefined;
+      const login = await runCin(home.dir, ['login', '--server', t.baseUrl, '--label', 'cin in CI', '--scopes', 'read,capture,write', '--no-browser'], {
+        timeoutMs: 60_000,
+        onStderr: {
+          match: URL_LINE,
+          then: (m) => {
+            approval = (async () => {
+              await page.goto(m[1]!);
+              await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).not.toBe('');
+              await screenshot(page, `cin-login-approve-${dialect}`);
+              await page.getByRole('button', { name: 'Approve' }).click();
+              await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Approved');
+            })();
+          },
+        },
+      });
+      await approval;
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stdout).toMatch(new RegExp(`^Logged in to ${t.baseUrl} as ${email} \\(key [0-9a-f-]{36}; read, capture, write\\)\\.\\n$`));
+      expect(statSync(home.config).mode & 0o777).toBe(0o600);
+
+      const added = await runCin(home.dir, ['add', 'water the plants', '--json']);
+      expect(added.code, added.stderr).toBe(0);
+      const id = JSON.parse(added.stdout).id as string;
+      expect((await runCin(home.dir, ['ls'])).stdout).toMatch(/^[0-9a-f]{8} {2}\[ \] {2}water the plants {2}Inbox\n$/);
+      expect((await runCin(home.dir, ['done', id.replace(/-/g, '').slice(-8)])).code).toBe(0);
+      expect((await runCin(home.dir, ['ls'])).stderr).toMatch(/^no open items/);
+
+      // The key shows up in the user's developer settings under the label cin asked for.
+      await page.goto('/settings/keys');
+      expect(await page.locator('tr', { hasText: 'cin in CI' }).locator('td[data-label="Scopes"]').textContent()).toBe('read, capture, write');
+    } finally {
+      home.dispose();
+    }
+  }, 120_000);
+});
