@@ -1,13 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { capture, ok } from '../helpers/items.js';
 import { callError, callOk, connectStdio, STDIO_BIN } from '../helpers/mcp-clients.js';
 import { itServesEveryTool, TOOL_NAMES, type ToolFixture } from '../helpers/mcp-scenario.js';
 import { client, createUser, type TestUser } from '../helpers/test-app.js';
+import { makeHome, runCin } from './cin-process.js';
 import { startListeningApp, type ListeningApp } from './listening-app.js';
 
 const CIN = resolve(import.meta.dirname, '../../packages/cli/dist/cin.js');
@@ -101,10 +103,39 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
     expect((await callOk(mcp, 'get_item', { id: item.id })).structured.item.id).toBe(item.id);
   });
 
+  it('uses the key cin login saved when the environment names none', async () => {
+    const home = makeHome();
+    try {
+      mkdirSync(join(home.dir, '.config', 'capture-inbox'), { recursive: true });
+      writeFileSync(home.config, JSON.stringify({ server: t.baseUrl, token: owner.token, key_id: owner.keyId }), { mode: 0o600 });
+      const saved = new McpClient({ name: 'capture-inbox-tests', version: '1.0.0' });
+      await saved.connect(new StdioClientTransport({ ...cinMcp, env: { PATH: process.env.PATH ?? '', HOME: home.dir }, stderr: 'pipe' }));
+      opened.push(saved);
+      expect((await callOk(saved, 'list_projects')).structured.projects.map((p: { name: string }) => p.name)).toContain('Health');
+    } finally {
+      home.dispose();
+    }
+  });
+
   it('capture-inbox-mcp (the package\'s own bin) serves the same tools from the environment', async () => {
     const { client: bare } = await connectStdio(t.baseUrl, owner.token, { command: process.execPath, args: [STDIO_BIN] });
     opened.push(bare);
     expect((await bare.listTools()).tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+  });
+});
+
+describe('cin mcp on the command line', () => {
+  it('is listed by cin --help; without a key it exits 3, with arguments 2, before speaking any protocol', async () => {
+    const home = makeHome();
+    try {
+      expect((await runCin(home.dir, ['--help'])).stdout).toMatch(/\bmcp\b.*MCP server on stdio/);
+      const notLoggedIn = await runCin(home.dir, ['mcp']);
+      expect(notLoggedIn).toMatchObject({ code: 3, stdout: '' });
+      expect(notLoggedIn.stderr).toMatch(/not logged in/);
+      expect((await runCin(home.dir, ['mcp', 'extra'], { env: { CAPTURE_INBOX_URL: 'http://127.0.0.1:9', CAPTURE_INBOX_TOKEN: 'cin_x' } })).code).toBe(2);
+    } finally {
+      home.dispose();
+    }
   });
 });
 
