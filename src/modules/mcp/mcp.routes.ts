@@ -1,4 +1,3 @@
-import { answerMcpRequest, createInboxApi } from '@capture-inbox/mcp';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../container.js';
 import { authUser, installBearerAuth } from '../../plugins/auth.js';
@@ -19,6 +18,11 @@ export const MCP_PATH = '/mcp';
 const BEARER = /^Bearer +([^\s]+) *$/i;
 /** The tools reach the API in-process; the host is never resolved. */
 const IN_PROCESS_URL = 'http://in-process.invalid';
+
+// The MCP SDK and zod take a third of a second to import: loaded on the first /mcp request, so a
+// server that no agent uses starts as fast as before.
+let mcpPackage: Promise<typeof import('@capture-inbox/mcp')> | undefined;
+const loadMcpPackage = () => (mcpPackage ??= import('@capture-inbox/mcp'));
 
 /**
  * The hosted MCP endpoint (Streamable HTTP, stateless): each POST gets a fresh MCP server whose
@@ -51,6 +55,7 @@ export async function installMcp(app: FastifyInstance, options: { services: Serv
         return jsonRpcError(reply, 503, -32000, 'Service busy: too many MCP requests in flight; retry in a second');
       }
       try {
+        const { answerMcpRequest, createInboxApi } = await loadMcpPackage();
         const token = BEARER.exec(request.headers.authorization ?? '')?.[1] ?? '';
         // No retries: a 429 or 503 is the tool's answer at once, never a wait inside the server.
         const api = createInboxApi({ baseUrl: IN_PROCESS_URL, token, fetch: injectFetch(app, request.ip), retry: { retries: 0 } });
