@@ -35,6 +35,8 @@ describe('npm start on a production install', () => {
     const prepare = spawnSync(process.execPath, ['scripts/build-at-install.mjs'], { cwd: dir, encoding: 'utf8' });
     expect(prepare.status).toBe(0);
     expect(prepare.stdout).toMatch(/using the dist\/ built earlier/);
+    // /mcp loads the MCP tools on its first request: the production tree must hold them and their dependencies.
+    expect(spawnSync(process.execPath, ['--input-type=module', '-e', "await import('@capture-inbox/mcp')"], { cwd: dir, encoding: 'utf8' }).stderr).toBe('');
   });
 
   it('starts with `npm start` without compiling, logs JSON lines, and serves /readyz and /docs', async () => {
