@@ -12,11 +12,11 @@ const ENVIRONMENT = `Environment:
                         (default ~/.config/capture-inbox/config.json, mode 0600)`;
 
 const EXIT_CODES = `Exit codes:
-  0  done
-  1  the server refused (stderr: "error <code>: <message>"), or could not be reached
-  2  wrong use: unknown command or flag, missing argument (usage on stderr)
-  3  not logged in: run cin login
-  130 interrupted (Ctrl-C)`;
+  0    done
+  1    the server refused (stderr: "error <code>: <message>"), or could not be reached
+  2    wrong use: unknown command or flag, missing argument (usage on stderr)
+  3    not logged in: run cin login
+  130  interrupted (Ctrl-C); nothing is saved`;
 
 /** `cin --help`: every command with its one-line summary. */
 export function overview(commands: readonly Command[]): string {

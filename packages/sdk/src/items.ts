@@ -4,9 +4,9 @@ import type { BulkInput, BulkResult, CaptureInput, CapturedItem, Item, ItemPage,
 
 /** Options of a change to one item: `ifMatch` makes it conditional (412 precondition_failed when the item changed). */
 export interface ChangeOptions {
-  ifMatch?: string;
+  ifMatch?: string | undefined;
   /** Overrides the Idempotency-Key the client would pick (send the same one to repeat an operation). */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /** Reads the array-plus-X-Next-Cursor shape of project items and children as a page. */

@@ -53,7 +53,7 @@ Examples:
     let item = await inbox.items.capture(input);
     const tags = ctx.strings('tag');
     // Capture takes no tags; they follow at once, conditional on the item as just captured.
-    if (tags.length > 0) item = { ...(await inbox.items.update(item.id, { tags }, { ifMatch: etagOf(item)! })), ai: item.ai };
+    if (tags.length > 0) item = { ...(await inbox.items.update(item.id, { tags }, { ifMatch: etagOf(item) })), ai: item.ai };
     await printItem(ctx, inbox, item, 'added');
     return 0;
   },
