@@ -6,7 +6,7 @@ import { registerChangeTools } from './tools/change-tools.js';
 import { registerReadTools } from './tools/read-tools.js';
 
 export const SERVER_NAME = 'capture-inbox';
-export const SERVER_VERSION = '1.0.0';
+export const SERVER_VERSION = '0.1.0';
 
 /** Arguments bigger than this (array elements plus object members) are refused before a tool runs. */
 const MAX_TOOL_INPUT_ELEMENTS = 200;
