@@ -1,5 +1,5 @@
-// `prepare`: compiles dist/ at install, bundles the server into dist/server.js (scripts/bundle.mjs),
-// then builds the client packages (packages/*). A production install (`npm ci --omit=dev`) has no
+// `prepare`: builds the client packages (packages/*), compiles dist/, then bundles the server into
+// dist/server.js (scripts/bundle.mjs), at install. A production install (`npm ci --omit=dev`) has no
 // TypeScript; it then uses the dist/ that was built before (the tree was built, then copied or
 // packed), and fails with a clear message when there is none.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,8 @@ try {
   tsc = undefined;
 }
 if (tsc) {
-  for (const step of [[tsc, '-p', 'tsconfig.build.json'], ['scripts/bundle.mjs'], ['scripts/build-packages.mjs']]) {
+  // The packages first: the server imports the MCP tools from packages/mcp.
+  for (const step of [['scripts/build-packages.mjs'], [tsc, '-p', 'tsconfig.build.json'], ['scripts/bundle.mjs']]) {
     const run = spawnSync(process.execPath, step, { stdio: 'inherit' });
     if (run.status !== 0) process.exit(run.status ?? 1);
   }

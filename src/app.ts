@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.js';
+import { DEFAULT_MCP, type Config } from './config.js';
 import { redactUrl } from './lib/redact-url.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
@@ -10,6 +10,7 @@ import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
+import { installMcp } from './modules/mcp/mcp.routes.js';
 import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { pairingRoutes } from './modules/pairing/pairing.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
@@ -44,7 +45,7 @@ const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup'>>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup' | 'mcp'>>;
   /** Their logger is the app's logger too, so service and request log lines look alike. */
   services: Services;
 }
@@ -129,6 +130,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     },
     { prefix: API_PREFIX },
   );
+  // The MCP endpoint for agents: its tools call the API above in-process (src/modules/mcp).
+  await installMcp(app, { services, limits: config.mcp ?? DEFAULT_MCP });
   // Developer settings list the user's webhooks read-only, from the same service as the API.
   await app.register(webApp, { services, publicUrl: config.publicUrl, webhooks: { listForUser: (userId) => services.webhooks.list(userId) } });
 

@@ -43,6 +43,8 @@ const ConfigSchema = Type.Object({
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   // Comma list of exact origins (scheme://host[:port]).
   CORS_ORIGINS: Type.Optional(Type.String({ pattern: '^\\s*https?://[^,\\s/]+(\\s*,\\s*https?://[^,\\s/]+)*\\s*$' })),
+  MCP_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 64 }),
+  MCP_MAX_IN_FLIGHT_PER_USER: Type.Integer({ minimum: 1, default: 8 }),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -115,7 +117,16 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Origins allowed to call /api/v1 from a browser; empty means no CORS headers at all. */
   readonly corsOrigins: readonly string[];
+  /** Bounds of the hosted /mcp endpoint's requests in flight (docs/mcp.md). */
+  readonly mcp: McpConfig;
 }
+
+export interface McpConfig {
+  readonly maxInFlight: number;
+  readonly maxInFlightPerUser: number;
+}
+
+export const DEFAULT_MCP: McpConfig = Object.freeze({ maxInFlight: 64, maxInFlightPerUser: 8 });
 
 export interface SignupConfig {
   /** false: the web sign-up is closed whatever the admin page says (the owner creates users). */
@@ -244,5 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signup: Object.freeze({ allowed: raw.ALLOW_SIGNUP, defaultPlan: raw.DEFAULT_PLAN }),
     metricsToken: raw.METRICS_TOKEN,
     corsOrigins: Object.freeze((raw.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '')),
+    mcp: Object.freeze({ maxInFlight: raw.MCP_MAX_IN_FLIGHT, maxInFlightPerUser: raw.MCP_MAX_IN_FLIGHT_PER_USER }),
   });
 }

@@ -20,7 +20,7 @@ describe('npm start on a production install', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'inbox-prod-'));
-    for (const entry of ['package.json', 'package-lock.json', 'scripts', 'dist']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+    for (const entry of ['package.json', 'package-lock.json', 'scripts', 'dist', 'packages']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
     expect(spawnSync('cp', ['-al', join(ROOT, 'node_modules'), join(dir, 'node_modules')]).status).toBe(0);
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
     for (const [path, entry] of Object.entries(lock.packages)) {
@@ -36,6 +36,8 @@ describe('npm start on a production install', () => {
     const prepare = spawnSync(process.execPath, ['scripts/build-at-install.mjs'], { cwd: dir, encoding: 'utf8' });
     expect(prepare.status).toBe(0);
     expect(prepare.stdout).toMatch(/using the dist\/ built earlier/);
+    // /mcp loads the MCP tools on its first request: the production tree must hold them and their dependencies.
+    expect(spawnSync(process.execPath, ['--input-type=module', '-e', "await import('@capture-inbox/mcp')"], { cwd: dir, encoding: 'utf8' }).stderr).toBe('');
   });
 
   it('starts with `npm start` without compiling, logs JSON lines, and serves /readyz and /docs', async () => {

@@ -29,7 +29,13 @@ describe('loadConfig', () => {
       signup: { allowed: true, defaultPlan: 'free' },
       metricsToken: undefined,
       corsOrigins: [],
+      mcp: { maxInFlight: 64, maxInFlightPerUser: 8 },
     });
+  });
+
+  it('reads the bounds of the MCP endpoint (docs/mcp.md) and refuses a bound below one', () => {
+    expect(loadConfig({ MCP_MAX_IN_FLIGHT: '5', MCP_MAX_IN_FLIGHT_PER_USER: '2' }).mcp).toEqual({ maxInFlight: 5, maxInFlightPerUser: 2 });
+    expect(() => loadConfig({ MCP_MAX_IN_FLIGHT: '0', MCP_MAX_IN_FLIGHT_PER_USER: 'many' })).toThrow(/MCP_MAX_IN_FLIGHT .*MCP_MAX_IN_FLIGHT_PER_USER/);
   });
 
   it('reads ALLOW_SIGNUP, DEFAULT_PLAN, METRICS_TOKEN and CORS_ORIGINS, listing every bad one', () => {

@@ -8,6 +8,7 @@ import { importCommand } from './import.js';
 import { login } from './login.js';
 import { logout } from './logout.js';
 import { ls } from './ls.js';
+import { mcp } from './mcp.js';
 import { projects } from './projects.js';
 import { rm } from './rm.js';
 import { search } from './search.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   voice,
   exportCommand,
   importCommand,
+  mcp,
 ];
 
 export const findCommand = (name: string): Command | undefined => COMMANDS.find((c) => c.name === name);

@@ -1,0 +1,26 @@
+import { UsageError, type Command } from '../command.js';
+
+export const mcp: Command = {
+  name: 'mcp',
+  summary: 'run the MCP server on stdio, for agents (Claude, Cursor …)',
+  usage: 'cin mcp',
+  manual: `Serves the Capture Inbox tools to an agent over the Model Context Protocol on stdin and
+stdout, with the saved key (or CAPTURE_INBOX_TOKEN and CAPTURE_INBOX_URL). The agent starts it;
+it runs until the agent closes stdin. stdout carries only protocol messages.
+
+Tools: capture, search, list_items, get_item, update_item, complete_item, archive_item,
+list_projects, organize_item. The key's scopes decide which of them work.
+
+Example (Claude Code):
+  claude mcp add capture-inbox -- npx cin mcp`,
+  options: {},
+  async run(ctx) {
+    if (ctx.positionals.length > 0) throw new UsageError('cin mcp takes no arguments');
+    if (ctx.json) throw new UsageError('cin mcp speaks the MCP protocol on stdout; --json does not apply');
+    const { server, token } = await ctx.credentials();
+    // Loaded only here: the other commands never pay for the MCP server's code.
+    const { runStdioServer } = await import('@capture-inbox/mcp');
+    await runStdioServer({ baseUrl: server, token, signal: ctx.io.signal });
+    return 0;
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * What the tools need from the Capture Inbox API, one method per SDK call. The tools are written
+ * against this port rather than the whole SDK client so that a tool's API traffic is visible in one
+ * place (and counted: each call is one request against the key's rate limit); `sdk-inbox-api.ts`
+ * implements it over `@capture-inbox/sdk`.
+ */
+import type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, ListItemsQuery, Me, Page, Project, SearchQuery } from '@capture-inbox/sdk';
+
+export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Project };
+export type AiDecision = NonNullable<CapturedItem['ai']>;
+
+export interface InboxApi {
+  me(): Promise<Me>;
+  capture(input: CaptureInput): Promise<CapturedItem>;
+  search(query: SearchQuery): Promise<ItemPage>;
+  listItems(query: ListItemsQuery): Promise<ItemPage>;
+  listProjectItems(projectId: string, query: { limit?: number }): Promise<Page<Item>>;
+  getItem(id: string): Promise<Item>;
+  updateItem(id: string, patch: ItemPatch): Promise<Item>;
+  /** The bulk toggle with `is_completed`: sets the value, never flips. */
+  setCompleted(id: string, done: boolean): Promise<BulkResult>;
+  archiveItem(id: string): Promise<Item>;
+  organizeItem(id: string): Promise<CapturedItem>;
+  listProjects(): Promise<Project[]>;
+}
+
+/**
+ * A refusal the tools make themselves (an unknown project name), shaped like the SDK's ApiError
+ * so that one guard reads both.
+ */
+export class InboxApiError extends Error {
+  override readonly name = 'InboxApiError';
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+    readonly details?: ReadonlyArray<{ field: string; message: string }>,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiErrorShape {
+  status: number;
+  error: string;
+  message: string;
+  details?: ReadonlyArray<{ field: string; message: string }> | undefined;
+}
+
+/** An error the API answered (the SDK's ApiError, or ours), as opposed to a failure to reach it. */
+export function isApiError(value: unknown): value is ApiErrorShape {
+  if (!(value instanceof Error)) return false;
+  const { status, error } = value as unknown as Record<string, unknown>;
+  return typeof status === 'number' && typeof error === 'string';
+}

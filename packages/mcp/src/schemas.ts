@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Output schemas of the tools: the API's item and project, as the tools answer them. Objects are
+ * not strict, so a field the API adds later passes through instead of failing every call.
+ */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * An input date-time: ISO 8601 with an offset (or Z). Checked by a refinement, so the JSON Schema a
+ * model reads says `format: date-time` rather than zod's page-long pattern for it.
+ */
+export const DateTimeInput = z
+  .string()
+  .refine((value) => ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)), {
+    message: 'must be an ISO 8601 date-time with an offset, e.g. 2026-11-28T09:00:00+01:00',
+  })
+  .meta({ format: 'date-time' });
+
+export const ItemStatus = z.enum(['backlog', 'todo', 'doing', 'done', 'archived']);
+export const ItemType = z.enum(['note', 'todo']);
+
+export const ItemView = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  project_name: z.string().nullable().describe("the project's name; null when this key may not read projects"),
+  type: ItemType,
+  title: z.string().nullable(),
+  content_md: z.string().nullable(),
+  is_completed: z.boolean(),
+  status: ItemStatus,
+  due_at: z.string().nullable().describe('UTC ISO 8601'),
+  parent_id: z.string().nullable(),
+  tags: z.array(z.string()),
+  archived_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ItemView = z.infer<typeof ItemView>;
+
+export const AiDecision = z.object({
+  engine: z.enum(['local', 'openai']),
+  type: ItemType,
+  project_id: z.string().nullable(),
+  due_at: z.string().nullable(),
+  title: z.string().nullable(),
+  applied: z.array(z.enum(['type', 'project_id', 'due_at', 'title'])).describe('the fields the organizer changed'),
+});
+
+export const CapturedItemView = ItemView.extend({
+  ai: AiDecision.nullable().describe('what the AI organizer decided; null when it did not run'),
+});
+export type CapturedItemView = z.infer<typeof CapturedItemView>;
+
+export const ProjectView = z.object({
+  id: z.string(),
+  name: z.string(),
+  is_default: z.boolean().describe('true for the Inbox, where items without a project land'),
+  item_count: z.number().int(),
+});
+export type ProjectView = z.infer<typeof ProjectView>;
+
+export const OneItem = z.object({ item: ItemView });
+export const OneCapturedItem = z.object({ item: CapturedItemView });
+export const ItemList = z.object({
+  items: z.array(ItemView),
+  has_more: z.boolean().describe('more items match than were returned: narrow the query or raise limit'),
+});
+export const ProjectList = z.object({ projects: z.array(ProjectView) });

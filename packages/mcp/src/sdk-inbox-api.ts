@@ -1,0 +1,34 @@
+import { createClient, type CaptureInbox, type RetryOptions } from '@capture-inbox/sdk';
+import type { InboxApi } from './inbox-api.js';
+
+export interface InboxApiOptions {
+  /** Where the service is, e.g. https://inbox.example.com. */
+  baseUrl: string;
+  /** An API key, cin_…; its scopes decide which tools work. */
+  token: string;
+  /** The transport of every call; the service's own /mcp passes one that calls the app in-process. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** The SDK's retry of 429/503 and failed connections; the service's /mcp turns it off. */
+  retry?: RetryOptions;
+}
+
+/** The port over the SDK: each method is one SDK call. */
+export function inboxApiFromSdk(inbox: CaptureInbox): InboxApi {
+  return {
+    me: () => inbox.me.get(),
+    capture: (input) => inbox.items.capture(input),
+    search: (query) => inbox.items.search(query),
+    listItems: (query) => inbox.items.list(query),
+    listProjectItems: (projectId, query) => inbox.projects.items(projectId, query),
+    getItem: (id) => inbox.items.get(id),
+    updateItem: (id, patch) => inbox.items.update(id, patch),
+    setCompleted: (id, done) => inbox.items.bulk({ op: 'toggle', ids: [id], payload: { is_completed: done } }),
+    archiveItem: (id) => inbox.items.archive(id),
+    organizeItem: (id) => inbox.items.organize(id),
+    listProjects: () => inbox.projects.list(),
+  };
+}
+
+export function createInboxApi({ baseUrl, token, fetch, retry }: InboxApiOptions): InboxApi {
+  return inboxApiFromSdk(createClient({ baseUrl, token, ...(fetch ? { fetch } : {}), ...(retry ? { retry } : {}), headers: { 'user-agent': 'capture-inbox-mcp/0.1.0' } }));
+}

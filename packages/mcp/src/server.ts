@@ -1,0 +1,42 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { InboxApi } from './inbox-api.js';
+import { ToolContext, type ToolCache } from './tool-context.js';
+import { registerCaptureTool } from './tools/capture-tool.js';
+import { registerChangeTools } from './tools/change-tools.js';
+import { registerReadTools } from './tools/read-tools.js';
+
+export const SERVER_NAME = 'capture-inbox';
+export const SERVER_VERSION = '0.1.0';
+
+/** Arguments bigger than this (array elements plus object members) are refused before a tool runs. */
+const MAX_TOOL_INPUT_ELEMENTS = 200;
+
+/** The tools, by the names clients call them (an interface: never renamed). */
+export const TOOL_NAMES = ['capture', 'search', 'list_items', 'get_item', 'update_item', 'complete_item', 'archive_item', 'list_projects', 'organize_item'] as const;
+
+export interface InboxMcpServerOptions {
+  api: InboxApi;
+  /** The key's cache of time zone and project names; a server made per request passes the key's own. */
+  cache?: ToolCache;
+  /** For the caches' clock in tests. */
+  now?: () => number;
+}
+
+/** An MCP server with the Capture Inbox tools over one API client (one key). Connect it to a transport. */
+export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, title: 'Capture Inbox', version: SERVER_VERSION },
+    {
+      capabilities: { tools: {} },
+      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+      instructions:
+        "Capture Inbox is the user's inbox of notes and todos. Use capture for anything the user wants to remember or do; " +
+        'search and list_items to find items; get_item, update_item, complete_item, archive_item and organize_item on one item by its id.',
+    },
+  );
+  const ctx = new ToolContext(api, cache, now);
+  registerCaptureTool(server, ctx);
+  registerReadTools(server, ctx);
+  registerChangeTools(server, ctx);
+  return server;
+}

@@ -1,0 +1,88 @@
+import { InboxApiError, isApiError, type InboxApi, type Item, type Project } from './inbox-api.js';
+import type { ItemView } from './schemas.js';
+
+/** How long names and the time zone are reused: summaries may be a little stale, calls are counted. */
+const CACHE_MS = 30_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Cached<T> {
+  value: T;
+  at: number;
+}
+
+/**
+ * What summaries reuse between calls: the user's time zone and project names. It belongs to one
+ * key (the stdio process's, or one key's entry on the service), never shared between keys.
+ */
+export interface ToolCache {
+  zone?: Cached<string | null> | undefined;
+  projects?: Cached<Project[] | null> | undefined;
+}
+
+/** What the tools of one server share: the API of one key and that key's cache. */
+export class ToolContext {
+  constructor(
+    readonly api: InboxApi,
+    private readonly cache: ToolCache = {},
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The user's IANA zone, for due dates in summaries; null when it cannot be read (then UTC is shown). */
+  async timeZone(): Promise<string | null> {
+    if (this.cache.zone && this.now() - this.cache.zone.at < CACHE_MS) return this.cache.zone.value;
+    const value = await this.api.me().then((me) => me.timezone, () => null);
+    this.cache.zone = { value, at: this.now() };
+    return value;
+  }
+
+  /** The projects, or null when this key may not read them (a capture-only key). */
+  private async projectList(fresh: boolean): Promise<Project[] | null> {
+    if (!fresh && this.cache.projects && this.now() - this.cache.projects.at < CACHE_MS) return this.cache.projects.value;
+    const value = await this.api.listProjects().catch((error: unknown) => {
+      if (isApiError(error) && error.error === 'insufficient_scope') return null;
+      throw error;
+    });
+    this.cache.projects = { value, at: this.now() };
+    return value;
+  }
+
+  async listProjects(): Promise<Project[]> {
+    const projects = await this.api.listProjects();
+    this.cache.projects = { value: projects, at: this.now() };
+    return projects;
+  }
+
+  /**
+   * A project named by its id or by its name (case-insensitive). An id passes as it is, so a
+   * capture-only key can still file into a project it knows the id of; the API judges it.
+   */
+  async resolveProject(nameOrId: string): Promise<string> {
+    const wanted = nameOrId.trim();
+    if (UUID.test(wanted)) return wanted;
+    const find = (list: Project[] | null) => list?.find((p) => p.name.toLocaleLowerCase() === wanted.toLocaleLowerCase());
+    const found = find(await this.projectList(false)) ?? find(await this.projectList(true));
+    if (found) return found.id;
+    throw new InboxApiError(404, 'not_found', `no project named "${wanted}"; list_projects shows the names (or pass a project id)`);
+  }
+
+  /** The item as tools answer it: the API's fields plus its project's name. */
+  async view<T extends Item>(item: T): Promise<T & { project_name: string | null }> {
+    const [view] = await this.views([item]);
+    return view!;
+  }
+
+  async views<T extends Item>(items: readonly T[]): Promise<Array<T & { project_name: string | null }>> {
+    let list = await this.projectList(false).catch(() => null);
+    // A project made since the cache was filled (by the organizer, say) is looked up once more.
+    if (list && items.some((item) => !list!.some((p) => p.id === item.project_id))) list = await this.projectList(true).catch(() => null);
+    const names = new Map((list ?? []).map((p) => [p.id, p.name]));
+    return items.map((item) => ({ ...item, project_name: names.get(item.project_id) ?? null }));
+  }
+
+  /** Forgets cached names after a change that may have made a project. */
+  invalidateProjects(): void {
+    this.cache.projects = undefined;
+  }
+}
+
+export type { ItemView };

@@ -1,0 +1,179 @@
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { expect, it } from 'vitest';
+import { capture, ok, UNKNOWN_ID } from './items.js';
+import { callError, callOk } from './mcp-clients.js';
+import type { Client, TestApp } from './test-app.js';
+
+/** What the tool tests need: an MCP client of a Pro user in Europe/Berlin, and the API as that user and as a stranger. */
+export interface ToolFixture {
+  t: TestApp;
+  mcp: McpClient;
+  /** The same user through the API, to check what the tools did. */
+  api: Client;
+  /** Another user, whose items the MCP client must not reach. */
+  stranger: Client;
+  healthId: string;
+}
+
+export const TOOL_NAMES = ['archive_item', 'capture', 'complete_item', 'get_item', 'list_items', 'list_projects', 'organize_item', 'search', 'update_item'];
+
+/** "Sat 28 Nov 09:00": the year is shown only outside the current one. */
+const dueText = (day: string, year: number, time: string): string => `${day}${new Date().getFullYear() === year ? '' : ` ${year}`} ${time}`;
+
+/** Every tool through the given transport, each checked against the API. Shared by the stdio and HTTP suites. */
+export function itServesEveryTool(get: () => ToolFixture): void {
+  it('lists the nine tools with input and output schemas, descriptions and annotations', async () => {
+    const { tools } = await get().mcp.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.description?.length, tool.name).toBeGreaterThan(40);
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of ['search', 'list_items', 'get_item', 'list_projects']) expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
+    for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item']) expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
+    expect(byName.get('archive_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(byName.get('complete_item')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
+    expect(byName.get('capture')?.inputSchema.required).toEqual(['text']);
+    expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual(['due', 'organize', 'project', 'tags', 'text', 'type']);
+    expect(Object.keys(byName.get('update_item')?.inputSchema.properties ?? {}).sort()).toEqual(['content_md', 'due_at', 'id', 'project', 'status', 'tags', 'title']);
+    expect(byName.get('search')?.description).toMatch(/start of a word/);
+    expect(byName.get('complete_item')?.description).toMatch(/never flips/);
+    expect(byName.get('capture')?.description).toMatch(/organize/);
+  });
+
+  it('capture files the text with project (by name), due date and tags, and says so in one line', async () => {
+    const { mcp, api, healthId } = get();
+    const { text, structured } = await callOk(mcp, 'capture', { text: 'Call the dentist\nask about the crown', project: 'health', due: '2026-11-28T09:00:00+01:00', tags: ['teeth'] });
+    const id = structured.item.id as string;
+    expect(text).toBe(`Captured 'Call the dentist' → Health, due ${dueText('Sat 28 Nov', 2026, '09:00')} (Europe/Berlin), #teeth · id ${id}`);
+    const stored = ok(await api.get(`items/${id}`));
+    expect(stored).toMatchObject({ title: 'Call the dentist', content_md: 'ask about the crown', project_id: healthId, due_at: '2026-11-28T08:00:00.000Z', tags: ['teeth'], type: 'todo' });
+    expect(structured.item).toEqual({ ...stored, project_name: 'Health', ai: null });
+  });
+
+  it('capture with organize lets the server decide (Pro), and an unknown project name is not_found with nothing captured', async () => {
+    const { mcp, api } = get();
+    const { structured, text } = await callOk(mcp, 'capture', { text: 'Buy milk tomorrow', organize: true });
+    expect(structured.item.ai).toMatchObject({ engine: 'local' });
+    expect(text).toMatch(/^Captured 'Buy milk.*\(the organizer (set its .*|changed nothing)\) · id /);
+    const before = ok(await api.get('items?limit=200')).items.length;
+    expect(await callError(mcp, 'capture', { text: 'Lost thing', project: 'No Such Project' })).toMatch(/^not_found: no project named "No Such Project"/);
+    expect(ok(await api.get('items?limit=200')).items.length).toBe(before);
+  });
+
+  it('search matches word prefixes, filters by tag, project and status, and says when more match', async () => {
+    const { mcp, api, healthId } = get();
+    await capture(api, 'Dentalfloss refill', { project_id: healthId });
+    const found = await callOk(mcp, 'search', { query: 'denta' });
+    expect(found.structured.items.map((i: { title: string }) => i.title)).toEqual(['Dentalfloss refill']);
+    expect(found.text).toMatch(/^Found 1 item for 'denta'\n- 'Dentalfloss refill' → Health · id /);
+    expect((await callOk(mcp, 'search', { query: 'entalfloss' })).structured.items).toEqual([]);
+    const tagged = await callOk(mcp, 'search', { query: 'dentist', tag: 'TEETH' });
+    expect(tagged.structured.items.map((i: { title: string }) => i.title)).toEqual(['Call the dentist']);
+    const inHealth = await callOk(mcp, 'search', { query: '', project: 'Health', limit: 1 });
+    expect(inHealth.structured).toMatchObject({ has_more: true, items: [{ title: 'Dentalfloss refill', project_name: 'Health' }] });
+    expect((await callOk(mcp, 'search', { query: 'dent', status: 'done' })).structured.items).toEqual([]);
+  });
+
+  it('list_items lists newest first, in one project, and the changes since a time', async () => {
+    const { mcp, api, healthId, t } = get();
+    const newest = await capture(api, 'Newest thought');
+    const all = await callOk(mcp, 'list_items', { limit: 2 });
+    expect(all.structured.items[0].id).toBe(newest.id);
+    expect(all.structured.has_more).toBe(true);
+    const health = await callOk(mcp, 'list_items', { project: 'Health' });
+    expect(health.structured.items.length).toBeGreaterThan(0);
+    for (const item of health.structured.items) expect(item.project_id).toBe(healthId);
+    t.clock.advance(60_000);
+    const since = t.clock.now().toISOString();
+    const changed = await capture(api, 'Changed later', { project_id: healthId });
+    expect((await callOk(mcp, 'list_items', { since })).structured.items.map((i: { id: string }) => i.id)).toEqual([changed.id]);
+    expect((await callOk(mcp, 'list_items', { since, project: 'Inbox' })).structured.items).toEqual([]);
+    expect((await callOk(mcp, 'list_items', { since, project: healthId })).text).toMatch(/^1 item in Health changed since /);
+  });
+
+  it('get_item answers the item with its body', async () => {
+    const { mcp, api } = get();
+    const item = await capture(api, 'Read the manual\nchapter 3 first');
+    const { text, structured } = await callOk(mcp, 'get_item', { id: item.id });
+    expect(structured.item).toEqual({ ...item, project_name: 'Inbox' });
+    expect(text).toBe(`'Read the manual' → Inbox · id ${item.id}\nchapter 3 first`);
+  });
+
+  it('update_item changes only the fields given: tags replace, null clears, project by name', async () => {
+    const { mcp, api, healthId } = get();
+    const item = await capture(api, 'Stretch\ndaily', { due_at: '2026-12-01T07:00:00Z' });
+    ok(await api.patch(`items/${item.id}`, { tags: ['a', 'b'] }));
+    const { structured, text } = await callOk(mcp, 'update_item', { id: item.id, title: 'Stretch more', due_at: null, tags: ['c'], project: 'HEALTH' });
+    expect(structured.item).toMatchObject({ title: 'Stretch more', content_md: 'daily', due_at: null, tags: ['c'], project_id: healthId, project_name: 'Health' });
+    expect(text).toBe(`Updated 'Stretch more' → Health, #c · id ${item.id}`);
+    expect(ok(await api.get(`items/${item.id}`))).toMatchObject({ title: 'Stretch more', due_at: null, tags: ['c'], project_id: healthId });
+  });
+
+  it('complete_item sets the value and never flips it; an archived item stays archived', async () => {
+    const { mcp, api } = get();
+    const item = await capture(api, 'Water the plants');
+    for (let i = 0; i < 2; i += 1) {
+      const done = await callOk(mcp, 'complete_item', { id: item.id });
+      expect(done.structured.item).toMatchObject({ is_completed: true, status: 'done' });
+      expect(done.text).toMatch(/^Completed 'Water the plants' → Inbox, done · id /);
+    }
+    for (let i = 0; i < 2; i += 1) expect((await callOk(mcp, 'complete_item', { id: item.id, done: false })).structured.item).toMatchObject({ is_completed: false, status: 'todo' });
+    ok(await api.post(`items/${item.id}/archive`));
+    expect((await callOk(mcp, 'complete_item', { id: item.id, done: true })).structured.item).toMatchObject({ is_completed: true, status: 'archived' });
+  });
+
+  it('archive_item archives, and archiving again changes nothing', async () => {
+    const { mcp, api } = get();
+    const item = await capture(api, 'Old idea');
+    const first = await callOk(mcp, 'archive_item', { id: item.id });
+    expect(first.structured.item.status).toBe('archived');
+    expect(first.text).toMatch(/^Archived 'Old idea' → Inbox, archived · id /);
+    const again = await callOk(mcp, 'archive_item', { id: item.id });
+    expect(again.structured.item.archived_at).toBe(first.structured.item.archived_at);
+  });
+
+  it('list_projects lists the projects with the Inbox as default', async () => {
+    const { mcp, api } = get();
+    const { structured, text } = await callOk(mcp, 'list_projects');
+    const projects = ok(await api.get('projects')).projects as Array<{ id: string; name: string; is_default: boolean; item_count: number }>;
+    expect(structured.projects).toEqual(projects.map(({ id, name, is_default, item_count }) => ({ id, name, is_default, item_count })));
+    expect(text.split('\n')[0]).toBe(`${projects.length} projects`);
+    expect(text).toMatch(/- Inbox \(default\): \d+ items? · id /);
+  });
+
+  it('organize_item runs the organizer on an existing item', async () => {
+    const { mcp, api } = get();
+    const item = await capture(api, 'Note: the wifi password is on the fridge');
+    const { structured, text } = await callOk(mcp, 'organize_item', { id: item.id });
+    expect(structured.item.id).toBe(item.id);
+    expect(structured.item.ai).toMatchObject({ engine: 'local' });
+    expect(text).toMatch(/^Organized '.*\(the organizer (set its .*|changed nothing)\) · id /);
+  });
+
+  it("answers another user's ids, unknown tools and wrong argument types with tool errors, and keeps serving", async () => {
+    const { mcp, stranger } = get();
+    const theirs = await capture(stranger, 'Private matter');
+    for (const [tool, args] of [
+      ['get_item', { id: theirs.id }],
+      ['update_item', { id: theirs.id, title: 'mine now' }],
+      ['complete_item', { id: theirs.id }],
+      ['archive_item', { id: theirs.id }],
+      ['organize_item', { id: theirs.id }],
+      ['get_item', { id: UNKNOWN_ID }],
+    ] as const) {
+      expect(await callError(mcp, tool, args), tool).toMatch(/^not_found: /);
+    }
+    expect(ok(await stranger.get(`items/${theirs.id}`))).toMatchObject({ title: 'Private matter', status: 'todo' });
+    expect(await callError(mcp, 'delete_everything', {})).toMatch(/delete_everything not found/);
+    expect(await callError(mcp, 'get_item', { id: 42 })).toMatch(/Invalid arguments for tool get_item/);
+    expect(await callError(mcp, 'capture', { text: 'x', tags: 'not-a-list' })).toMatch(/Invalid arguments for tool capture/);
+    expect(await callError(mcp, 'capture', { text: 'x', due: 'next friday' })).toMatch(/Invalid arguments for tool capture/);
+    expect(await callError(mcp, 'update_item', { id: 'not-an-id', title: 'x' })).toMatch(/^not_found: /);
+    expect((await callOk(mcp, 'list_projects')).structured.projects.length).toBeGreaterThan(0);
+  });
+}
