@@ -39,7 +39,7 @@ export function createCapture(deps: {
   clock: Clock;
   newId: IdGenerator;
   loader: ItemLoader;
-  projects: Pick<ProjectsService, 'requireProject' | 'requireInbox'>;
+  projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
   events: EventsService;
   organizer: Pick<OrganizerService, 'organizeCapture'>;
 }): Capture {
@@ -57,11 +57,9 @@ export function createCapture(deps: {
       if (previous) return { item: previous, created: false };
     }
     const dueAt = input.due_at === undefined ? null : parseTimestamp(input.due_at, 'due_at');
-    const project = input.project_id
-      ? await deps.projects.requireProject(db, user.id, input.project_id)
-      : await deps.projects.requireInbox(db, user.id);
+    const projectId = input.project_id ? (await deps.projects.requireProject(db, user.id, input.project_id)).id : await deps.projects.inboxId(user.id);
     const text = splitCapturedText(input.text);
-    let fields = { type: input.type ?? ('todo' as const), project_id: project.id, due_at: dueAt, title: text.title as string | null };
+    let fields = { type: input.type ?? ('todo' as const), project_id: projectId, due_at: dueAt, title: text.title as string | null };
     let ai: AiView | null = null;
     // The route's `pro` marker already refused free users; a replay above never runs the organizer again.
     if (input.organize) {

@@ -42,7 +42,7 @@ export function createItemsService(deps: {
   clock: Clock;
   newId: IdGenerator;
   loader: ItemLoader;
-  projects: Pick<ProjectsService, 'requireProject' | 'requireInbox'>;
+  projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
   events: EventsService;
   /** The single-item changes, built first: the organizer's "organize a stored item" saves through them too. */
   edits: ItemEdits;

@@ -36,6 +36,8 @@ export interface ProjectsService {
   /** The project, or 404 when the id is malformed, unknown or another user's. */
   requireProject(db: Executor, userId: string, id: string): Promise<ProjectRow>;
   requireInbox(db: Executor, userId: string): Promise<ProjectRow>;
+  /** The id of the user's Inbox, remembered: it is made with the user and never changes or goes. */
+  inboxId(userId: string): Promise<string>;
   list(userId: string): Promise<ProjectView[]>;
   get(userId: string, id: string): Promise<ProjectView>;
   findOrCreate(userId: string, name: string): Promise<ProjectView>;
@@ -44,6 +46,9 @@ export interface ProjectsService {
   rename(userId: string, id: string, name: string): Promise<ProjectView>;
   remove(userId: string, id: string): Promise<void>;
 }
+
+/** Inbox ids remembered by inboxId(): a capture into the Inbox then needs no lookup. */
+const INBOX_IDS_KEPT = 10_000;
 
 const nameKey = (name: string): string => name.toLowerCase();
 
@@ -77,6 +82,7 @@ export function createProjectsService(deps: {
 }): ProjectsService {
   const { db } = deps;
   const now = () => toTimestamp(deps.clock.now());
+  const inboxIds = new Map<string, string>();
 
   async function view(userId: string, id: string): Promise<ProjectView> {
     // A malformed id is a 404 like an unknown one, and never reaches the database (PostgreSQL refuses NUL bytes).
@@ -111,6 +117,18 @@ export function createProjectsService(deps: {
       const row = await findDefaultProject(executor, userId);
       if (!row) throw new Error(`user ${userId} has no Inbox project`);
       return row;
+    },
+
+    async inboxId(userId) {
+      const known = inboxIds.get(userId);
+      if (known) return known;
+      const row = await findDefaultProject(db, userId);
+      if (!row) throw new Error(`user ${userId} has no Inbox project`);
+      const { id } = row;
+      // Bounded: the oldest entry goes first (a Map keeps insertion order).
+      if (inboxIds.size >= INBOX_IDS_KEPT) inboxIds.delete(inboxIds.keys().next().value!);
+      inboxIds.set(userId, id);
+      return id;
     },
 
     async list(userId) {
