@@ -6,9 +6,9 @@ import type { ItemPrecondition } from './item-etag.js';
 import type { ItemLoader } from './item-loader.js';
 import { patchColumns, type PatchInput } from './item-patch.js';
 import { archiveState, stateEventNames, toggleState, unarchiveState } from './item-state.js';
-import type { ItemRow, ItemView } from './item-view.js';
+import { toItemView, type ItemView } from './item-view.js';
 import type { ItemWrites } from './item-writes.js';
-import { findAncestorIds } from './items.repository.js';
+import { findAncestorIds, type ItemRowWithTags } from './items.repository.js';
 
 /** The single-item changes of the API, each in its own transaction on the locked row. */
 export interface ItemEdits {
@@ -37,13 +37,12 @@ export function createItemEdits(deps: {
   }
 
   /** The row as a single-item route answers it after a step: as written when the step changed it. */
-  const viewAfter = async (trx: Executor, userId: string, row: ItemRow, changed: Map<string, ItemView>): Promise<ItemView> =>
-    changed.get(row.id) ?? loader.view(trx, userId, row);
+  const viewAfter = (row: ItemRowWithTags, changed: Map<string, ItemView>): ItemView => changed.get(row.id) ?? toItemView(row, row.tags);
 
-  const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRow) => Promise<T>, precondition?: ItemPrecondition): Promise<T> =>
+  const onRow = <T>(userId: string, id: string, work: (trx: Executor, row: ItemRowWithTags) => Promise<T>, precondition?: ItemPrecondition): Promise<T> =>
     db.transaction().execute(async (trx) => {
       const row = await loader.requireLockedRow(trx, userId, id);
-      if (precondition) precondition(await loader.view(trx, userId, row));
+      if (precondition) precondition(toItemView(row, row.tags));
       return work(trx, row);
     });
 
@@ -72,19 +71,21 @@ export function createItemEdits(deps: {
               tagsChanged = true;
             }
           }
-          if (!tagsChanged && Object.keys(patch).length === 0) return loader.view(trx, userId, row);
+          if (!tagsChanged && Object.keys(patch).length === 0) return toItemView(row, row.tags);
           const events = ['item.updated' as const, ...stateEventNames(before, after)];
-          return viewAfter(trx, userId, row, await writes.commit(trx, userId, [{ row, patch, events }], at));
+          // Changed tags are read back as stored (an existing tag keeps its spelling).
+          const change = tagsChanged ? { row, patch, events } : { row, patch, events, tags: row.tags };
+          return viewAfter(row, await writes.commit(trx, userId, [change], at));
         },
         precondition,
       ),
 
     toggle: (userId, id, precondition) =>
-      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await writes.applyStates(trx, userId, [row], (s) => toggleState(s))), precondition),
+      onRow(userId, id, async (trx, row) => viewAfter(row, await writes.applyStates(trx, userId, [row], (s) => toggleState(s))), precondition),
     archive: (userId, id, precondition) =>
-      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await writes.applyStates(trx, userId, [row], archiveState)), precondition),
+      onRow(userId, id, async (trx, row) => viewAfter(row, await writes.applyStates(trx, userId, [row], archiveState)), precondition),
     unarchive: (userId, id, precondition) =>
-      onRow(userId, id, async (trx, row) => viewAfter(trx, userId, row, await writes.applyStates(trx, userId, [row], (s) => unarchiveState(s))), precondition),
+      onRow(userId, id, async (trx, row) => viewAfter(row, await writes.applyStates(trx, userId, [row], (s) => unarchiveState(s))), precondition),
     remove: async (userId, id, precondition) => {
       await onRow(userId, id, (trx, row) => writes.removeWithSubtasks(trx, userId, [row]), precondition);
     },

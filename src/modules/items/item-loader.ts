@@ -3,7 +3,7 @@ import type { Executor } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
-import { findItemById, findItemWithTagsById, findItemsByIds, lockItemsByIds } from './items.repository.js';
+import { findItemById, findItemWithTagsById, findItemsByIds, lockItemsByIds, type ItemRowWithTags } from './items.repository.js';
 import { toItemView, type ItemRow, type ItemView, type ItemViewRow } from './item-view.js';
 
 export interface ItemLoader {
@@ -14,9 +14,9 @@ export interface ItemLoader {
   /** The user's rows among `ids`, in no particular order; ids that are not theirs are left out. */
   rows(db: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]>;
   /** Like rows(), locked for the rest of the transaction: for changes that decide from what they read. */
-  lockedRows(trx: Executor, userId: string, ids: readonly string[]): Promise<ItemRow[]>;
+  lockedRows(trx: Executor, userId: string, ids: readonly string[]): Promise<ItemRowWithTags[]>;
   /** Like requireRow(), locked for the rest of the transaction. */
-  requireLockedRow(trx: Executor, userId: string, id: string): Promise<ItemRow>;
+  requireLockedRow(trx: Executor, userId: string, id: string): Promise<ItemRowWithTags>;
   /** Views for many rows with one tag query, whatever the number of rows. */
   views(db: Executor, userId: string, rows: readonly ItemViewRow[]): Promise<ItemView[]>;
   view(db: Executor, userId: string, row: ItemViewRow): Promise<ItemView>;

@@ -5,7 +5,7 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService, ItemEventName, PendingEvent } from '../events/events.service.js';
 import type { ItemLoader } from './item-loader.js';
 import { stateDiff, stateEventNames, stateOf, type ItemState } from './item-state.js';
-import type { ItemRow, ItemView } from './item-view.js';
+import { toItemView, type ItemRow, type ItemView } from './item-view.js';
 import { deleteItemsByIds, findItemIdsInProject, findItemsByIds, findSubtrees, moveItemsToProject, updateItems, type ItemPatch } from './items.repository.js';
 
 /** One row's change: the columns to write (besides updated_at) and the events it announces. */
@@ -13,7 +13,12 @@ export interface ItemChange {
   row: ItemRow;
   patch: ItemPatch;
   events: ItemEventName[];
+  /** The item's tags after the change, when known (read with the locked row, and left alone): saves asking again. */
+  tags?: readonly string[];
 }
+
+/** A row as read for a change; rows read by loader.lockedRows() carry their tags. */
+type ReadRow = ItemRow & { tags?: readonly string[] };
 
 /**
  * The write steps every change of items is made of, run inside the caller's transaction: the
@@ -25,11 +30,11 @@ export interface ItemWrites {
   /** Writes changes made at `at`, answers the changed rows' views; an empty list writes nothing. */
   commit(trx: Executor, userId: string, changes: readonly ItemChange[], at: string): Promise<Map<string, ItemView>>;
   /** Answers the views of the rows it changed; rows it leaves unchanged are neither written nor announced. */
-  applyStates(trx: Executor, userId: string, rows: readonly ItemRow[], next: (state: ItemState, now: string) => ItemState): Promise<Map<string, ItemView>>;
+  applyStates(trx: Executor, userId: string, rows: readonly ReadRow[], next: (state: ItemState, now: string) => ItemState): Promise<Map<string, ItemView>>;
   /** Deletes the items and their subtasks at any depth, each announced once (an item under two listed ones with the first). */
   removeWithSubtasks(trx: Executor, userId: string, rows: readonly ItemRow[]): Promise<void>;
   /** Moves items (not their subtasks) to a project the caller has checked, like PATCH project_id; answers the moved ones. */
-  moveToProject(trx: Executor, userId: string, rows: readonly ItemRow[], projectId: string): Promise<Map<string, ItemView>>;
+  moveToProject(trx: Executor, userId: string, rows: readonly ReadRow[], projectId: string): Promise<Map<string, ItemView>>;
   /** A deleted project's items go to another project (the Inbox), each announced as updated. */
   moveProjectItems(trx: Executor, userId: string, fromProjectId: string, toProjectId: string): Promise<void>;
   now(): string;
@@ -51,7 +56,14 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
     }
     const written: ItemRow[] = [];
     for (const { patch, ids } of groups.values()) written.push(...(await updateItems(trx, userId, ids, { ...patch, updated_at: at })));
-    const views = new Map((await loader.views(trx, userId, written)).map((item) => [item.id, item]));
+    const known = new Map<string, readonly string[]>();
+    for (const change of changes) if (change.tags) known.set(change.row.id, change.tags);
+    const views = new Map(
+      (written.every((row) => known.has(row.id))
+        ? written.map((row) => toItemView(row, known.get(row.id)!))
+        : await loader.views(trx, userId, written)
+      ).map((item) => [item.id, item]),
+    );
     const events: PendingEvent[] = [];
     for (const change of changes) {
       const item = views.get(change.row.id);
@@ -77,7 +89,8 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
         if (Object.keys(patch).length === 0) continue;
         // Only unarchive announces itself as an update; toggle and archive have their own events.
         const unarchived = before.status === 'archived' && after.status !== 'archived';
-        changes.push({ row, patch, events: [...(unarchived ? (['item.updated'] as const) : []), ...stateEventNames(before, after)] });
+        const events: ItemEventName[] = [...(unarchived ? (['item.updated'] as const) : []), ...stateEventNames(before, after)];
+        changes.push({ row, patch, events, ...(row.tags ? { tags: row.tags } : {}) });
       }
       return commit(trx, userId, changes, at);
     },
@@ -110,7 +123,9 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
       commit(
         trx,
         userId,
-        rows.filter((row) => row.project_id !== projectId).map((row): ItemChange => ({ row, patch: { project_id: projectId }, events: ['item.updated'] })),
+        rows
+          .filter((row) => row.project_id !== projectId)
+          .map((row): ItemChange => ({ row, patch: { project_id: projectId }, events: ['item.updated'], ...(row.tags ? { tags: row.tags } : {}) })),
         now(),
       ),
 

@@ -33,17 +33,23 @@ const itemById = preparedQuery((db, p: { userId: string; id: string }) =>
   db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', p.userId).where('id', '=', p.id),
 );
 
+/** An item's tag names as a JSON array text (in no order), for a query that selects from items. */
+function tagNamesJson(dialect: string) {
+  return dialect === 'postgres'
+    ? sql<string>`(select coalesce(json_agg(t.name), '[]'::json)::text from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id where it.user_id = items.user_id and it.item_id = items.id)`
+    : sql<string>`(select json_group_array(t.name) from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id where it.user_id = items.user_id and it.item_id = items.id)`;
+}
+
+/** A row read for a change, with the item's tag names: a change that leaves tags alone answers without asking for them again. */
+export type ItemRowWithTags = ItemRow & { tags: string[] };
+
 /**
  * The item with its tag names (a JSON array, in no order) in one query: GET /items/{id} is the
  * busiest single-item read, and a second round trip for the tags was a third of its database time.
  */
-const itemWithTagsById = preparedQuery((db, p: { userId: string; id: string }, dialect) => {
-  const names =
-    dialect === 'postgres'
-      ? sql<string>`(select coalesce(json_agg(t.name), '[]'::json)::text from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id where it.user_id = items.user_id and it.item_id = items.id)`
-      : sql<string>`(select json_group_array(t.name) from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id where it.user_id = items.user_id and it.item_id = items.id)`;
-  return db.selectFrom('items').select([...ITEM_COLUMNS, names.as('tag_names')]).where('user_id', '=', p.userId).where('id', '=', p.id);
-});
+const itemWithTagsById = preparedQuery((db, p: { userId: string; id: string }, dialect) =>
+  db.selectFrom('items').select([...ITEM_COLUMNS, tagNamesJson(dialect).as('tag_names')]).where('user_id', '=', p.userId).where('id', '=', p.id),
+);
 
 export async function findItemWithTagsById(db: Executor, dialect: DialectName, userId: string, id: string): Promise<{ row: ItemRow; tags: string[] } | undefined> {
   const [found] = await itemWithTagsById(db, { userId, id }, dialect);
@@ -68,13 +74,20 @@ export async function findItemsByIds(db: Executor, userId: string, ids: readonly
  * and taking the locks in one order keeps two overlapping changes from deadlocking. SQLite runs one
  * writer at a time (BEGIN IMMEDIATE), so a plain read is already stable there.
  */
-export async function lockItemsByIds(db: Executor, dialect: DialectName, userId: string, ids: readonly string[]): Promise<ItemRow[]> {
+export async function lockItemsByIds(db: Executor, dialect: DialectName, userId: string, ids: readonly string[]): Promise<ItemRowWithTags[]> {
   if (ids.length === 0) return [];
-  return itemsLocked(db, { userId, ids }, dialect);
+  const rows = await itemsLocked(db, { userId, ids }, dialect);
+  return rows.map(({ tag_names, ...row }) => ({ ...row, tags: JSON.parse(tag_names) as string[] }));
 }
 
+// FOR UPDATE locks the items rows only; the tag subquery reads under the same lock (tags of an item
+// change only in a change that holds it).
 const itemsLocked = preparedQuery((db, p: { userId: string; ids: readonly string[] }, dialect) => {
-  const query = db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', p.userId).where('id', 'in', p.ids);
+  const query = db
+    .selectFrom('items')
+    .select([...ITEM_COLUMNS, tagNamesJson(dialect).as('tag_names')])
+    .where('user_id', '=', p.userId)
+    .where('id', 'in', p.ids);
   return dialect === 'postgres' ? query.orderBy('id').forUpdate() : query;
 });
 
