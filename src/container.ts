@@ -7,7 +7,6 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { newId as defaultNewId, type IdGenerator } from './lib/ids.js';
 import { createBulkService, type BulkService } from './modules/bulk/bulk.service.js';
 import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
-import { createBrowseService, type BrowseService } from './modules/browse/browse.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createIdempotencyService, type IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
@@ -60,7 +59,6 @@ export interface Services {
   /** Server-wide settings the owner changes (sign-up open or closed). */
   instance: InstanceService;
   pairing: PairingService;
-  browse: BrowseService;
   webhooks: WebhooksService;
   /** Delivers outbox events to webhooks; only the server process starts it. */
   webhookWorker: DeliveryWorker;
@@ -164,7 +162,6 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const instance = createInstanceService({ db, clock, signup: options.signup ?? DEFAULT_SIGNUP });
   const accounts = createAccountsService({ db, clock, users, limits, instance });
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
-  const browse = createBrowseService({ db, loader });
   const transfer = createTransferService({
     clock,
     exporter: createExportService({ clock, users, projects, tags, items }),
@@ -195,7 +192,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
 
   return {
     db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
-    accounts, instance, transfer, pairing, browse, webhooks, webhookWorker,
+    accounts, instance, transfer, pairing, webhooks, webhookWorker,
     async close() {
       await webhookWorker.stop();
       await transport.close();
