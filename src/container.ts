@@ -12,6 +12,7 @@ import { createIdempotencyService, type IdempotencyService } from './modules/ide
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
+import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
@@ -46,6 +47,8 @@ export interface Services {
   tags: TagsService;
   items: ItemsService;
   itemChanges: ItemChangesService;
+  /** Adds a subtask under an item (the web app's "add subtask"). */
+  subtasks: SubtasksService;
   events: EventsService;
   /** Kept answers of POSTs sent with an Idempotency-Key. */
   idempotency: IdempotencyService;
@@ -149,6 +152,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   );
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, itemChanges });
   const items = createItemsService({ ...base, dialect, loader, projects, events, organizer });
+  const subtasks = createSubtasksService({ items, itemChanges });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
@@ -191,7 +195,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, itemChanges, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
+    db, dialect, clock, users, keys, projects, tags, items, itemChanges, subtasks, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
     accounts, instance, transfer, pairing, webhooks, webhookWorker,
     async close() {
       await webhookWorker.stop();

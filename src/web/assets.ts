@@ -91,6 +91,57 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .empty { text-align: center; color: var(--muted); padding: 2rem 1rem; }
 .pager { display: flex; justify-content: flex-end; margin-top: 1rem; }
 
+/* Wider pages with a sidebar */
+main.wide { max-width: 72rem; }
+.with-sidebar { display: grid; grid-template-columns: minmax(0, 1fr) 15rem; gap: 1.5rem; align-items: start; }
+@media (max-width: 60rem) { .with-sidebar { grid-template-columns: minmax(0, 1fr); } }
+.sidebar { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; }
+.sidebar h2 { font-size: 1rem; margin: 0 0 .5rem; }
+.sidebar h2 + ul { margin-bottom: 1rem; }
+.nav-list, .tag-list { list-style: none; margin: 0; padding: 0; }
+.nav-list a { display: flex; justify-content: space-between; gap: .5rem; padding: .4rem .5rem; border-radius: 6px; text-decoration: none; color: var(--fg); }
+.nav-list a:hover, .nav-list a[aria-current="page"] { background: var(--bg); }
+.nav-list a[aria-current="page"] { font-weight: 700; }
+.count { color: var(--muted); font-variant-numeric: tabular-nums; }
+.tag-list { display: flex; flex-wrap: wrap; gap: .35rem; }
+.tag-list a { display: inline-block; padding: .2rem .55rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; font-size: .9rem; }
+.tag-list a[aria-current="page"] { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
+.tag-list a[aria-current="page"] .count { color: inherit; }
+.item .title a { color: inherit; text-decoration: none; }
+.item .title a:hover { text-decoration: underline; }
+.item .meta a { color: var(--accent); }
+.badge { text-decoration: none; }
+.due { font-weight: 600; }
+.due.overdue { color: var(--danger); }
+.filters.no-project { grid-template-columns: 2fr 1fr 1fr auto; }
+@media (max-width: 44rem) { .filters.no-project { grid-template-columns: 1fr 1fr; } }
+.check-label { display: inline-flex; align-items: center; gap: .4rem; font-weight: 400; margin: 0; min-height: 2.75rem; }
+.check-label input { width: 1.1rem; height: 1.1rem; margin: 0; }
+.field-error { color: var(--danger); margin: .3rem 0 0; font-size: .92rem; font-weight: 600; }
+.has-error input, .has-error textarea, .has-error select, textarea[aria-invalid="true"] { border-color: var(--danger); }
+.grid-2 { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
+@media (max-width: 34rem) { .grid-2 { grid-template-columns: 1fr; } }
+input[type=date], input[type=time] { width: 100%; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .45rem .7rem; }
+fieldset.tags-field { border: 1px solid var(--line); border-radius: var(--radius); padding: .5rem .75rem; margin: 0 0 1rem; }
+fieldset.tags-field legend { font-weight: 600; }
+.tag-checks { list-style: none; padding: 0; margin: .25rem 0 .75rem; display: flex; flex-wrap: wrap; gap: .4rem; }
+.tag-checks label { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; border: 1px solid var(--line); border-radius: 999px; padding: .2rem .6rem; margin: 0; }
+.tag-checks input { width: 1rem; height: 1rem; margin: 0; }
+.crumbs { font-size: .9rem; color: var(--muted); margin-bottom: .25rem; overflow-wrap: anywhere; }
+.item-title { overflow-wrap: anywhere; }
+.item-title.done { text-decoration: line-through; color: var(--muted); }
+.notes { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .25rem 1.25rem; margin-bottom: 1.25rem; overflow-wrap: anywhere; }
+.notes pre { overflow-x: auto; background: var(--bg); padding: .5rem; border-radius: 6px; }
+.notes code { font-size: .92em; }
+.organized form { margin: .5rem 0 0; }
+.alert.pro-hint { border-color: var(--accent); }
+.inline-form .field { min-width: 0; }
+dialog { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); color: var(--fg); max-width: 32rem; width: calc(100% - 2rem); }
+dialog::backdrop { background: rgb(0 0 0 / .45); }
+kbd { font: .85rem ui-monospace, SFMono-Regular, Menlo, monospace; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 .3rem; }
+.danger-zone { border-color: var(--danger); }
+.sessions td form { margin: 0; }
+
 /* Settings */
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .55rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -170,11 +221,24 @@ const JS = `
     try { input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { /* stays UTC */ }
   });
 
-  // "/" jumps to search, "c" to the capture box, unless the user is typing somewhere.
+  // "/" jumps to search, "c" to the capture box, "?" lists the shortcuts, "g p" opens projects,
+  // "g i" the inbox: unless the user is typing somewhere.
+  var pendingG = false;
   document.addEventListener('keydown', function (event) {
     var target = event.target;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (pendingG) {
+      pendingG = false;
+      if (event.key === 'p') { window.location.href = '/projects'; return; }
+      if (event.key === 'i') { window.location.href = '/'; return; }
+    }
+    if (event.key === 'g') { pendingG = true; return; }
+    if (event.key === '?') {
+      var dialog = document.getElementById('shortcuts');
+      if (dialog && typeof dialog.showModal === 'function' && !dialog.open) { event.preventDefault(); dialog.showModal(); }
+      return;
+    }
     var id = event.key === '/' ? 'search' : event.key === 'c' ? 'capture-text' : null;
     var field = id && document.getElementById(id);
     if (field) { event.preventDefault(); field.focus(); }
