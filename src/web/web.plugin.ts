@@ -11,6 +11,7 @@ import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
 import { itemRoutes } from './routes/item.routes.js';
+import { projectsRoutes } from './routes/projects.routes.js';
 import { settingsRoutes, type WebhookSource } from './routes/settings.routes.js';
 import { installWebSession } from './session.js';
 
@@ -55,6 +56,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(authRoutes, { services: opts.services, cookies });
     await pages.register(inboxRoutes, { services: opts.services });
     await pages.register(itemRoutes, { services: opts.services });
+    await pages.register(projectsRoutes, { services: opts.services });
     await pages.register(settingsRoutes, { services: opts.services, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { services: opts.services });
     await pages.register(adminRoutes, { services: opts.services });

@@ -63,8 +63,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     if (!user) return reply.redirect('/login', 303);
     const { text = '', type, project_id: projectId } = request.body;
     const back = safeReturn(request.body.return);
+    const base = back.split('?')[0]!;
+    const onProject = base.startsWith('/projects/') ? { project: base.slice('/projects/'.length) } : {};
     const again = (status: number, error: string) =>
-      render(request, reply, user, { query: queryOf(back), base: back.split('?')[0]!, status, capture: { draft: text, error } });
+      render(request, reply, user, { query: { ...queryOf(back), ...onProject }, base, status, capture: { draft: text, error } });
     const pro = user.plan === 'pro';
     // Pro users' choice is remembered; the hidden field tells an unticked box from an old form without one.
     const organize = pro && (request.body.organize_shown === '1' ? request.body.organize === '1' : request.cookies[ORGANIZE_COOKIE] !== '0');
