@@ -19,6 +19,7 @@ const CSS = `
   }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html { -webkit-text-size-adjust: 100%; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
 a { color: var(--accent); }
@@ -128,7 +129,8 @@ fieldset.tags-field legend { font-weight: 600; }
 .tag-checks label { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; border: 1px solid var(--line); border-radius: 999px; padding: .2rem .6rem; margin: 0; }
 .tag-checks input { width: 1rem; height: 1rem; margin: 0; }
 .crumbs { font-size: .9rem; color: var(--muted); margin-bottom: .25rem; overflow-wrap: anywhere; }
-.item-title { overflow-wrap: anywhere; }
+.item-title { overflow-wrap: anywhere; margin-bottom: .25rem; }
+.item-meta { color: var(--muted); margin: 0 0 1rem; display: flex; flex-wrap: wrap; gap: .25rem .5rem; }
 .item-title.done { text-decoration: line-through; color: var(--muted); }
 .notes { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .25rem 1.25rem; margin-bottom: 1.25rem; overflow-wrap: anywhere; }
 .notes pre { overflow-x: auto; background: var(--bg); padding: .5rem; border-radius: 6px; }

@@ -7,7 +7,7 @@ import { html, SafeHtml } from '../html.js';
 import { NOTES_MAX, STATUSES, TITLE_MAX, type FieldErrors, type ItemFormValues } from '../item-form.js';
 import { csrfField, renderPage } from '../layout.js';
 import { renderMarkdown } from '../markdown.js';
-import { itemName, itemRow } from './item-row.views.js';
+import { dueBadge, itemName, itemRow } from './item-row.views.js';
 
 export interface ItemPageData {
   user: SessionUser;
@@ -98,8 +98,9 @@ export function itemPage(d: ItemPageData): string {
   const name = itemName(d.item);
   const project = d.projects.find((p) => p.id === d.item.project_id);
   const notes = d.item.content_md ? html`<div class="notes">${new SafeHtml(renderMarkdown(d.item.content_md))}</div>` : '';
-  const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/">Inbox</a> › <a href="/projects/${d.item.project_id}">${project?.name ?? 'Project'}</a>${d.parent ? html` › <a href="/inbox/items/${d.parent.id}">${itemName(d.parent)}</a>` : ''}</nav>
+  const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/">All items</a> › <a href="/projects/${d.item.project_id}">${project?.name ?? 'Project'}</a>${d.parent ? html` › <a href="/inbox/items/${d.parent.id}">${itemName(d.parent)}</a>` : ''}</nav>
 <h1 class="item-title${d.item.is_completed ? ' done' : ''}">${name}</h1>
+<p class="meta item-meta"><span>${d.item.type === 'note' ? 'Note' : 'Todo'} · ${STATUS_LABELS[d.item.status]}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${d.item.tags.map((t) => html` <a class="tag" href="/?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${d.stale
     ? html`<div class="alert warn" role="alert"><p><strong>This item changed after you opened it</strong> (on another device or through the API). Nothing was saved.</p>
