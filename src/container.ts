@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { newId as defaultNewId, type IdGenerator } from './lib/ids.js';
 import { createBulkService, type BulkService } from './modules/bulk/bulk.service.js';
 import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
+import { createAccountSettingsService, type AccountSettingsService } from './modules/accounts/account-settings.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createIdempotencyService, type IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createItemChangesService, type ItemChangesService } from './modules/items/item-changes.service.js';
@@ -57,6 +58,8 @@ export interface Services {
   limits: LimitsService;
   organizer: OrganizerService;
   accounts: AccountsService;
+  /** The account page: password, sessions, deleting the account. */
+  accountSettings: AccountSettingsService;
   /** Export and import of a user's whole data. */
   transfer: TransferService;
   /** Server-wide settings the owner changes (sign-up open or closed). */
@@ -165,6 +168,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
 
   const instance = createInstanceService({ db, clock, signup: options.signup ?? DEFAULT_SIGNUP });
   const accounts = createAccountsService({ db, clock, users, limits, instance });
+  const accountSettings = createAccountSettingsService({ db, clock, users, limits });
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
   const transfer = createTransferService({
     clock,
@@ -196,7 +200,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
 
   return {
     db, dialect, clock, users, keys, projects, tags, items, itemChanges, subtasks, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
-    accounts, instance, transfer, pairing, webhooks, webhookWorker,
+    accounts, accountSettings, instance, transfer, pairing, webhooks, webhookWorker,
     async close() {
       await webhookWorker.stop();
       await transport.close();

@@ -6,6 +6,7 @@ import { ASSETS } from './assets.js';
 import { installPageErrors } from './errors.js';
 import { setPageHeaders } from './layout.js';
 import { PageError } from './page-error.js';
+import { accountRoutes } from './routes/account.routes.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
@@ -57,6 +58,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(inboxRoutes, { services: opts.services });
     await pages.register(itemRoutes, { services: opts.services });
     await pages.register(projectsRoutes, { services: opts.services });
+    await pages.register(accountRoutes, { services: opts.services, cookies });
     await pages.register(settingsRoutes, { services: opts.services, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { services: opts.services });
     await pages.register(adminRoutes, { services: opts.services });
