@@ -218,6 +218,52 @@ const JS = `
     });
   });
 
+
+  // Voice capture (Pro): record with MediaRecorder, upload with this form's CSRF token, and put
+  // the text in the capture box to review before saving.
+  document.querySelectorAll('button[data-voice]').forEach(function (button) {
+    var form = button.form;
+    var status = form && form.querySelector('[data-voice-status]');
+    var box = form && form.querySelector('textarea[name=text]');
+    var say = function (text) { if (status) status.textContent = text; };
+    var unavailable = button.getAttribute('data-voice-unavailable');
+    if (!unavailable && !(window.MediaRecorder && navigator.mediaDevices && navigator.mediaDevices.getUserMedia)) unavailable = 'This browser cannot record audio.';
+    button.hidden = false;
+    var recorder = null;
+    var chunks = [];
+    button.addEventListener('click', function () {
+      if (unavailable) { say(unavailable); return; }
+      if (recorder && recorder.state === 'recording') { recorder.stop(); return; }
+      navigator.mediaDevices.getUserMedia({ audio: true }).then(function (stream) {
+        chunks = [];
+        recorder = new MediaRecorder(stream);
+        recorder.addEventListener('dataavailable', function (e) { if (e.data.size > 0) chunks.push(e.data); });
+        recorder.addEventListener('stop', function () {
+          stream.getTracks().forEach(function (t) { t.stop(); });
+          button.setAttribute('aria-pressed', 'false');
+          button.textContent = 'Record';
+          say('Transcribing…');
+          var data = new FormData();
+          data.append('_csrf', form.querySelector('input[name=_csrf]').value);
+          data.append('file', new Blob(chunks, { type: recorder.mimeType || 'audio/webm' }), 'voice.webm');
+          fetch('/inbox/voice', { method: 'POST', body: data, credentials: 'same-origin' })
+            .then(function (res) { return res.json().catch(function () { return { error: 'The server could not read the recording.' }; }); })
+            .then(function (answer) {
+              if (answer.error) { say(answer.error); return; }
+              if (!answer.text) { say('Nothing was heard. Try again, closer to the microphone.'); return; }
+              box.value = box.value.trim() === '' ? answer.text : box.value.trimEnd() + String.fromCharCode(10) + answer.text;
+              box.focus();
+              say('Transcribed: check the text and press Capture.');
+            }, function () { say('The recording could not be sent. Check the connection and try again.'); });
+        });
+        recorder.start();
+        button.setAttribute('aria-pressed', 'true');
+        button.textContent = 'Stop';
+        say('Recording… press Stop when done.');
+      }, function () { say('The microphone is not available or was not allowed.'); });
+    });
+  });
+
   // The browser's time zone, for new accounts.
   document.querySelectorAll('input[data-timezone]').forEach(function (input) {
     try { input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { /* stays UTC */ }

@@ -49,7 +49,7 @@ export function createInboxRenderer(services: Services): InboxRenderer {
       base,
       capture: {
         organize: pro ? { checked: request.cookies[ORGANIZE_COOKIE] !== '0' } : null,
-        voice: pro && voice.engineName !== null,
+        voice: pro ? { unavailable: voice.engineName === null ? `Voice capture is not available: this server cannot turn speech into text (${voice.unavailableReason ?? 'no speech engine'}).` : null } : null,
         ...(view.capture ?? {}),
       },
       ...(view.header ? { header: view.header } : {}),

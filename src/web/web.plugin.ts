@@ -8,6 +8,9 @@ import { setPageHeaders } from './layout.js';
 import { PageError } from './page-error.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { adminRoutes } from './routes/admin.routes.js';
+import { installRoutes } from './routes/install.routes.js';
+import { shareRoutes } from './routes/share.routes.js';
+import { webVoiceRoutes } from './routes/voice.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
@@ -43,6 +46,8 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     );
   }
 
+  await app.register(installRoutes);
+
   await app.register(async (pages) => {
     await pages.register(cookie);
     await pages.register(formbody);
@@ -59,6 +64,8 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(itemRoutes, { services: opts.services });
     await pages.register(projectsRoutes, { services: opts.services });
     await pages.register(accountRoutes, { services: opts.services, cookies });
+    await pages.register(shareRoutes, { services: opts.services });
+    await pages.register(webVoiceRoutes, { services: opts.services });
     await pages.register(settingsRoutes, { services: opts.services, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { services: opts.services });
     await pages.register(adminRoutes, { services: opts.services });

@@ -13,8 +13,8 @@ export interface CaptureFormData {
   draft?: string;
   /** Pro: the organizer checkbox, ticked as the user left it last time. */
   organize: { checked: boolean } | null;
-  /** Pro and the server transcribes: the record button. */
-  voice: boolean;
+  /** Pro: the record button, with why it cannot work when the server has no speech engine. */
+  voice: { unavailable: string | null } | null;
   error?: string;
 }
 
@@ -34,7 +34,7 @@ export function captureForm(d: CaptureFormData): SafeHtml {
     ${d.organize
       ? html`<input type="hidden" name="organize_shown" value="1"><label class="check-label"><input type="checkbox" name="organize" value="1"${d.organize.checked ? html` checked` : ''}> Organize</label>`
       : ''}
-    ${d.voice ? html`<button type="button" class="voice" data-voice hidden aria-pressed="false">Record</button>` : ''}
+    ${d.voice ? html`<button type="button" class="voice" data-voice hidden aria-pressed="false"${d.voice.unavailable ? html` data-voice-unavailable="${d.voice.unavailable}"` : ''}>Record</button>` : ''}
     <button class="primary" type="submit">Capture</button>
   </div>
   ${d.voice ? html`<p class="small muted" data-voice-status role="status" aria-live="polite"></p>` : ''}
