@@ -28,7 +28,7 @@ a { color: var(--accent); }
 .skip:focus { left: .5rem; top: .5rem; }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 header.top { background: var(--card); border-bottom: 1px solid var(--line); }
-header.top nav { max-width: 52rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
+header.top nav { max-width: 72rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
 header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
 header.top .links { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; }
 header.top a[aria-current="page"] { font-weight: 600; text-decoration: none; color: var(--fg); }
@@ -71,7 +71,8 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .capture .options { display: flex; flex-wrap: wrap; gap: .6rem; }
 .capture .options select { width: auto; flex: 1 1 8rem; }
 .capture .options button { flex: 0 0 auto; }
-@media (max-width: 34rem) { .capture .options button { flex-basis: 100%; } }
+@media (max-width: 34rem) { .capture .options button.primary { flex-basis: 100%; } .capture .options .voice { flex: 1 1 auto; } }
+.capture p:empty { display: none; }
 .filters { display: grid; grid-template-columns: 2fr 1fr 1fr 1fr auto; gap: .6rem; align-items: end; margin-bottom: 1rem; }
 .filters label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
 @media (max-width: 44rem) { .filters { grid-template-columns: 1fr 1fr; } .filters .search { grid-column: 1 / -1; } }

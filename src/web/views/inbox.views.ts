@@ -77,5 +77,5 @@ ${d.nextPage ? html`<nav class="pager" aria-label="More items"><a class="button"
 </div>
 ${sidebar({ projects: d.projects, tags: d.tags, currentProject: d.filters.project, currentTag: d.filters.tag })}
 </div>`;
-  return renderPage({ title, section: 'inbox', user: d.user, csrf: d.csrf, body, wide: true });
+  return renderPage({ title, section: d.header ? 'projects' : 'inbox', user: d.user, csrf: d.csrf, body, wide: true });
 }
