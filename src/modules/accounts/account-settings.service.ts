@@ -67,7 +67,7 @@ export function createAccountSettingsService(deps: { db: Db; clock: Clock; users
     async deleteAccount({ userId, email, confirmation }) {
       if (emailKey(confirmation) !== emailKey(email)) throw badRequest('type your email address exactly to confirm', 'confirmation');
       if (await users.isOwner(userId)) {
-        throw new AppError('access_denied', "the server's owner cannot delete their account here (the next account would become the owner); use the admin CLI or a backup");
+        throw new AppError('access_denied', "the server's owner cannot delete their account here: the next oldest account would become the owner");
       }
       await db.transaction().execute((trx) => deleteUserAndData(trx, userId));
     },
