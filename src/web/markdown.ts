@@ -24,3 +24,15 @@ const RENDER_MAX = 200_000;
 export function renderMarkdown(source: string): string {
   return md.render(source.length > RENDER_MAX ? source.slice(0, RENDER_MAX) : source);
 }
+
+/** A note's words without Markdown syntax, for the one-glance excerpt in lists (the start is enough). */
+export function markdownExcerpt(source: string, maxChars = 400): string {
+  const lines: string[] = [];
+  for (const token of md.parse(source.slice(0, maxChars * 2), {})) {
+    if (token.type !== 'inline') continue;
+    const text = (token.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : '')).join('');
+    if (text.trim() !== '') lines.push(text);
+  }
+  const joined = lines.join('\n');
+  return joined.length > maxChars ? `${joined.slice(0, maxChars)}…` : joined;
+}

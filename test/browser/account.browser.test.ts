@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ describe('account, share, voice and every page in chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let baseUrl: string;
+  const ownerEmail = newEmail();
 
   beforeAll(async () => {
     t = await createTestApp(DIALECTS[0] ?? 'sqlite');
@@ -31,7 +33,7 @@ describe('account, share, voice and every page in chromium', () => {
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`]);
     // The server's owner, so the accounts below are ordinary users (the owner cannot delete theirs here).
-    await t.services.users.create({ email: newEmail(), password: PASSWORD });
+    await t.services.users.create({ email: ownerEmail, password: PASSWORD });
   }, 60_000);
 
   afterAll(async () => {
@@ -163,8 +165,28 @@ describe('account, share, voice and every page in chromium', () => {
       await accessible(page);
       await screenshot(page, shot);
     }
+    await page.goto('/');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'inbox-dark');
+    await page.goto(`/inbox/items/${item.id}`);
+    await screenshot(page, 'item-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // The owner's pages, and a pairing request waiting for approval.
+    const owner = await freshPage(DESKTOP);
+    await owner.goto('/login');
+    await signIn(owner, ownerEmail);
+    await owner.waitForURL(`${baseUrl}/`);
+    await owner.goto('/admin');
+    await accessible(owner);
+    await screenshot(owner, 'admin');
+    const state = randomBytes(24).toString('base64url');
+    await fetch(`${baseUrl}/api/v1/connect/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state, label: 'Claude Desktop' }) });
+    await owner.goto(`/connect/agent?state=${state}`);
+    await accessible(owner);
+
     const signedOut = await freshPage(DESKTOP);
-    for (const [shot, url] of [['login', '/login'], ['signup-page', '/signup']] as const) {
+    for (const [shot, url] of [['login', '/login'], ['signup-page', '/signup'], ['share-signed-out', '/share?text=x']] as const) {
       await signedOut.goto(url);
       await accessible(signedOut);
       await screenshot(signedOut, shot);

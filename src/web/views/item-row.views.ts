@@ -2,6 +2,7 @@ import type { ItemView } from '../../modules/items/item-view.js';
 import { dueLabel, type DateContext } from '../dates.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
+import { markdownExcerpt } from '../markdown.js';
 
 export interface RowContext {
   csrf: string;
@@ -31,7 +32,7 @@ export function itemRow(c: RowContext, item: ItemView): SafeHtml {
   <button class="check" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button>
   <div class="body">
     <p class="title"><a href="${base}">${name}</a></p>
-    ${item.title && item.content_md ? html`<p class="content">${item.content_md}</p>` : ''}
+    ${item.title && item.content_md ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}
     <p class="meta">
       <a class="badge" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>
       ${item.type === 'note' ? html`<span>Note</span>` : ''}
