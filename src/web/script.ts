@@ -26,6 +26,33 @@ export const JS = `
     select.addEventListener('change', function () { select.form.requestSubmit(); });
   });
 
+  // Marking an item done (or not) swaps its row in place instead of reloading the page; the
+  // server answers the same page the form would have led to, and its row replaces this one.
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    var button = event.submitter;
+    if (event.defaultPrevented || !button || !button.classList.contains('check') || form.getAttribute('data-plain')) return;
+    var row = form.closest('li.item');
+    if (!row || !window.fetch || !window.DOMParser) return;
+    event.preventDefault();
+    button.disabled = true;
+    fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' })
+      .then(function (res) {
+        if (!res.ok) throw new Error('status ' + res.status);
+        return res.text();
+      })
+      .then(function (text) {
+        var fresh = new DOMParser().parseFromString(text, 'text/html').getElementById(row.id);
+        if (fresh) { row.replaceWith(fresh); fresh.focus(); } else { row.remove(); }
+      })
+      .catch(function () {
+        // Anything unexpected (a limit, an expired form): the ordinary submit shows the page.
+        form.setAttribute('data-plain', '1');
+        button.disabled = false;
+        form.requestSubmit(button);
+      });
+  });
+
   // Destructive forms and buttons ask first.
   document.addEventListener('submit', function (event) {
     var asker = (event.submitter && event.submitter.getAttribute('data-confirm')) ? event.submitter : event.target;

@@ -83,6 +83,14 @@ describe('the inbox in chromium', () => {
       expect(await titles(page)).toEqual(['Buy milk']);
       await accessible(page);
 
+      // Marking done swaps the row without reloading the page.
+      await page.goto('/');
+      await page.evaluate('window.stillHere = true');
+      await page.getByRole('button', { name: 'Mark “Buy milk” done' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Mark “Buy milk” not done' }).isVisible()).toBe(true);
+      expect(await page.evaluate('window.stillHere')).toBe(true);
+      expect((await t.services.items.get(userId, milk.items[0]!.id)).is_completed).toBe(true);
+
       await page.goto('/');
       await page.keyboard.press('Escape');
       await page.locator('body').click({ position: { x: 5, y: 5 } });
