@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, createTestApp, type TestApp } from '../helpers/test-app.js';
-import { signedInBrowser, webClient } from '../helpers/web-client.js';
+import { csrfOf, signedInBrowser, webClient } from '../helpers/web-client.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -85,6 +85,32 @@ describe.each(DIALECTS)('web account page (%s)', (dialect) => {
     expect((await webClient(t.app).signIn(email)).status).toBe(401);
     // The email is free again.
     expect((await webClient(t.app).signUp(email)).status).toBe(303);
+  });
+
+  it('POST /account/import imports an export and shows the result; an unreadable file is refused next to the field', async () => {
+    const from = await signedInBrowser(t);
+    await from.web.submit('/', '/inbox/capture', { text: 'Carried over', return: '/' });
+    const exported = await from.web.get('/settings/export?format=json');
+    const { web, userId } = await signedInBrowser(t);
+    const upload = async (content: string) => {
+      const page = await web.get('/account');
+      const form = new FormData();
+      form.append('_csrf', csrfOf(page.body));
+      form.append('file', new Blob([content], { type: 'application/json' }), 'export.json');
+      const request = new Request('http://x/', { method: 'POST', body: form });
+      const res = await t.app.inject({
+        method: 'POST', url: '/account/import', payload: Buffer.from(await request.arrayBuffer()),
+        headers: { cookie: [...web.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': request.headers.get('content-type')! },
+      });
+      return { status: res.statusCode, body: res.body };
+    };
+    const ok = await upload(exported.body);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain('Imported 1 items');
+    expect((await t.services.items.list(userId, { limit: 5 })).items.map((i) => i.title)).toEqual(['Carried over']);
+    const bad = await upload('{ not json');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('id="import-error">Nothing was imported: the file starts like JSON but does not parse.');
   });
 
   it("refuses to delete the server owner's account", async () => {
