@@ -113,6 +113,19 @@ describe.each(DIALECTS)('web item page (%s)', (dialect) => {
     expect(blank.body).toContain('Type the subtask.');
   });
 
+  it('the page\'s Archive and Delete refuse an item changed since the page was loaded', async () => {
+    const { id } = await newItem('Shared list');
+    const page = (await web.get(`/inbox/items/${id}`)).body;
+    const version = /name="version" value="([^"]+)"/.exec(page)![1]!.replaceAll('&quot;', '"');
+    await api.patch(`items/${id}`, { title: 'Shared list, longer' });
+    for (const action of ['archive', 'delete']) {
+      const res = await web.postRaw(`/inbox/items/${id}/${action}`, { _csrf: csrfOf(page), return: `/inbox/items/${id}`, version });
+      expect(res.status).toBe(409);
+      expect(res.body).toContain('changed after this page was loaded');
+    }
+    expect((await api.get(`items/${id}`)).body).toMatchObject({ title: 'Shared list, longer', status: 'todo' });
+  });
+
   it("answers another user's item with a 404 page", async () => {
     const { id } = await newItem('Mine');
     const other = await signedInBrowser(t);

@@ -19,7 +19,7 @@ const CaptureBody = Type.Object({
   ...CSRF_FIELD, text: field(100_000 + 1000), type: field(10), project_id: field(100), return: field(2000),
   organize: field(5), organize_shown: field(5),
 });
-const ActionBody = Type.Object({ ...CSRF_FIELD, return: field(2000) });
+const ActionBody = Type.Object({ ...CSRF_FIELD, return: field(2000), version: field(200) });
 const UndoBody = Type.Object({ ...CSRF_FIELD, return: field(2000), undo: field(4000) });
 const ItemParams = Type.Object({ id: Type.String({ maxLength: 100 }), action: Type.String({ maxLength: 30 }) });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -132,7 +132,16 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     if (!run) throw new AppError('not_found', 'no such action');
     const limited = await overLimit(limits, user, reply);
     if (limited) throw new PageError(429, 'Too many requests', limited);
-    await run(user.id, request.params.id);
+    // The item page's buttons carry the version it shows: an item changed since is not archived or deleted blindly.
+    const precondition = request.body.version ? ifMatchPrecondition(request.body.version) : undefined;
+    try {
+      await run(user.id, request.params.id, precondition);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'precondition_failed') {
+        throw new PageError(409, 'Changed since', 'The item was changed after this page was loaded, so nothing was done. Go back and reload it to see the change.');
+      }
+      throw error;
+    }
     const back = safeReturn(request.body.return);
     // Deleting from the item's own page goes back to the inbox: the page is gone.
     if (request.params.action === 'delete') return reply.redirect(back.startsWith(`/inbox/items/${request.params.id}`) ? '/' : back, 303);

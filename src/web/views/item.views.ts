@@ -89,8 +89,8 @@ function manageSection(d: ItemPageData): SafeHtml {
   const archived = d.item.status === 'archived';
   return html`<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Archive or delete</h2>
   <div class="actions-row">
-    <form method="post" action="${base}/${archived ? 'unarchive' : 'archive'}"${archived ? '' : html` data-confirm="Archive “${name}”?"`}>${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><button type="submit">${archived ? 'Unarchive' : 'Archive'}</button></form>
-    <form method="post" action="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><button class="danger" type="submit">Delete</button></form>
+    <form method="post" action="${base}/${archived ? 'unarchive' : 'archive'}"${archived ? '' : html` data-confirm="Archive “${name}”?"`}>${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button type="submit">${archived ? 'Unarchive' : 'Archive'}</button></form>
+    <form method="post" action="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button class="danger" type="submit">Delete</button></form>
   </div></section>`;
 }
 
