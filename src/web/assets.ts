@@ -29,7 +29,7 @@ a { color: var(--accent); }
 .skip:focus { left: .5rem; top: .5rem; }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 header.top { background: var(--card); border-bottom: 1px solid var(--line); }
-header.top nav { max-width: 72rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
+header.top nav { max-width: 52rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
 header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
 header.top .links { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; }
 header.top a[aria-current="page"] { font-weight: 600; text-decoration: none; color: var(--fg); }
@@ -95,7 +95,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .pager { display: flex; justify-content: flex-end; margin-top: 1rem; }
 
 /* Wider pages with a sidebar */
-main.wide { max-width: 72rem; }
+main.wide, body.wide header.top nav { max-width: 72rem; }
 .with-sidebar { display: grid; grid-template-columns: minmax(0, 1fr) 15rem; gap: 1.5rem; align-items: start; }
 @media (max-width: 60rem) { .with-sidebar { grid-template-columns: minmax(0, 1fr); } }
 .sidebar { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; }

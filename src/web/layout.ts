@@ -83,7 +83,7 @@ export function renderPage(o: PageOptions): string {
 <link rel="stylesheet" href="${STYLESHEET.path}">
 <script src="${SCRIPT.path}" defer></script>
 </head>
-<body>
+<body${o.wide ? html` class="wide"` : ''}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><nav aria-label="Main"><a class="brand" href="/">Capture Inbox</a><div class="links">${navigation(o)}</div></nav></header>
 <main id="main"${o.wide ? html` class="wide"` : ''}>
