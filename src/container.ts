@@ -7,13 +7,14 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { newId as defaultNewId, type IdGenerator } from './lib/ids.js';
 import { createBulkService, type BulkService } from './modules/bulk/bulk.service.js';
 import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
-import { createBrowseService, type BrowseService } from './modules/browse/browse.service.js';
+import { createAccountSettingsService, type AccountSettingsService } from './modules/accounts/account-settings.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createIdempotencyService, type IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { createItemEdits } from './modules/items/item-edits.js';
 import { createItemWrites } from './modules/items/item-writes.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
+import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
@@ -49,6 +50,8 @@ export interface Services {
   projects: ProjectsService;
   tags: TagsService;
   items: ItemsService;
+  /** Adds a subtask under an item (the web app's "add subtask"). */
+  subtasks: SubtasksService;
   events: EventsService;
   /** Kept answers of POSTs sent with an Idempotency-Key. */
   idempotency: IdempotencyService;
@@ -57,12 +60,13 @@ export interface Services {
   limits: LimitsService;
   organizer: OrganizerService;
   accounts: AccountsService;
+  /** The account page: password, sessions, deleting the account. */
+  accountSettings: AccountSettingsService;
   /** Export and import of a user's whole data. */
   transfer: TransferService;
   /** Server-wide settings the owner changes (sign-up open or closed). */
   instance: InstanceService;
   pairing: PairingService;
-  browse: BrowseService;
   webhooks: WebhooksService;
   /** Delivers outbox events to webhooks; only the server process starts it. */
   webhookWorker: DeliveryWorker;
@@ -147,6 +151,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   );
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch });
   const items = createItemsService({ ...base, dialect, loader, projects, events, edits, organizer });
+  const subtasks = createSubtasksService({ items });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
@@ -159,8 +164,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
 
   const instance = createInstanceService({ db, clock, signup: options.signup ?? DEFAULT_SIGNUP });
   const accounts = createAccountsService({ db, clock, users, limits, instance });
+  const accountSettings = createAccountSettingsService({ db, clock, users, limits });
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
-  const browse = createBrowseService({ db, loader });
   const transfer = createTransferService({
     clock,
     exporter: createExportService({ clock, users, projects, tags, items }),
@@ -191,8 +196,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
-    accounts, instance, transfer, pairing, browse, webhooks, webhookWorker,
+    db, dialect, clock, users, keys, projects, tags, items, subtasks, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
+    accounts, accountSettings, instance, transfer, pairing, webhooks, webhookWorker,
     async close() {
       await webhookWorker.stop();
       await transport.close();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { JS } from './script.js';
 
 /*
  * The web app's only static files, kept in code so the build needs no copy step. Their URLs
@@ -19,6 +20,7 @@ const CSS = `
   }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html { -webkit-text-size-adjust: 100%; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
 a { color: var(--accent); }
@@ -70,7 +72,8 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .capture .options { display: flex; flex-wrap: wrap; gap: .6rem; }
 .capture .options select { width: auto; flex: 1 1 8rem; }
 .capture .options button { flex: 0 0 auto; }
-@media (max-width: 34rem) { .capture .options button { flex-basis: 100%; } }
+@media (max-width: 34rem) { .capture .options button.primary { flex-basis: 100%; } .capture .options .voice { flex: 1 1 auto; } }
+.capture p:empty { display: none; }
 .filters { display: grid; grid-template-columns: 2fr 1fr 1fr 1fr auto; gap: .6rem; align-items: end; margin-bottom: 1rem; }
 .filters label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
 @media (max-width: 44rem) { .filters { grid-template-columns: 1fr 1fr; } .filters .search { grid-column: 1 / -1; } }
@@ -90,6 +93,58 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 @media (max-width: 34rem) { .item .row { flex-wrap: wrap; } .item .body { flex-basis: calc(100% - 3.5rem); } .item .actions { width: 100%; justify-content: flex-end; } }
 .empty { text-align: center; color: var(--muted); padding: 2rem 1rem; }
 .pager { display: flex; justify-content: flex-end; margin-top: 1rem; }
+
+/* Wider pages with a sidebar */
+main.wide, body.wide header.top nav { max-width: 72rem; }
+.with-sidebar { display: grid; grid-template-columns: minmax(0, 1fr) 15rem; gap: 1.5rem; align-items: start; }
+@media (max-width: 60rem) { .with-sidebar { grid-template-columns: minmax(0, 1fr); } }
+.sidebar { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; }
+.sidebar h2 { font-size: 1rem; margin: 0 0 .5rem; }
+.sidebar h2 + ul { margin-bottom: 1rem; }
+.nav-list, .tag-list { list-style: none; margin: 0; padding: 0; }
+.nav-list a { display: flex; justify-content: space-between; gap: .5rem; padding: .4rem .5rem; border-radius: 6px; text-decoration: none; color: var(--fg); }
+.nav-list a:hover, .nav-list a[aria-current="page"] { background: var(--bg); }
+.nav-list a[aria-current="page"] { font-weight: 700; }
+.count { color: var(--muted); font-variant-numeric: tabular-nums; }
+.tag-list { display: flex; flex-wrap: wrap; gap: .35rem; }
+.tag-list a { display: inline-block; padding: .2rem .55rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; font-size: .9rem; }
+.tag-list a[aria-current="page"] { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
+.tag-list a[aria-current="page"] .count { color: inherit; }
+.item .title a { color: inherit; text-decoration: none; }
+.item .title a:hover { text-decoration: underline; }
+.item .meta a { color: var(--accent); }
+.badge { text-decoration: none; }
+.due { font-weight: 600; }
+.due.overdue { color: var(--danger); }
+.filters.no-project { grid-template-columns: 2fr 1fr 1fr auto; }
+@media (max-width: 44rem) { .filters.no-project { grid-template-columns: 1fr 1fr; } }
+.check-label { display: inline-flex; align-items: center; gap: .4rem; font-weight: 400; margin: 0; min-height: 2.75rem; }
+.check-label input { width: 1.1rem; height: 1.1rem; margin: 0; }
+.field-error { color: var(--danger); margin: .3rem 0 0; font-size: .92rem; font-weight: 600; }
+.has-error input, .has-error textarea, .has-error select, textarea[aria-invalid="true"] { border-color: var(--danger); }
+.grid-2 { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
+@media (max-width: 34rem) { .grid-2 { grid-template-columns: 1fr; } }
+input[type=date], input[type=time] { width: 100%; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .45rem .7rem; }
+fieldset.tags-field { border: 1px solid var(--line); border-radius: var(--radius); padding: .5rem .75rem; margin: 0 0 1rem; }
+fieldset.tags-field legend { font-weight: 600; }
+.tag-checks { list-style: none; padding: 0; margin: .25rem 0 .75rem; display: flex; flex-wrap: wrap; gap: .4rem; }
+.tag-checks label { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; border: 1px solid var(--line); border-radius: 999px; padding: .2rem .6rem; margin: 0; }
+.tag-checks input { width: 1rem; height: 1rem; margin: 0; }
+.crumbs { font-size: .9rem; color: var(--muted); margin-bottom: .25rem; overflow-wrap: anywhere; }
+.item-title { overflow-wrap: anywhere; margin-bottom: .25rem; }
+.item-meta { color: var(--muted); margin: 0 0 1rem; display: flex; flex-wrap: wrap; gap: .25rem .5rem; }
+.item-title.done { text-decoration: line-through; color: var(--muted); }
+.notes { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .25rem 1.25rem; margin-bottom: 1.25rem; overflow-wrap: anywhere; }
+.notes pre { overflow-x: auto; background: var(--bg); padding: .5rem; border-radius: 6px; }
+.notes code { font-size: .92em; }
+.organized form { margin: .5rem 0 0; }
+.alert.pro-hint { border-color: var(--accent); }
+.inline-form .field { min-width: 0; }
+dialog { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); color: var(--fg); max-width: 32rem; width: calc(100% - 2rem); }
+dialog::backdrop { background: rgb(0 0 0 / .45); }
+kbd { font: .85rem ui-monospace, SFMono-Regular, Menlo, monospace; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 .3rem; }
+.danger-zone { border-color: var(--danger); }
+.sessions td form { margin: 0; }
 
 /* Settings */
 table { width: 100%; border-collapse: collapse; }
@@ -122,65 +177,6 @@ fieldset.scopes label { font-weight: 400; display: flex; gap: .5rem; align-items
 fieldset.scopes input { width: 1.1rem; height: 1.1rem; margin: 0; flex: none; }
 `;
 
-const JS = `
-(function () {
-  document.documentElement.classList.add('js');
-
-  // Enter captures; Shift+Enter starts a new line (and an IME composition is left alone).
-  document.querySelectorAll('textarea[data-enter-submits]').forEach(function (area) {
-    area.addEventListener('keydown', function (event) {
-      if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
-      event.preventDefault();
-      if (area.value.trim() !== '') area.form.requestSubmit();
-    });
-  });
-
-  // Escape leaves a text field, so the one-key shortcuts below work again.
-  document.querySelectorAll('textarea, input[type=search]').forEach(function (field) {
-    field.addEventListener('keydown', function (event) { if (event.key === 'Escape') field.blur(); });
-  });
-
-  // Filters apply as soon as they change.
-  document.querySelectorAll('select[data-autosubmit]').forEach(function (select) {
-    select.addEventListener('change', function () { select.form.requestSubmit(); });
-  });
-
-  // Destructive forms and buttons ask first.
-  document.addEventListener('submit', function (event) {
-    var asker = (event.submitter && event.submitter.getAttribute('data-confirm')) ? event.submitter : event.target;
-    var question = asker.getAttribute && asker.getAttribute('data-confirm');
-    if (question && !window.confirm(question)) event.preventDefault();
-  });
-
-  // Copy buttons copy the field they name.
-  document.querySelectorAll('button[data-copy]').forEach(function (button) {
-    button.hidden = false;
-    button.addEventListener('click', function () {
-      var field = document.getElementById(button.getAttribute('data-copy'));
-      if (!field) return;
-      var done = function () { button.textContent = 'Copied'; };
-      field.select();
-      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand('copy'); done(); });
-      else { document.execCommand('copy'); done(); }
-    });
-  });
-
-  // The browser's time zone, for new accounts.
-  document.querySelectorAll('input[data-timezone]').forEach(function (input) {
-    try { input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { /* stays UTC */ }
-  });
-
-  // "/" jumps to search, "c" to the capture box, unless the user is typing somewhere.
-  document.addEventListener('keydown', function (event) {
-    var target = event.target;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-    var id = event.key === '/' ? 'search' : event.key === 'c' ? 'capture-text' : null;
-    var field = id && document.getElementById(id);
-    if (field) { event.preventDefault(); field.focus(); }
-  });
-})();
-`;
 
 export interface Asset {
   path: string;

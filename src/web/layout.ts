@@ -3,7 +3,7 @@ import type { SessionUser } from '../modules/accounts/accounts.service.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 import { html, type SafeHtml } from './html.js';
 
-export type Section = 'inbox' | 'settings' | 'login' | 'signup' | 'connect' | 'error';
+export type Section = 'inbox' | 'projects' | 'account' | 'settings' | 'login' | 'signup' | 'connect' | 'error';
 
 export interface PageOptions {
   title: string;
@@ -12,6 +12,8 @@ export interface PageOptions {
   /** The CSRF token for the page's forms (the sign-out button included); null on error pages without one. */
   csrf: string | null;
   body: SafeHtml;
+  /** Pages with a sidebar use the wider column. */
+  wide?: boolean;
 }
 
 /** Frames, inline script and foreign origins are all refused; the approval page must never be framed. */
@@ -45,11 +47,26 @@ function navigation(o: PageOptions): SafeHtml {
   const link = (href: string, label: string, section: Section) =>
     html`<a href="${href}"${o.section === section ? html` aria-current="page"` : ''}>${label}</a>`;
   if (o.user) {
-    return html`${link('/', 'Inbox', 'inbox')}${link('/settings/keys', 'Developer settings', 'settings')}
+    return html`${link('/', 'Inbox', 'inbox')}${link('/projects', 'Projects', 'projects')}${link('/account', 'Account', 'account')}${link('/settings/keys', 'Developer settings', 'settings')}
       <form method="post" action="/logout">${o.csrf ? csrfField(o.csrf) : ''}<button class="link" type="submit">Sign out</button></form>`;
   }
   return html`${link('/login', 'Sign in', 'login')}${link('/signup', 'Sign up', 'signup')}`;
 }
+
+/** Opened with `?` (assets.ts); closed with Escape or its button. */
+const shortcutsDialog = html`<dialog id="shortcuts" aria-labelledby="shortcuts-heading">
+<h2 id="shortcuts-heading">Keyboard shortcuts</h2>
+<dl class="facts">
+  <dt><kbd>c</kbd></dt><dd>Capture: jump to the capture box</dd>
+  <dt><kbd>/</kbd></dt><dd>Search</dd>
+  <dt><kbd>Enter</kbd></dt><dd>In the capture box: save</dd>
+  <dt><kbd>Shift</kbd>+<kbd>Enter</kbd></dt><dd>In the capture box: new line</dd>
+  <dt><kbd>Esc</kbd></dt><dd>Leave a text field</dd>
+  <dt><kbd>g</kbd> then <kbd>p</kbd></dt><dd>Go to projects</dd>
+  <dt><kbd>?</kbd></dt><dd>Show this list</dd>
+</dl>
+<form method="dialog"><button type="submit">Close</button></form>
+</dialog>`;
 
 export function renderPage(o: PageOptions): string {
   return html`<!doctype html>
@@ -58,16 +75,21 @@ export function renderPage(o: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<meta name="theme-color" content="#2451b7">
+<link rel="manifest" href="/manifest.webmanifest">
+<link rel="icon" href="/icons/icon-192.png" type="image/png">
+<link rel="apple-touch-icon" href="/icons/icon-192.png">
 <title>${o.title} · Capture Inbox</title>
 <link rel="stylesheet" href="${STYLESHEET.path}">
 <script src="${SCRIPT.path}" defer></script>
 </head>
-<body>
+<body${o.wide ? html` class="wide"` : ''}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><nav aria-label="Main"><a class="brand" href="/">Capture Inbox</a><div class="links">${navigation(o)}</div></nav></header>
-<main id="main">
+<main id="main"${o.wide ? html` class="wide"` : ''}>
 ${o.body}
 </main>
+${o.user ? shortcutsDialog : ''}
 </body>
 </html>
 `.value;

@@ -6,10 +6,16 @@ import { ASSETS } from './assets.js';
 import { installPageErrors } from './errors.js';
 import { setPageHeaders } from './layout.js';
 import { PageError } from './page-error.js';
+import { accountRoutes } from './routes/account.routes.js';
 import { adminRoutes } from './routes/admin.routes.js';
+import { installRoutes } from './routes/install.routes.js';
+import { shareRoutes } from './routes/share.routes.js';
+import { webVoiceRoutes } from './routes/voice.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
+import { itemRoutes } from './routes/item.routes.js';
+import { projectsRoutes } from './routes/projects.routes.js';
 import { settingsRoutes, type WebhookSource } from './routes/settings.routes.js';
 import { installWebSession } from './session.js';
 
@@ -40,6 +46,8 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     );
   }
 
+  await app.register(installRoutes);
+
   await app.register(async (pages) => {
     await pages.register(cookie);
     await pages.register(formbody);
@@ -53,6 +61,11 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
     await pages.register(authRoutes, { services: opts.services, cookies });
     await pages.register(inboxRoutes, { services: opts.services });
+    await pages.register(itemRoutes, { services: opts.services });
+    await pages.register(projectsRoutes, { services: opts.services });
+    await pages.register(accountRoutes, { services: opts.services, cookies });
+    await pages.register(shareRoutes, { services: opts.services });
+    await pages.register(webVoiceRoutes, { services: opts.services });
     await pages.register(settingsRoutes, { services: opts.services, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { services: opts.services });
     await pages.register(adminRoutes, { services: opts.services });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const SCREENSHOTS = join(process.cwd(), 'screenshots');
+/** Committed, so a reviewer sees every page without running anything (docs/web.md links them). */
+export const SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -13,7 +14,7 @@ export const PHONE = { width: 390, height: 844 };
  * no proxy, and every host name but 127.0.0.1 unresolvable, so a page can reach nothing else.
  * Playwright gives each launch a fresh temporary --user-data-dir of its own and removes it on close.
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -29,6 +30,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-proxy-server',
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      ...extraArgs,
     ],
   });
 }

@@ -89,7 +89,7 @@ describe.each(DIALECTS)('faults found from outside (%s)', (dialect) => {
       const res = await web.submit('/', '/inbox/capture', { text: 'from the form', return: '/?q=日本' });
       expect(res.status).toBe(303);
       expect(res.location).toBe('/?q=%E6%97%A5%E6%9C%AC');
-      expect((await t.services.browse.browse(userId, { archived: false })).items.map((i) => i.title)).toEqual(['from the form']);
+      expect((await t.services.search.search(userId, {}, { notArchived: true })).items.map((i) => i.title)).toEqual(['from the form']);
     });
   });
 
@@ -138,7 +138,7 @@ describe.each(DIALECTS)('limits that were missed (%s)', (dialect) => {
       const { web, userId } = await signedInBrowser(t);
       const key = await t.services.keys.mint(userId, 'api');
       for (let i = 0; i < 3; i += 1) expect((await web.submit('/', '/inbox/capture', { text: `web ${i}` })).status).toBe(303);
-      const [first] = (await t.services.browse.browse(userId, { archived: false })).items;
+      const [first] = (await t.services.search.search(userId, {}, { notArchived: true })).items;
       expect((await web.submit('/', `/inbox/items/${first!.id}/toggle`, {})).status).toBe(303);
       const before = await fingerprint(t.services.db);
       const refused = await web.submit('/', '/inbox/capture', { text: 'one too many' });

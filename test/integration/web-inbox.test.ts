@@ -122,7 +122,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     const oat = all.find((i) => i.title === 'Oat milk')!;
     await t.services.items.patch(id, oat.id, { tags: ['Shopping'] });
 
-    const titles = (body: string) => [...body.matchAll(/<p class="title">([^<]*)<\/p>/g)].map((m) => m[1]);
+    const titles = (body: string) => [...body.matchAll(/<p class="title"><a href="[^"]*">([^<]*)<\/a><\/p>/g)].map((m) => m[1]);
     expect(titles((await w.get(`/?project=${work.id}`)).body)).toEqual(['Report the bug', 'Quarterly report draft']);
     expect(titles((await w.get('/?tag=shopping')).body)).toEqual(['Oat milk']);
     expect(titles((await w.get('/?q=MILK')).body)).toEqual(['Oat milk', 'Milk and eggs']);

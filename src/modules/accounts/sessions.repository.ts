@@ -54,3 +54,31 @@ export async function deleteSessionsExpiredBy(db: Executor, now: string): Promis
 export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
 }
+
+export interface SessionListRow {
+  id: string;
+  created_at: string;
+  last_seen_at: string | null;
+  expires_at: string;
+}
+
+/** The user's live sessions, most recently seen first. */
+export async function findSessionsOfUser(db: Executor, userId: string, now: string): Promise<SessionListRow[]> {
+  return db
+    .selectFrom('web_sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy((eb) => eb.fn.coalesce('last_seen_at', 'created_at'), 'desc')
+    .execute();
+}
+
+/** Signs the user out everywhere but the session `keepId` (a password change from that session). */
+export async function deleteOtherSessions(db: Executor, userId: string, keepId: string): Promise<void> {
+  await db.deleteFrom('web_sessions').where('user_id', '=', userId).where('id', '<>', keepId).execute();
+}
+
+export async function deleteSessionOfUser(db: Executor, userId: string, id: string): Promise<number> {
+  const result = await db.deleteFrom('web_sessions').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -18,6 +18,8 @@ export interface SearchFilters {
   /** Inclusive bounds on due_at, stored form; items without a due date never match them. */
   dueAfter?: string;
   dueBefore?: string;
+  /** Internal (the web inbox's "active" view): leaves archived items out. Not part of the API's query. */
+  notArchived?: boolean;
 }
 
 export interface SearchPageQuery extends SearchFilters {
@@ -31,6 +33,7 @@ const QUALIFIED_COLUMNS = ITEM_VIEW_COLUMNS.map((c) => `items.${c}` as const);
 function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, userId: string, q: SearchPageQuery): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [eb('items.user_id', '=', userId)];
   if (q.status !== undefined) all.push(eb('items.status', '=', q.status));
+  if (q.notArchived) all.push(eb('items.status', '<>', 'archived'));
   if (q.type !== undefined) all.push(eb('items.type', '=', q.type));
   if (q.projectId !== undefined) all.push(eb('items.project_id', '=', q.projectId));
   if (q.isCompleted !== undefined) all.push(eb('items.is_completed', '=', q.isCompleted ? 1 : 0));

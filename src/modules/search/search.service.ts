@@ -11,8 +11,14 @@ import { findSearchPage, keysUnordered, renumberSearchKeys, type SearchFilters }
 import type { SearchQuery } from './search.schemas.js';
 import { searchWords } from './search-words.js';
 
+/** Filters the API does not offer; the web inbox uses them for its views. */
+export interface InternalFilters {
+  /** Only items that are not archived (the inbox's "active" view). */
+  notArchived?: boolean;
+}
+
 export interface SearchService {
-  search(userId: string, query: SearchQuery): Promise<Page<ItemView>>;
+  search(userId: string, query: SearchQuery, internal?: InternalFilters): Promise<Page<ItemView>>;
   /**
    * SQLite: after inserting items older than the user's newest (an import), numbers the user's
    * search keys in created_at order again, so searches walk them instead of sorting every hit.
@@ -21,8 +27,9 @@ export interface SearchService {
   restoreOrder(trx: Executor, userId: string): Promise<void>;
 }
 
-function toFilters(query: SearchQuery): SearchFilters {
+function toFilters(query: SearchQuery, internal: InternalFilters): SearchFilters {
   const filters: SearchFilters = { words: searchWords(query.q) };
+  if (internal.notArchived) filters.notArchived = true;
   if (query.status !== undefined) filters.status = query.status;
   if (query.type !== undefined) filters.type = query.type;
   if (query.tag !== undefined) filters.tagKey = tagKey(query.tag);
@@ -40,8 +47,8 @@ const orderingOf = (filters: SearchFilters): string =>
 export function createSearchService(deps: { db: Db; dialect: DialectName; loader: ItemLoader }): SearchService {
   const { db, loader } = deps;
   return {
-    async search(userId, query) {
-      const filters = toFilters(query);
+    async search(userId, query, internal = {}) {
+      const filters = toFilters(query, internal);
       const ordering = orderingOf(filters);
       const limit = clampLimit(query.limit, 50, 200);
       const after = query.cursor === undefined ? undefined : decodeCursor(ordering, query.cursor);

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
+import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import type { ImportResult } from '../../modules/transfer/transfer.schemas.js';
 import { IMPORT_BODY_LIMIT } from '../../modules/transfer/transfer.schemas.js';
 import { webContext } from '../session.js';
@@ -31,6 +32,18 @@ function sourceOf(file: Buffer): { kind: 'json'; body: unknown } | { kind: 'csv'
   }
 }
 
+/** Imports an uploaded file for the user: the page's message and status either way. */
+export async function importUpload(services: Services, user: SessionUser, body: UploadBody | undefined): Promise<{ status: number; notice?: string; error?: string }> {
+  if (!Buffer.isBuffer(body?.file) || body.file.length === 0) return { status: 400, error: 'Choose a file to import: an export of Capture Inbox (.json) or a Todoist CSV.' };
+  try {
+    const result = await services.transfer.importData(user, sourceOf(body.file));
+    return { status: 200, notice: summary(result) };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+    return { status: error.statusCode, error: `Nothing was imported: ${error.message}` };
+  }
+}
+
 /**
  * The "Your data" links of the settings page: the same export and import as GET /api/v1/export and
  * POST /api/v1/import, for the signed-in browser.
@@ -48,14 +61,7 @@ export const dataRoutes: FastifyPluginAsyncTypebox<{ services: Services; render:
   app.post('/settings/import', async (request, reply) => {
     const { user } = webContext(request);
     if (!user) return reply.redirect(`/login?next=${encodeURIComponent('/settings/keys')}`, 303);
-    const body = request.body as UploadBody | undefined;
-    if (!Buffer.isBuffer(body?.file) || body.file.length === 0) return render(request, reply, 400, { error: 'Choose a file to import: an export of Capture Inbox (.json) or a Todoist CSV.' });
-    try {
-      const result = await services.transfer.importData(user, sourceOf(body.file));
-      return render(request, reply, 200, { notice: summary(result) });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
-      return render(request, reply, error.statusCode, { error: `Nothing was imported: ${error.message}` });
-    }
+    const outcome = await importUpload(services, user, request.body as UploadBody | undefined);
+    return render(request, reply, outcome.status, outcome);
   });
 };

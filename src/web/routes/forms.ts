@@ -22,7 +22,13 @@ export function safeNext(next: string | undefined): string {
   return asciiTarget(next) ?? '/';
 }
 
-/** Inbox forms come back to the inbox page they were sent from, filters included. */
+/** The pages a list form may come back to: the inbox, a project's page, an item's page. */
+const RETURN_PAGE = /^\/(?:(?:projects|inbox\/items)\/[0-9a-fA-F-]{36})?(\?[^#\u0000-\u001f]*)?$/;
+
+/** Inbox forms come back to the page they were sent from, filters included. */
 export function safeReturn(value: string | undefined): string {
-  return value && value.length <= 2000 && /^\/(\?[^#\u0000-\u001f]*)?$/.test(value) ? (asciiTarget(value) ?? '/') : '/';
+  return value && value.length <= 2000 && RETURN_PAGE.test(value) ? (asciiTarget(value) ?? '/') : '/';
 }
+
+/** The query of a return target (for rendering that page again with a message). */
+export const queryOf = (target: string): Record<string, string> => Object.fromEntries(new URLSearchParams(target.split('?')[1] ?? ''));

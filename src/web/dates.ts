@@ -1,0 +1,95 @@
+import { compareDays, instantOf, wallTimeAt, type WallTime } from '../modules/organizer/local/zoned-time.js';
+
+/** How the pages show dates: in the user's zone, formatted in the browser's locale. */
+export interface DateContext {
+  zone: string;
+  locale: string;
+  now: Date;
+}
+
+export interface DueLabel {
+  /** "today 17:00", "tomorrow 09:30", "Fri 17:00", "Fri 28 Nov 17:00", "overdue 2 days". */
+  text: string;
+  /** The full date and time, for a tooltip and screen readers. */
+  full: string;
+  overdue: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+const time = (c: DateContext, at: Date) => new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: '2-digit', minute: '2-digit' }).format(at);
+
+/** "Fri 28 Nov 17:00" in the locale's order; the year only when it is not this year's. */
+export function formatDueAbsolute(iso: string, c: DateContext): string {
+  const at = new Date(iso);
+  const sameYear = wallTimeAt(c.zone, at).year === wallTimeAt(c.zone, c.now).year;
+  return new Intl.DateTimeFormat(c.locale, {
+    timeZone: c.zone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(at);
+}
+
+/** A due date as a person scanning a list wants it: relative when near, highlighted when past. */
+export function dueLabel(iso: string, c: DateContext): DueLabel {
+  const at = new Date(iso);
+  const days = compareDays(wallTimeAt(c.zone, at), wallTimeAt(c.zone, c.now)) / DAY_MS;
+  const full = new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, dateStyle: 'full', timeStyle: 'short' }).format(at);
+  const overdue = at.getTime() < c.now.getTime();
+  let text: string;
+  if (overdue && days < 0) text = `overdue ${-days} day${days === -1 ? '' : 's'}`;
+  else if (overdue) text = `overdue, today ${time(c, at)}`;
+  else if (days === 0) text = `today ${time(c, at)}`;
+  else if (days === 1) text = `tomorrow ${time(c, at)}`;
+  else if (days < 7) text = `${new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, weekday: 'short' }).format(at)} ${time(c, at)}`;
+  else text = formatDueAbsolute(iso, c);
+  return { text, full, overdue };
+}
+
+/** The value of `<input type="date">` and `<input type="time">` for an instant in the zone. */
+export function dueInputs(iso: string | null, zone: string): { date: string; time: string } {
+  if (!iso) return { date: '', time: '' };
+  const w = wallTimeAt(zone, new Date(iso));
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return { date: `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`, time: `${pad(w.hour)}:${pad(w.minute)}` };
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2})(?::\d{2})?$/;
+
+/**
+ * The instant a date and time typed in the user's zone name; a date without a time is due at the
+ * end of that day's working hours' usual deadline (17:00), like the organizer's "tomorrow".
+ * Null for no date; an error message for a date or time that does not exist.
+ */
+export function parseDueInputs(date: string, timeOfDay: string, zone: string): { iso: string | null } | { error: string } {
+  const d = DATE.exec(date.trim());
+  const t = TIME.exec(timeOfDay.trim());
+  if (date.trim() === '') return timeOfDay.trim() === '' ? { iso: null } : { error: 'Choose a date for this time.' };
+  if (!d) return { error: 'Enter the date as YYYY-MM-DD.' };
+  if (timeOfDay.trim() !== '' && !t) return { error: 'Enter the time as HH:MM.' };
+  const wall: WallTime = { year: Number(d[1]), month: Number(d[2]), day: Number(d[3]), hour: t ? Number(t[1]) : 17, minute: t ? Number(t[2]) : 0 };
+  const check = new Date(Date.UTC(wall.year, wall.month - 1, wall.day));
+  if (wall.year < 1970 || wall.year > 9999 || check.getUTCMonth() !== wall.month - 1 || check.getUTCDate() !== wall.day) return { error: 'That date does not exist.' };
+  if (wall.hour > 23 || wall.minute > 59) return { error: 'That time does not exist.' };
+  return { iso: instantOf(zone, wall).toISOString() };
+}
+
+/** The browser's preferred locale from Accept-Language, when Intl knows it; else British English. */
+export function localeFrom(acceptLanguage: string | undefined): string {
+  for (const part of (acceptLanguage ?? '').split(',').slice(0, 10)) {
+    const tag = part.split(';')[0]!.trim();
+    if (!tag || tag === '*' || tag.length > 35) continue;
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf([tag]);
+      if (supported) return supported;
+    } catch {
+      // Not a well-formed tag: try the next one.
+    }
+  }
+  return 'en-GB';
+}

@@ -1,0 +1,38 @@
+import MarkdownIt from 'markdown-it';
+
+/*
+ * Notes are Markdown written by the user, shown to the same user: still rendered inert, because
+ * an item can arrive from an import, an agent with a key or a shared page. Raw HTML is off (it
+ * shows as text), markdown-it's link check refuses javascript:, vbscript:, file: and data: URLs,
+ * and images are off (the page's CSP would block foreign ones anyway, and they would leak reads).
+ */
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: true });
+md.disable('image');
+
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  token.attrSet('rel', 'noopener noreferrer nofollow');
+  token.attrSet('target', '_blank');
+  return defaultLinkOpen(tokens, idx, options, env, self);
+};
+
+/** Rendering is linear in the input; the contract caps notes at 100,000 characters, this is a backstop. */
+const RENDER_MAX = 200_000;
+
+/** HTML for a note; safe to insert as is. */
+export function renderMarkdown(source: string): string {
+  return md.render(source.length > RENDER_MAX ? source.slice(0, RENDER_MAX) : source);
+}
+
+/** A note's words without Markdown syntax, for the one-glance excerpt in lists (the start is enough). */
+export function markdownExcerpt(source: string, maxChars = 400): string {
+  const lines: string[] = [];
+  for (const token of md.parse(source.slice(0, maxChars * 2), {})) {
+    if (token.type !== 'inline') continue;
+    const text = (token.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : '')).join('');
+    if (text.trim() !== '') lines.push(text);
+  }
+  const joined = lines.join('\n');
+  return joined.length > maxChars ? `${joined.slice(0, maxChars)}…` : joined;
+}

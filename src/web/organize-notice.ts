@@ -1,0 +1,70 @@
+import type { ItemView } from '../modules/items/item-view.js';
+import type { AiField } from '../modules/organizer/organizer.schemas.js';
+import type { PatchInput } from '../modules/items/item-patch.js';
+import { formatDueAbsolute, type DateContext } from './dates.js';
+import { html, type SafeHtml } from './html.js';
+import { csrfField } from './layout.js';
+
+/**
+ * What a capture would have been without the organizer, carried in the redirect after the capture
+ * (the organizer's decision is not stored): the fields it changed, their values before, and the
+ * item's ETag right after the capture, so Undo never overwrites a later edit.
+ */
+export interface Undo {
+  applied: AiField[];
+  before: { title: string | null; type: 'note' | 'todo'; project_id: string; due_at: string | null };
+  etag: string;
+}
+
+const FIELDS: readonly AiField[] = ['type', 'project_id', 'due_at', 'title'];
+
+export const encodeUndo = (undo: Undo): string => Buffer.from(JSON.stringify(undo), 'utf8').toString('base64url');
+
+/** The Undo of a redirect, or null when it is missing or not of this shape (it came through the URL). */
+export function decodeUndo(value: string | undefined): Undo | null {
+  if (!value || value.length > 4000) return null;
+  try {
+    const u = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Partial<Undo>;
+    const b = u.before;
+    if (!Array.isArray(u.applied) || !u.applied.every((f) => FIELDS.includes(f)) || typeof u.etag !== 'string' || !b) return null;
+    if ((b.title !== null && typeof b.title !== 'string') || (b.type !== 'note' && b.type !== 'todo') || typeof b.project_id !== 'string') return null;
+    if (b.due_at !== null && typeof b.due_at !== 'string') return null;
+    return { applied: u.applied, before: { title: b.title, type: b.type, project_id: b.project_id, due_at: b.due_at }, etag: u.etag };
+  } catch {
+    return null;
+  }
+}
+
+/** The patch that puts back what the organizer changed, and nothing else. */
+export function undoPatch(undo: Undo): PatchInput {
+  const patch: PatchInput = {};
+  if (undo.applied.includes('title')) patch.title = undo.before.title;
+  if (undo.applied.includes('type')) patch.type = undo.before.type;
+  if (undo.applied.includes('project_id')) patch.project_id = undo.before.project_id;
+  if (undo.applied.includes('due_at')) patch.due_at = undo.before.due_at;
+  return patch;
+}
+
+/** "Filed in Work · due Fri 28 Nov 17:00 · todo", with one Undo. */
+export function organizedNotice(o: { item: ItemView; undo: Undo; projectName: string; dates: DateContext; csrf: string; self: string }): SafeHtml {
+  const { item, undo } = o;
+  const parts = [
+    undo.applied.includes('project_id') ? `Filed in ${o.projectName}` : `Kept in ${o.projectName}`,
+    ...(item.due_at ? [`due ${formatDueAbsolute(item.due_at, o.dates)}`] : []),
+    item.type,
+    ...(undo.applied.includes('title') && item.title ? [`titled “${item.title}”`] : []),
+  ];
+  const changed = undo.applied.length > 0;
+  return html`<div class="alert success organized" role="status">
+  <p><strong>Organized:</strong> ${changed ? parts.join(' · ') : 'nothing to change, kept as typed.'}</p>
+  ${changed
+    ? html`<form method="post" action="/inbox/items/${item.id}/undo-organize">${csrfField(o.csrf)}<input type="hidden" name="return" value="${o.self}"><input type="hidden" name="undo" value="${encodeUndo(undo)}"><button class="small" type="submit">Undo</button></form>`
+    : ''}
+</div>`;
+}
+
+/** Free users, once: what the organizer would do for them. */
+export const proHint: SafeHtml = html`<div class="alert pro-hint" role="status">
+  <p><strong>Saved.</strong> With Pro, the organizer files captures like this for you: “Call Sam tomorrow 5pm about the Work report” becomes
+  “Call Sam about the Work report”, due tomorrow 17:00, in your Work project, with one Undo. This note shows once.</p>
+</div>`;

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ICON_SIZES, iconPng } from '../icons.js';
+
+/** The web app manifest: installable, and a share target ("Share → Capture Inbox" on a phone). */
+export const MANIFEST = {
+  name: 'Capture Inbox',
+  short_name: 'Inbox',
+  description: 'Capture notes and todos; organize them later.',
+  id: '/',
+  start_url: '/',
+  scope: '/',
+  display: 'standalone',
+  background_color: '#f7f7f5',
+  theme_color: '#2451b7',
+  icons: ICON_SIZES.map((size) => ({ src: `/icons/icon-${size}.png`, sizes: `${size}x${size}`, type: 'image/png', purpose: 'any maskable' })),
+  // GET: the shared text lands in the capture box to be saved with one tap (docs/decisions/0021).
+  share_target: { action: '/share', method: 'GET', params: { title: 'title', text: 'text', url: 'url' } },
+  shortcuts: [{ name: 'Projects', url: '/projects' }],
+};
+
+/** Static files of installation: no session, cached for a day (their URLs carry no hash). */
+export const installRoutes: FastifyPluginAsync = async (app) => {
+  const manifest = JSON.stringify(MANIFEST);
+  const icons = new Map(ICON_SIZES.map((size) => [`icon-${size}.png`, iconPng(size)]));
+  const cache = 'public, max-age=86400';
+
+  app.get('/manifest.webmanifest', async (_request, reply) =>
+    reply.type('application/manifest+json; charset=utf-8').header('cache-control', cache).header('x-content-type-options', 'nosniff').send(manifest));
+
+  for (const [name, png] of icons) {
+    app.get(`/icons/${name}`, async (_request, reply) => reply.type('image/png').header('cache-control', cache).header('x-content-type-options', 'nosniff').send(png));
+  }
+};

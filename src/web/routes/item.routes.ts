@@ -1,0 +1,134 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../container.js';
+import { AppError } from '../../errors.js';
+import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js';
+import type { ItemView } from '../../modules/items/item-view.js';
+import type { AuthUser } from '../../modules/users/auth-user.js';
+import { actingUser, dateContext, overLimit, signInFirst } from '../acting.js';
+import { fieldOfError, patchOf, valuesFromBody, valuesOf, type FieldErrors, type ItemFormValues } from '../item-form.js';
+import { sendPage } from '../layout.js';
+import { PageError } from '../page-error.js';
+import { webContext } from '../session.js';
+import { itemName } from '../views/item-row.views.js';
+import { itemPage, type ItemPageData } from '../views/item.views.js';
+import { CSRF_FIELD, field } from './forms.js';
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const DoneQuery = Type.Object({ done: field(20) });
+// Generous bounds: a field over the contract's limit comes back with its message, not a bare 400.
+const EditBody = Type.Object({
+  ...CSRF_FIELD,
+  version: field(200),
+  title: field(5000),
+  notes: field(200_000),
+  type: field(10),
+  status: field(20),
+  due_date: field(40),
+  due_time: field(20),
+  project_id: field(100),
+  tag: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })])),
+  new_tags: field(5000),
+  parent_id: field(100),
+});
+const SubtaskBody = Type.Object({ ...CSRF_FIELD, text: field(101_000) });
+
+const NOTICES: Record<string, string> = { saved: 'Saved.', subtask: 'Subtask added.' };
+
+export const itemRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { items, projects, tags, search, limits, subtasks } = services;
+
+  /** Items the item may go under: recent active ones but itself and its own subtasks (the service checks deeper cycles). */
+  async function parentChoices(user: AuthUser, item: ItemView, children: ItemView[], parent: ItemView | null) {
+    const recent = await search.search(user.id, { limit: 100 }, { notArchived: true });
+    const excluded = new Set([item.id, ...children.map((c) => c.id)]);
+    const list = recent.items.filter((i) => !excluded.has(i.id));
+    if (parent && !list.some((i) => i.id === parent.id)) list.unshift(parent);
+    return list.map((i) => ({ id: i.id, name: itemName(i) }));
+  }
+
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: AuthUser,
+    item: ItemView,
+    extra: { status?: number; values?: ItemFormValues; errors?: FieldErrors; notice?: string; stale?: boolean; subtaskDraft?: { text: string; error: string } } = {},
+  ): Promise<FastifyReply> {
+    const [projectList, tagList, children, parent] = await Promise.all([
+      projects.list(user.id),
+      tags.list(user.id),
+      items.children(user.id, item.id, { limit: 200 }),
+      item.parent_id ? items.get(user.id, item.parent_id) : Promise.resolve(null),
+    ]);
+    const data: ItemPageData = {
+      user,
+      csrf: webContext(request).csrf,
+      item,
+      version: itemEtag(item),
+      values: extra.values ?? valuesOf(item, user.timezone),
+      errors: extra.errors ?? {},
+      projects: projectList,
+      tagNames: tagList.map((t) => t.name),
+      parents: await parentChoices(user, item, children.items, parent),
+      parent,
+      subtasks: children.items,
+      dates: dateContext(request, user.timezone, services.clock),
+      ...(extra.notice ? { notice: extra.notice } : {}),
+      ...(extra.stale ? { stale: true } : {}),
+      ...(extra.subtaskDraft ? { subtaskDraft: extra.subtaskDraft } : {}),
+    };
+    return sendPage(reply, extra.status ?? 200, itemPage(data));
+  }
+
+  app.get('/inbox/items/:id', { schema: { params: IdParams, querystring: DoneQuery } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return signInFirst(reply, `/inbox/items/${encodeURIComponent(request.params.id)}`);
+    const notice = request.query.done ? NOTICES[request.query.done] : undefined;
+    return render(request, reply, user, await items.get(user.id, request.params.id), notice ? { notice } : {});
+  });
+
+  app.post('/inbox/items/:id', { schema: { params: IdParams, body: EditBody } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return reply.redirect('/login', 303);
+    const item = await items.get(user.id, request.params.id);
+    const values = valuesFromBody(request.body, valuesOf(item, user.timezone));
+    const again = (errors: FieldErrors, status: number, current = item, stale = false) => render(request, reply, user, current, { values, errors, status, stale });
+    const planned = patchOf(values, user.timezone);
+    if ('errors' in planned) return again(planned.errors, 400);
+    const limited = await overLimit(limits, user, reply);
+    if (limited) return again({ form: limited }, 429);
+    // A form without a version (an old page) is checked against the item as it is now.
+    const version = request.body.version || itemEtag(item);
+    try {
+      await items.patch(user.id, item.id, planned.patch, ifMatchPrecondition(version));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      // Stale: the form comes back with the user's values over the item as it is now, whose version
+      // the form then carries, so saving again is a deliberate overwrite.
+      if (error.code === 'precondition_failed') return again({}, 409, await items.get(user.id, item.id), true);
+      // The only lookup without a field of its own is the project's.
+      if (error.code === 'not_found' && !error.details) return again({ project_id: 'That project does not exist any more; choose another.' }, 400);
+      return again({ [fieldOfError(error.details?.[0]?.field)]: error.message }, error.statusCode);
+    }
+    return reply.redirect(`/inbox/items/${item.id}?done=saved`, 303);
+  });
+
+  app.post('/inbox/items/:id/subtasks', { schema: { params: IdParams, body: SubtaskBody } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return reply.redirect('/login', 303);
+    const text = request.body.text ?? '';
+    const again = async (status: number, error: string) =>
+      render(request, reply, user, await items.get(user.id, request.params.id), { status, subtaskDraft: { text, error } });
+    if (text.trim() === '') return again(400, 'Type the subtask.');
+    const limited = await overLimit(limits, user, reply);
+    if (limited) throw new PageError(429, 'Too many requests', limited);
+    try {
+      await subtasks.add(user, request.params.id, text);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500 || error.code === 'not_found') throw error;
+      return again(error.statusCode, error.message);
+    }
+    return reply.redirect(`/inbox/items/${request.params.id}?done=subtask`, 303);
+  });
+};

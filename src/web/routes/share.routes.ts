@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../container.js';
+import { actingUser, signInFirst } from '../acting.js';
+import { html } from '../html.js';
+import { createInboxRenderer } from '../inbox-render.js';
+import { field } from './forms.js';
+
+const ShareQuery = Type.Object({ title: field(1000), text: field(100_000), url: field(4000) });
+
+/**
+ * The share target: what a phone shares arrives here as a GET, and lands in the capture box of the
+ * inbox to be saved with one tap. Saving on the GET itself would let any page put items in a
+ * signed-in user's inbox with a link. Signed out, the browser signs in first and comes back.
+ */
+export function sharedText(q: { title?: string | undefined; text?: string | undefined; url?: string | undefined }): string {
+  const parts: string[] = [];
+  for (const part of [q.title, q.text, q.url]) {
+    const value = part?.trim();
+    // Apps often repeat the URL in the text, or the title in the text.
+    if (value && !parts.some((p) => p.includes(value))) parts.push(value);
+  }
+  return parts.join('\n');
+}
+
+export const shareRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const render = createInboxRenderer(services);
+
+  app.get('/share', { schema: { querystring: ShareQuery } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return signInFirst(reply, request.url);
+    const draft = sharedText(request.query);
+    return render(request, reply, user, {
+      query: {},
+      capture: { draft, error: '' },
+      notice: html`<div class="alert success" role="status"><p><strong>Shared to your inbox.</strong> Check the text below and press Capture to save it.</p></div>`,
+    });
+  });
+};

@@ -1,0 +1,42 @@
+import type { ProjectView } from '../../modules/projects/projects.service.js';
+import { sentence } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { csrfField } from '../layout.js';
+
+export interface CaptureFormData {
+  csrf: string;
+  /** The page the form comes back to. */
+  self: string;
+  projects: ProjectView[];
+  /** The project preselected (the project page's own). */
+  project: string;
+  draft?: string;
+  /** Pro: the organizer checkbox, ticked as the user left it last time. */
+  organize: { checked: boolean } | null;
+  /** Pro: the record button, with why it cannot work when the server has no speech engine. */
+  voice: { unavailable: string | null } | null;
+  error?: string;
+}
+
+const option = (value: string, label: string, selected: boolean): SafeHtml =>
+  html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
+
+export function captureForm(d: CaptureFormData): SafeHtml {
+  return html`<form class="capture" method="post" action="/inbox/capture">
+  ${csrfField(d.csrf)}<input type="hidden" name="return" value="${d.self}">
+  <label for="capture-text" class="visually-hidden">Capture a note or todo</label>
+  <textarea id="capture-text" name="text" rows="2" required maxlength="100000" data-enter-submits
+    placeholder="Capture a thought… (Enter to save, Shift+Enter for a new line)" autofocus${d.error ? html` aria-invalid="true" aria-describedby="capture-error"` : ''}>${d.draft ?? ''}</textarea>
+  ${d.error ? html`<p class="field-error" id="capture-error">${sentence(d.error)}</p>` : ''}
+  <div class="options">
+    <select name="type" aria-label="Type">${option('todo', 'Todo', true)}${option('note', 'Note', false)}</select>
+    <select name="project_id" aria-label="Project">${d.projects.map((p) => option(p.id, p.name, p.id === d.project))}</select>
+    ${d.organize
+      ? html`<input type="hidden" name="organize_shown" value="1"><label class="check-label"><input type="checkbox" name="organize" value="1"${d.organize.checked ? html` checked` : ''}> Organize</label>`
+      : ''}
+    ${d.voice ? html`<button type="button" class="voice" data-voice hidden aria-pressed="false"${d.voice.unavailable ? html` data-voice-unavailable="${d.voice.unavailable}"` : ''}>Record</button>` : ''}
+    <button class="primary" type="submit">Capture</button>
+  </div>
+  ${d.voice ? html`<p class="small muted" data-voice-status role="status" aria-live="polite"></p>` : ''}
+</form>`;
+}

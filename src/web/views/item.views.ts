@@ -1,0 +1,115 @@
+import type { SessionUser } from '../../modules/accounts/accounts.service.js';
+import type { ItemView } from '../../modules/items/item-view.js';
+import type { ProjectView } from '../../modules/projects/projects.service.js';
+import { formatDueAbsolute, type DateContext } from '../dates.js';
+import { sentence } from '../format.js';
+import { html, SafeHtml } from '../html.js';
+import { NOTES_MAX, STATUSES, TITLE_MAX, type FieldErrors, type ItemFormValues } from '../item-form.js';
+import { csrfField, renderPage } from '../layout.js';
+import { renderMarkdown } from '../markdown.js';
+import { dueBadge, itemName, itemRow } from './item-row.views.js';
+
+export interface ItemPageData {
+  user: SessionUser;
+  csrf: string;
+  item: ItemView;
+  /** The item's ETag when the form was made: a save from it is refused once the item changed. */
+  version: string;
+  values: ItemFormValues;
+  errors: FieldErrors;
+  projects: ProjectView[];
+  /** The user's tag names, for auto-completion. */
+  tagNames: string[];
+  /** Items this one may be put under. */
+  parents: { id: string; name: string }[];
+  parent: ItemView | null;
+  subtasks: ItemView[];
+  dates: DateContext;
+  notice?: string;
+  /** The item changed after the form was made: what it is now. */
+  stale?: boolean;
+  subtaskDraft?: { text: string; error: string };
+}
+
+const selected = (yes: boolean) => (yes ? html` selected` : '');
+const STATUS_LABELS: Record<string, string> = { backlog: 'Backlog', todo: 'To do', doing: 'Doing', done: 'Done', archived: 'Archived' };
+
+/** A labelled control with its hint and its own error message right under it. */
+function fieldBlock(id: string, label: string, control: (attrs: SafeHtml) => SafeHtml, error?: string, hint?: string): SafeHtml {
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const attrs = html`id="${id}"${describedBy ? html` aria-describedby="${describedBy}"` : ''}${error ? html` aria-invalid="true"` : ''}`;
+  return html`<div class="field${error ? ' has-error' : ''}"><label for="${id}">${label}</label>
+  ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
+  ${control(attrs)}
+  ${error ? html`<p class="field-error" id="${id}-error">${sentence(error)}</p>` : ''}</div>`;
+}
+
+function editForm(d: ItemPageData): SafeHtml {
+  const v = d.values;
+  const e = d.errors;
+  return html`<form class="card item-form" method="post" action="/inbox/items/${d.item.id}" aria-labelledby="edit-heading">
+  <h2 id="edit-heading">Edit</h2>
+  ${csrfField(d.csrf)}<input type="hidden" name="version" value="${d.version}">
+  ${fieldBlock('title', 'Title', (a) => html`<input ${a} name="title" type="text" maxlength="${TITLE_MAX}" value="${v.title}">`, e.title)}
+  ${fieldBlock('notes', 'Notes', (a) => html`<textarea ${a} name="notes" rows="8" maxlength="${NOTES_MAX}">${v.notes}</textarea>`, e.notes, 'Markdown: **bold**, _italic_, lists, [links](https://example.org).')}
+  <div class="grid-2">
+    ${fieldBlock('type', 'Type', (a) => html`<select ${a} name="type"><option value="todo"${selected(v.type === 'todo')}>Todo</option><option value="note"${selected(v.type === 'note')}>Note</option></select>`, e.type)}
+    ${fieldBlock('status', 'Status', (a) => html`<select ${a} name="status">${STATUSES.map((s) => html`<option value="${s}"${selected(v.status === s)}>${STATUS_LABELS[s]}</option>`)}</select>`, e.status)}
+    ${fieldBlock('due_date', 'Due date', (a) => html`<input ${a} name="due_date" type="date" value="${v.due_date}">`, e.due_date, `In your time zone, ${d.user.timezone}.`)}
+    ${fieldBlock('due_time', 'Due time', (a) => html`<input ${a} name="due_time" type="time" value="${v.due_time}">`, e.due_time, 'Empty: 17:00.')}
+    ${fieldBlock('project_id', 'Project', (a) => html`<select ${a} name="project_id">${d.projects.map((p) => html`<option value="${p.id}"${selected(p.id === v.project_id)}>${p.name}</option>`)}</select>`, e.project_id)}
+    ${fieldBlock('parent_id', 'Subtask of', (a) => html`<select ${a} name="parent_id"><option value="">None (a top-level item)</option>${d.parents.map((p) => html`<option value="${p.id}"${selected(p.id === v.parent_id)}>${p.name}</option>`)}</select>`, e.parent_id)}
+  </div>
+  <fieldset class="tags-field"><legend>Tags</legend>
+    ${v.tags.length > 0 ? html`<ul class="tag-checks">${v.tags.map((t, i) => html`<li><label><input type="checkbox" name="tag" value="${t}" checked id="tag-${i}"> #${t}</label></li>`)}</ul>` : html`<p class="hint">No tags yet.</p>`}
+    ${fieldBlock('new_tags', 'Add tags', (a) => html`<input ${a} name="new_tags" type="text" list="tag-suggestions" maxlength="1100" autocomplete="off" value="${v.new_tags}">`, e.new_tags, 'Separate several with commas; untick a tag above to remove it. At most 20 tags of 50 characters.')}
+    <datalist id="tag-suggestions">${d.tagNames.map((t) => html`<option value="${t}"></option>`)}</datalist>
+  </fieldset>
+  <div class="actions-row"><button class="primary" type="submit">${d.stale ? 'Save my version anyway' : 'Save'}</button><a href="/inbox/items/${d.item.id}">${d.stale ? 'Discard my changes' : 'Cancel'}</a></div>
+</form>`;
+}
+
+function subtasksSection(d: ItemPageData): SafeHtml {
+  const self = `/inbox/items/${d.item.id}`;
+  const row = { csrf: d.csrf, self, dates: d.dates, projectNames: new Map(d.projects.map((p) => [p.id, p.name])) };
+  const draft = d.subtaskDraft;
+  return html`<section class="card" aria-labelledby="subtasks-heading">
+  <h2 id="subtasks-heading">Subtasks</h2>
+  ${d.subtasks.length > 0 ? html`<ul class="items">${d.subtasks.map((s) => itemRow(row, s))}</ul>` : html`<p class="muted">No subtasks.</p>`}
+  <form class="inline-form" method="post" action="${self}/subtasks">${csrfField(d.csrf)}
+    ${fieldBlock('subtask-text', 'Add subtask', (a) => html`<input ${a} name="text" type="text" maxlength="100000" required value="${draft?.text ?? ''}">`, draft?.error)}
+    <button type="submit">Add subtask</button>
+  </form>
+</section>`;
+}
+
+function manageSection(d: ItemPageData): SafeHtml {
+  const base = `/inbox/items/${d.item.id}`;
+  const name = itemName(d.item);
+  const archived = d.item.status === 'archived';
+  return html`<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Archive or delete</h2>
+  <div class="actions-row">
+    <form method="post" action="${base}/${archived ? 'unarchive' : 'archive'}"${archived ? '' : html` data-confirm="Archive “${name}”?"`}>${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button type="submit">${archived ? 'Unarchive' : 'Archive'}</button></form>
+    <form method="post" action="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button class="danger" type="submit">Delete</button></form>
+  </div></section>`;
+}
+
+export function itemPage(d: ItemPageData): string {
+  const name = itemName(d.item);
+  const project = d.projects.find((p) => p.id === d.item.project_id);
+  const notes = d.item.content_md ? html`<div class="notes">${new SafeHtml(renderMarkdown(d.item.content_md))}</div>` : '';
+  const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/">All items</a> › <a href="/projects/${d.item.project_id}">${project?.name ?? 'Project'}</a>${d.parent ? html` › <a href="/inbox/items/${d.parent.id}">${itemName(d.parent)}</a>` : ''}</nav>
+<h1 class="item-title${d.item.is_completed ? ' done' : ''}">${name}</h1>
+<p class="meta item-meta"><span>${d.item.type === 'note' ? 'Note' : 'Todo'} · ${STATUS_LABELS[d.item.status]}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${d.item.tags.map((t) => html` <a class="tag" href="/?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
+${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
+${d.stale
+    ? html`<div class="alert warn" role="alert"><p><strong>This item changed after you opened it</strong> (on another device or through the API). Nothing was saved.</p>
+  <p>It is now: “${name}”${d.item.due_at ? `, due ${formatDueAbsolute(d.item.due_at, d.dates)}` : ''}, ${d.item.status}${d.item.tags.length > 0 ? `, #${d.item.tags.join(' #')}` : ''}. Your version is in the form below: save it to replace the current one, or discard it.</p></div>`
+    : ''}
+${d.errors.form ? html`<div class="alert error" role="alert">${sentence(d.errors.form)}</div>` : ''}
+${notes}
+${editForm(d)}
+${subtasksSection(d)}
+${manageSection(d)}`;
+  return renderPage({ title: name, section: 'inbox', user: d.user, csrf: d.csrf, body });
+}

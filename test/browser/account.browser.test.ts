@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/dialects.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { LIBRIVOX_DIR } from '../helpers/voice.js';
+import { newEmail } from '../helpers/web-client.js';
+import { seriousViolations } from './axe.js';
+import { DESKTOP, launchChromium, newContext, PHONE, screenshot } from './chromium.js';
+
+const PASSWORD = 'correct horse battery';
+const WIDTHS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
+/** Chromium's fake microphone plays this recording of read English, so voice capture runs end to end. */
+const SPEECH = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
+
+/*
+ * The account page, the share target, voice capture and a sweep of every page with axe (light and
+ * dark) and screenshots at both widths, in chromium.
+ */
+describe('account, share, voice and every page in chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  const ownerEmail = newEmail();
+
+  beforeAll(async () => {
+    t = await createTestApp(DIALECTS[0] ?? 'sqlite');
+    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`]);
+    // The server's owner, so the accounts below are ordinary users (the owner cannot delete theirs here).
+    await t.services.users.create({ email: ownerEmail, password: PASSWORD });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function freshPage(viewport: { width: number; height: number }): Promise<Page> {
+    const context = await newContext(browser, baseUrl);
+    const page = await context.newPage();
+    await page.setViewportSize(viewport);
+    return page;
+  }
+
+  async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  async function signedUp(viewport: { width: number; height: number }, plan: 'free' | 'pro' = 'free') {
+    const page = await freshPage(viewport);
+    const email = newEmail();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    const user = await t.services.users.requireByEmail(email);
+    if (plan === 'pro') await t.services.users.setPlanById(user.id, 'pro');
+    return { page, email, userId: user.id };
+  }
+
+  const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
+
+  for (const [name, viewport] of WIDTHS) {
+    it(`changes the password (other browsers signed out), downloads the data, deletes the account; keys stop (${name})`, async () => {
+      const { page, email, userId } = await signedUp(viewport);
+      const other = await freshPage(viewport);
+      await other.goto('/login');
+      await signIn(other, email);
+      await other.waitForURL(`${baseUrl}/`);
+      const { token } = await t.services.keys.mint(userId, 'script');
+
+      await page.getByRole('link', { name: 'Account' }).click();
+      await expect.poll(() => page.locator('.sessions tbody tr').count()).toBe(2);
+      await page.getByLabel('Current password').fill('wrong password');
+      await page.getByLabel('New password').fill('a new long secret');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => page.locator('#current_password-error').textContent()).toBe('The current password is wrong.');
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'account-password-error');
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByLabel('New password').fill('a new long secret');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Password changed.');
+      expect(await page.locator('.sessions tbody tr').count()).toBe(1);
+      await other.reload();
+      expect(new URL(other.url()).pathname).toBe('/login');
+
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'export (JSON)' }).click();
+      const file = await (await download).path();
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveProperty('items');
+      await accessible(page);
+      await screenshot(page, 'account');
+
+      await page.getByLabel('Type your email address to confirm').fill(email);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Delete my account' }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Your account was deleted');
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'account-deleted');
+      const me = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(me.status).toBe(401);
+      await page.goto('/');
+      expect(new URL(page.url()).pathname).toBe('/login');
+    }, 90_000);
+
+    it(`shares into the inbox: signed out, sign in first, then the shared text waits in the capture box (${name})`, async () => {
+      const { email } = await signedUp(viewport);
+      const page = await freshPage(viewport);
+      await page.goto('/share?title=Good%20read&url=https%3A%2F%2Fexample.org%2Fpost');
+      await page.waitForURL(/\/login\?next=/);
+      await signIn(page, email);
+      await page.waitForURL(/\/share\?/);
+      expect(await page.getByLabel('Capture a note or todo').inputValue()).toBe('Good read\nhttps://example.org/post');
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'share');
+      await page.getByRole('button', { name: 'Capture', exact: true }).click();
+      await expect.poll(() => page.locator('.items .title').allTextContents()).toEqual(['Good read']);
+    }, 60_000);
+  }
+
+  it('records a voice capture for Pro: the transcription lands in the capture box to review', async () => {
+    const { page } = await signedUp(DESKTOP, 'pro');
+    await page.reload();
+    const record = page.getByRole('button', { name: 'Record' });
+    await record.click();
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
+    await page.waitForTimeout(4000);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.locator('[data-voice-status]').textContent(), { timeout: 30_000 }).toBe('Transcribed: check the text and press Capture.');
+    const text = await page.getByLabel('Capture a note or todo').inputValue();
+    expect(text.split(' ').length).toBeGreaterThan(2);
+    await screenshot(page, 'voice');
+  }, 90_000);
+
+  it('every page passes axe in light and dark mode, and is photographed at both widths', async () => {
+    const { page, userId } = await signedUp(DESKTOP, 'pro');
+    const work = await t.services.projects.findOrCreate(userId, 'Work');
+    const { item } = await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'Quarterly report\nSee **notes** and [the draft](https://example.org/draft)', project_id: work.id });
+    await t.services.items.patch(userId, item.id, { tags: ['writing', 'q4'], due_at: '2026-11-25T16:00:00.000Z' });
+    await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'Buy milk', due_at: '2026-11-27T16:00:00.000Z' });
+    await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'An idea for the garden', type: 'note' });
+    const pages: [string, string][] = [
+      ['inbox-pro', '/'],
+      ['inbox-tag', '/?tag=writing'],
+      ['inbox-archived', '/?show=archived'],
+      ['item-overdue', `/inbox/items/${item.id}`],
+      ['projects-list', '/projects'],
+      ['project-work', `/projects/${work.id}`],
+      ['account-page', '/account'],
+      ['settings-keys', '/settings/keys'],
+      ['page-not-found', '/no/such/page'],
+    ];
+    for (const [shot, url] of pages) {
+      await page.goto(url);
+      await accessible(page);
+      await screenshot(page, shot);
+    }
+    await page.goto('/');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'inbox-dark');
+    await page.goto(`/inbox/items/${item.id}`);
+    await screenshot(page, 'item-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // The owner's pages, and a pairing request waiting for approval.
+    const owner = await freshPage(DESKTOP);
+    await owner.goto('/login');
+    await signIn(owner, ownerEmail);
+    await owner.waitForURL(`${baseUrl}/`);
+    await owner.goto('/admin');
+    await accessible(owner);
+    await screenshot(owner, 'admin');
+    const state = randomBytes(24).toString('base64url');
+    await fetch(`${baseUrl}/api/v1/connect/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state, label: 'Claude Desktop' }) });
+    await owner.goto(`/connect/agent?state=${state}`);
+    await accessible(owner);
+
+    const signedOut = await freshPage(DESKTOP);
+    for (const [shot, url] of [['login', '/login'], ['signup-page', '/signup'], ['share-signed-out', '/share?text=x']] as const) {
+      await signedOut.goto(url);
+      await accessible(signedOut);
+      await screenshot(signedOut, shot);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,211 @@
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/dialects.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { newEmail } from '../helpers/web-client.js';
+import { seriousViolations } from './axe.js';
+import { DESKTOP, launchChromium, newContext, PHONE, screenshot } from './chromium.js';
+
+const PASSWORD = 'correct horse battery';
+const WIDTHS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
+
+/*
+ * The daily-inbox flows in chromium, each at desktop and at phone width: search that agrees with
+ * the API, the organizer's capture and Undo, editing an item, projects. Every page is checked
+ * with axe (light and dark) and photographed into docs/screenshots/.
+ */
+describe('the inbox in chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(DIALECTS[0] ?? 'sqlite');
+    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function signedUp(viewport: { width: number; height: number }, plan: 'free' | 'pro' = 'free'): Promise<{ page: Page; userId: string; email: string }> {
+    const context = await newContext(browser, baseUrl);
+    const page = await context.newPage();
+    await page.setViewportSize(viewport);
+    const email = newEmail();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    const user = await t.services.users.requireByEmail(email);
+    if (plan === 'pro') await t.services.users.setPlanById(user.id, 'pro');
+    return { page, userId: user.id, email };
+  }
+
+  const apiSearch = async (token: string, q: string) => {
+    const res = await fetch(`${baseUrl}/api/v1/items/search?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${token}` } });
+    return ((await res.json()) as { items: { title: string }[] }).items.map((i) => i.title);
+  };
+  const titles = (page: Page) => page.locator('.items .item .title').allTextContents();
+  const capture = async (page: Page, text: string) => {
+    await page.getByLabel('Capture a note or todo').fill(text);
+    await page.getByRole('button', { name: 'Capture', exact: true }).click();
+    await page.waitForLoadState('load');
+  };
+  const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
+
+  for (const [name, viewport] of WIDTHS) {
+    it(`searches like the API, filters by a clicked tag, shows the Pro note once and the shortcuts on ? (${name})`, async () => {
+      const { page, userId } = await signedUp(viewport);
+      const { token } = await t.services.keys.mint(userId, 'parity');
+      await capture(page, 'Über café');
+      await expect.poll(() => page.getByText('With Pro, the organizer files captures').isVisible()).toBe(true);
+      if (name === 'desktop') await screenshot(page, 'inbox-pro-note');
+      await capture(page, 'Buy milk');
+      expect(await page.getByText('With Pro').count()).toBe(0);
+      const milk = await t.services.search.search(userId, { q: 'milk' });
+      await t.services.items.patch(userId, milk.items[0]!.id, { tags: ['home'] });
+
+      for (const [q, expected] of [['über', ['Über café']], ['ilk', []], ['MILK', ['Buy milk']]] as const) {
+        await page.goto(`/?q=${encodeURIComponent(q)}`);
+        expect(await titles(page)).toEqual(expected);
+        expect(await apiSearch(token, q)).toEqual(expected);
+      }
+      await page.goto('/');
+      await page.locator('.item .meta').getByRole('link', { name: '#home' }).click();
+      await expect.poll(() => page.url()).toContain('tag=home');
+      expect(await titles(page)).toEqual(['Buy milk']);
+      await accessible(page);
+
+      // Marking done swaps the row without reloading the page.
+      await page.goto('/');
+      await page.evaluate('window.stillHere = true');
+      await page.getByRole('button', { name: 'Mark “Buy milk” done' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Mark “Buy milk” not done' }).isVisible()).toBe(true);
+      expect(await page.evaluate('window.stillHere')).toBe(true);
+      expect((await t.services.items.get(userId, milk.items[0]!.id)).is_completed).toBe(true);
+
+      await page.goto('/');
+      await page.keyboard.press('Escape');
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('?');
+      await expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).isVisible()).toBe(true);
+      if (name === 'desktop') await screenshot(page, 'shortcuts');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(false);
+    }, 60_000);
+
+    it(`organizes a Pro capture, shows what it decided, and Undo puts back what was typed (${name})`, async () => {
+      const { page, userId } = await signedUp(viewport, 'pro');
+      await page.reload();
+      expect(await page.getByLabel('Organize').isChecked()).toBe(true);
+      await capture(page, 'Buy milk tomorrow 5pm');
+      const notice = page.locator('.organized');
+      await expect.poll(() => notice.textContent()).toContain('due Fri 27 Nov, 17:00 · todo · titled “Buy milk”');
+      expect(await titles(page)).toEqual(['Buy milk']);
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'inbox-organized');
+      await notice.getByRole('button', { name: 'Undo' }).click();
+      await expect.poll(() => titles(page)).toEqual(['Buy milk tomorrow 5pm']);
+      const [item] = (await t.services.items.list(userId, { limit: 5 })).items;
+      expect(item!.due_at).toBeNull();
+      // Unticked, it stays unticked.
+      await page.getByLabel('Organize').uncheck();
+      await capture(page, 'Call Sam friday');
+      expect(await page.getByLabel('Organize').isChecked()).toBe(false);
+      expect((await titles(page))[0]).toBe('Call Sam friday');
+    }, 60_000);
+
+    it(`edits an item: fields, tags from suggestions, Markdown notes, subtasks, a stale edit, archive and delete (${name})`, async () => {
+      const { page, userId } = await signedUp(viewport);
+      await capture(page, 'Plan the trip');
+      const trip = (await t.services.search.search(userId, { q: 'trip' })).items[0]!;
+      await t.services.items.patch(userId, trip.id, { tags: ['travel'] });
+      await page.goto('/');
+      await page.getByRole('link', { name: 'Plan the trip' }).click();
+      await page.waitForURL(`${baseUrl}/inbox/items/${trip.id}`);
+      await page.getByLabel('Title').fill('Plan the Lisbon trip');
+      await page.getByLabel('Notes').fill('**Book** flights <script>window.pwned=1</script> [x](javascript:alert(1)) and see https://example.org');
+      await page.getByLabel('Due date').fill('2026-11-27');
+      await page.getByLabel('Due time').fill('17:00');
+      await page.getByLabel('Add tags').fill('holiday');
+      expect(await page.locator('#tag-suggestions option').evaluateAll((options) => options.map((o) => o.getAttribute('value')))).toEqual(['travel']);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Saved.');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Plan the Lisbon trip');
+      expect(await page.locator('.notes strong').textContent()).toBe('Book');
+      expect(await page.evaluate('window.pwned')).toBeUndefined();
+      expect(await page.locator('.notes a').count()).toBe(1);
+      expect(await page.locator('.notes a').getAttribute('rel')).toBe('noopener noreferrer nofollow');
+      const saved = await t.services.items.get(userId, trip.id);
+      expect(saved).toMatchObject({ due_at: '2026-11-27T16:00:00.000Z', tags: ['holiday', 'travel'] });
+
+      await page.getByLabel('Add subtask').fill('Book flights');
+      await page.getByRole('button', { name: 'Add subtask' }).click();
+      await expect.poll(() => page.locator('#subtasks-heading + .items .title').allTextContents()).toEqual(['Book flights']);
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'item');
+
+      // Changed elsewhere while the form is open: saving says so and keeps what was typed.
+      await t.services.items.patch(userId, trip.id, { title: 'Renamed on the phone' });
+      await page.getByLabel('Title').fill('My laptop title');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('This item changed after you opened it');
+      expect(await page.getByLabel('Title').inputValue()).toBe('My laptop title');
+      expect((await t.services.items.get(userId, trip.id)).title).toBe('Renamed on the phone');
+      if (name === 'desktop') await screenshot(page, 'item-stale');
+      await page.getByRole('button', { name: 'Save my version anyway' }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('My laptop title');
+
+      // Over the limit: the message next to the field.
+      await page.getByLabel('Title').evaluate((input) => input.removeAttribute('maxlength'));
+      await page.getByLabel('Title').fill('x'.repeat(501));
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => page.locator('#title-error').textContent()).toBe('A title has at most 500 characters; this one has 501.');
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'item-invalid');
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.locator('section[aria-labelledby="manage-heading"]').getByRole('button', { name: 'Archive' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Unarchive' }).isVisible()).toBe(true);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.locator('section[aria-labelledby="manage-heading"]').getByRole('button', { name: 'Delete' }).click();
+      await page.waitForURL(`${baseUrl}/`);
+      await expect(t.services.items.get(userId, trip.id)).rejects.toThrow('not found');
+    }, 90_000);
+
+    it(`creates, opens, renames and deletes a project; its items go to the Inbox (${name})`, async () => {
+      const { page, userId } = await signedUp(viewport);
+      await page.getByRole('link', { name: 'Projects' }).first().click();
+      await page.getByLabel('New project').fill('Garden');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Garden');
+      await capture(page, 'Plant tulips');
+      expect(await titles(page)).toEqual(['Plant tulips']);
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'project');
+      await page.getByText('Rename or delete this project').click();
+      await page.getByLabel('Name', { exact: true }).fill('Vegetable garden');
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Vegetable garden');
+      await page.getByText('Rename or delete this project').click();
+      page.once('dialog', (dialog) => {
+        expect(dialog.message()).toBe('Delete the project “Vegetable garden”? Its 1 item move to the Inbox.');
+        void dialog.accept();
+      });
+      await page.getByRole('button', { name: 'Delete project' }).click();
+      await page.waitForURL(`${baseUrl}/projects?done=deleted`);
+      expect(await page.locator('.project-list .title').allTextContents()).toEqual(['Inbox']);
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'projects');
+      const inbox = await t.services.projects.requireInbox(t.services.db, userId);
+      expect((await t.services.items.list(userId, { limit: 5 })).items[0]!.project_id).toBe(inbox.id);
+    }, 60_000);
+  }
+});
