@@ -33,7 +33,7 @@ export type CapturedItem = ItemView & { ai: AiView | null };
 
 export type Capture = (user: AuthUser, input: CaptureInput) => Promise<{ item: CapturedItem; created: boolean }>;
 
-export function createCapture(deps: {
+export interface CaptureDeps {
   db: Db;
   dialect: DialectName;
   clock: Clock;
@@ -42,7 +42,9 @@ export function createCapture(deps: {
   projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
   events: EventsService;
   organizer: Pick<OrganizerService, 'organizeCapture'>;
-}): Capture {
+}
+
+export function createCapture(deps: CaptureDeps): Capture {
   const { db, loader } = deps;
 
   async function replay(user: AuthUser, clientId: string): Promise<CapturedItem | undefined> {

@@ -1,15 +1,7 @@
-import type { DialectName } from '../../db/create-db.js';
-import type { Db } from '../../db/schema.js';
-import type { Clock } from '../../lib/clock.js';
 import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
-import type { IdGenerator } from '../../lib/ids.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
-import type { EventsService } from '../events/events.service.js';
-import type { OrganizerService } from '../organizer/organizer.service.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import { createCapture, type Capture } from './capture.js';
+import { createCapture, type Capture, type CaptureDeps } from './capture.js';
 import type { ItemEdits } from './item-edits.js';
-import type { ItemLoader } from './item-loader.js';
 import type { ItemView } from './item-view.js';
 import { findItemPage, type ItemPageQuery } from './items.repository.js';
 
@@ -36,18 +28,12 @@ export interface ItemsService extends ItemEdits {
   inProject(userId: string, projectId: string, query: ListQuery): Promise<Page<ItemView>>;
 }
 
-export function createItemsService(deps: {
-  db: Db;
-  dialect: DialectName;
-  clock: Clock;
-  newId: IdGenerator;
-  loader: ItemLoader;
-  projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
-  events: EventsService;
-  /** The single-item changes, built first: the organizer's "organize a stored item" saves through them too. */
-  edits: ItemEdits;
-  organizer: Pick<OrganizerService, 'organizeCapture'>;
-}): ItemsService {
+export function createItemsService(
+  deps: CaptureDeps & {
+    /** The single-item changes, built first: the organizer's "organize a stored item" saves through them too. */
+    edits: ItemEdits;
+  },
+): ItemsService {
   const { db, loader } = deps;
 
   async function page(userId: string, q: Omit<ItemPageQuery, 'after'>, cursor: string | undefined): Promise<Page<ItemView>> {
