@@ -53,13 +53,6 @@ export function webContext(request: FastifyRequest): WebContext {
   return request.web;
 }
 
-/** The signed-in user; routes that need one redirect before calling this. */
-export function signedInUser(request: FastifyRequest): SessionUser {
-  const user = webContext(request).user;
-  if (!user) throw new PageError(401, 'Please sign in', 'Sign in to continue.');
-  return user;
-}
-
 export interface SessionCookies {
   start(reply: FastifyReply, token: string): void;
   end(reply: FastifyReply): void;

@@ -1,9 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { newBatch, type Batch } from './commit-batch.js';
+import { Lease } from './lease.js';
 import { Mutex } from './mutex.js';
-import type { RowStatement } from './row-objects.js';
+import { runStatement } from './row-objects.js';
 import { StatementCache } from './statement-cache.js';
+import { StatementRouter } from './statement-router.js';
 
 /** How long a BEGIN keeps trying while another process holds the write lock. */
 const BEGIN_TIMEOUT_MS = 5_000;
@@ -15,7 +18,6 @@ export const MAX_UNITS_PER_COMMIT = 64;
 const UNIT = CompiledQuery.raw('savepoint cin_unit');
 const UNIT_DONE = CompiledQuery.raw('release cin_unit');
 const UNIT_UNDO = CompiledQuery.raw('rollback to cin_unit');
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 
 export interface Connections {
   writer: SQLite.Database;
@@ -26,52 +28,6 @@ export interface Connections {
   /** Told after each commit how many units it carried (metrics, tests). */
   onCommit?: (units: number) => void;
 }
-
-interface Batch {
-  /** Units whose changes wait in the open transaction for its commit. */
-  units: number;
-  done: Promise<void>;
-  settle(error?: unknown): void;
-}
-
-function newBatch(): Batch {
-  let settle!: (error?: unknown) => void;
-  const done = new Promise<void>((resolve, reject) => {
-    settle = (error) => (error === undefined ? resolve() : reject(error));
-  });
-  // A batch can fail with no unit waiting on it yet; each unit that joined awaits `done` itself.
-  done.catch(() => undefined);
-  return { units: 0, done, settle };
-}
-
-/** What Kysely holds between acquireConnection and releaseConnection: reused, one per caller at a time. */
-class Lease implements DatabaseConnection {
-  /** Inside beginTransaction … commit/rollback: every statement runs on the writer. */
-  inUnit = false;
-
-  constructor(private readonly driver: GroupCommitDriver) {}
-
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return this.driver.execute<R>(this, query);
-  }
-
-  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    yield* this.driver.stream<R>(this, query);
-  }
-}
-
-function run<R>(statement: RowStatement, parameters: readonly unknown[]): QueryResult<R> {
-  if (statement.reader) return { rows: statement.all(parameters) as R[] };
-  const { changes, lastInsertRowid } = statement.run(parameters);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-}
-
-/**
- * A statement for the read connection: it returns rows and writes nothing. `readonly` alone is not
- * enough: SQLite counts a write to a virtual table (an FTS5 insert) as read-only, since the table's
- * module does the writing.
- */
-const isRead = (statement: RowStatement): boolean => statement.reader && statement.readonly;
 
 const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
 
@@ -89,15 +45,14 @@ const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)
  *
  * Reads outside a transaction go to a read-only connection: WAL gives it the last committed state,
  * so it never sees a batch's uncommitted units and never waits for the writer. Which statements
- * write is learnt once per SQL text from better-sqlite3's flags (see isRead).
+ * write is learnt once per SQL text (statement-router.ts).
  *
  * Only Kysely's public Driver and DatabaseConnection interfaces are used.
  */
 export class GroupCommitDriver implements Driver {
   readonly #open: () => Connections;
   #writer!: SQLite.Database;
-  #writerStatements!: StatementCache;
-  #readerStatements: StatementCache | undefined;
+  #statements!: StatementRouter;
   #begin!: SQLite.Statement;
   #commit!: SQLite.Statement;
   #rollback!: SQLite.Statement;
@@ -109,7 +64,6 @@ export class GroupCommitDriver implements Driver {
   #commitScheduled = false;
   /** Set by a commit until the event loop turns: the next BEGIN waits for that turn (see #beginBatch). */
   #committedThisTurn = false;
-  readonly #writesByText = new Set<string>();
   readonly #free: Lease[] = [];
 
   constructor(open: () => Connections) {
@@ -122,8 +76,7 @@ export class GroupCommitDriver implements Driver {
     this.#reader = reader;
     if (beforeCommit) this.#beforeCommit = beforeCommit;
     if (onCommit) this.#onCommit = onCommit;
-    this.#writerStatements = new StatementCache(writer);
-    this.#readerStatements = reader ? new StatementCache(reader) : undefined;
+    this.#statements = new StatementRouter(new StatementCache(writer), reader ? new StatementCache(reader) : undefined);
     this.#begin = writer.prepare('begin immediate');
     this.#commit = writer.prepare('commit');
     this.#rollback = writer.prepare('rollback');
@@ -200,8 +153,8 @@ export class GroupCommitDriver implements Driver {
   execute<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     try {
       if (lease.inUnit) return Promise.resolve(this.#runOnWriter<R>(query));
-      const read = this.#readStatement(query.sql);
-      if (read) return Promise.resolve(run<R>(read, query.parameters));
+      const read = this.#statements.forRead(query.sql);
+      if (read) return Promise.resolve(runStatement<R>(read, query.parameters));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -209,49 +162,15 @@ export class GroupCommitDriver implements Driver {
   }
 
   async *stream<R>(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const statement = lease.inUnit ? this.#writerStatement(query.sql) : this.#readStatement(query.sql);
+    const statement = lease.inUnit ? this.#statements.forWriter(query.sql) : this.#statements.forRead(query.sql);
     if (!statement?.reader) throw new Error('only reads can be streamed');
     for (const row of statement.iterate(query.parameters)) yield { rows: [row as R] };
-  }
-
-  /** The statement on the read connection when it does not write; undefined for a write. */
-  #readStatement(text: string): RowStatement | undefined {
-    if (this.#writesByText.has(text)) return undefined;
-    // Schema changes are compiled by the writer only: the reader's copy of the schema may be a
-    // commit behind, and compiling `create index` there can fail on an index just dropped.
-    if (SCHEMA_CHANGE.test(text)) {
-      this.#writesByText.add(text);
-      return undefined;
-    }
-    if (!this.#readerStatements) {
-      // `:memory:` has one connection: reads run on the writer, and see a batch's uncommitted units.
-      const statement = this.#writerStatement(text);
-      return isRead(statement) ? statement : (this.#writesByText.add(text), undefined);
-    }
-    let statement: RowStatement;
-    try {
-      statement = this.#readerStatements.prepare(text);
-    } catch {
-      // The writer compiles it (or reports why it cannot).
-      return undefined;
-    }
-    if (isRead(statement)) return statement;
-    this.#writesByText.add(text);
-    return undefined;
-  }
-
-  #writerStatement(text: string): RowStatement {
-    if (SCHEMA_CHANGE.test(text)) {
-      this.#writerStatements.clear();
-      this.#readerStatements?.clear();
-    }
-    return this.#writerStatements.prepare(text);
   }
 
   #runOnWriter<R>(query: CompiledQuery): QueryResult<R> {
     // SQLite ends the whole transaction on some errors (disk full, I/O); never fall back to autocommit.
     if (!this.#writer.inTransaction) throw new Error('the shared SQLite transaction was rolled back; this unit cannot continue');
-    return run<R>(this.#writerStatement(query.sql), query.parameters);
+    return runStatement<R>(this.#statements.forWriter(query.sql), query.parameters);
   }
 
   /** One write statement outside a transaction: a unit of its own, answered after its commit. */

@@ -1,3 +1,4 @@
+import type { QueryResult } from 'kysely';
 import type SQLite from 'better-sqlite3';
 
 type RowBuilder = (values: unknown[]) => Record<string, unknown>;
@@ -70,3 +71,17 @@ export function objectRows(statement: SQLite.Statement): RowStatement {
     },
   };
 }
+
+/** Runs a statement as Kysely expects: rows for a statement that returns them, counts otherwise. */
+export function runStatement<R>(statement: RowStatement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/**
+ * A statement for the read connection: it returns rows and writes nothing. `readonly` alone is not
+ * enough: SQLite counts a write to a virtual table (an FTS5 insert) as read-only, since the table's
+ * module does the writing.
+ */
+export const isRead = (statement: RowStatement): boolean => statement.reader && statement.readonly;
