@@ -45,12 +45,21 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.cwd ? { cwd: options.cwd } : {}),
+    // Its own process group, stopped whole: `npm start` runs the server as npm's child, which
+    // outlived a SIGTERM sent to npm alone (orphaned servers piled up, one per test run).
+    detached: true,
   });
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }
     return exited;
   };
   try {
