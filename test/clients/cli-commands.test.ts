@@ -4,12 +4,12 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { FakeTranscriptionServer } from '../helpers/fake-transcription-server.js';
-import { createUser, type TestUser } from '../helpers/test-app.js';
+import { createUser, type JsonBody, type TestUser } from '../helpers/test-app.js';
 import { LIBRIVOX_DIR } from '../helpers/voice.js';
 import { makeHome, runCin, type CinRun } from './cin-process.js';
 import { startListeningApp, type ListeningApp } from './listening-app.js';
 
-const json = (run: CinRun): any => {
+const json = (run: CinRun): JsonBody => {
   expect(run.stderr, run.stderr).toBe('');
   expect(run.code, run.stderr).toBe(0);
   // Exactly one JSON document: JSON.parse refuses anything before or after it.

@@ -4,6 +4,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
+import type { JsonBody } from './test-app.js';
+
 
 /** The stdio server as agents start it without the CLI (the CLI's `cin mcp` runs the same function). */
 export const STDIO_BIN = resolve(import.meta.dirname, '../../packages/mcp/dist/bin.js');
@@ -39,8 +41,7 @@ export async function connectStdio(
 
 export interface ToolAnswer {
   text: string;
-  // Tests read the structured content field by field against what the API says.
-  structured: any;
+  structured: JsonBody;
 }
 
 const textOf = (result: CallToolResult): string => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');

@@ -6,10 +6,10 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { capture, ok } from '../helpers/items.js';
 import { callError, callOk, connectHttp } from '../helpers/mcp-clients.js';
 import { itServesEveryTool, type ToolFixture } from '../helpers/mcp-scenario.js';
-import { client, createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { client, createTestApp, createUser, type JsonBody, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 /** A JSON-RPC message posted as an MCP client would, without the SDK (to send what it never would). */
-async function postMcp(baseUrl: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: any }> {
+async function postMcp(baseUrl: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: JsonBody }> {
   const res = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
