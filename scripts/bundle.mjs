@@ -2,7 +2,8 @@
 // dist/server.js, over the file tsc wrote there; code loaded with import() goes to dist/chunks/.
 // One file instead of ~1,000 modules halves the CPU a start costs (docs/decisions/0030-server-bundle.md).
 // Runs after tsc (type checking and the rest of dist/, which the admin CLI and tests import).
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
 // Native addons; packages that find files next to their own code at run time; and CommonJS packages
@@ -33,7 +34,7 @@ const banner = [
 // Chunk names carry a content hash: last build's would pile up.
 rmSync('dist/chunks', { recursive: true, force: true });
 
-await build({
+const result = await build({
   entryPoints: { server: 'src/server.ts' },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
@@ -46,4 +47,22 @@ await build({
   banner: { js: banner },
   // Not minified: stack traces keep their names and lines.
   logLevel: 'warning',
+  write: false,
 });
+
+/*
+ * V8 keeps a script's source for its lifetime, as one byte per character when every character is
+ * Latin-1 and two otherwise. esbuild escapes non-ASCII characters in code but leaves them in tagged
+ * templates (the web views' html`…` with their "…" and quotes) and in comments it keeps, and one such
+ * character made the 3 MB bundle a 6 MB string in the heap. Each is written as a \u escape: the same
+ * string in a string, cooked template or regular expression literal, and harmless in a comment. (A
+ * template's `.raw` would differ; no bundled code reads it for these characters: asciiOnly.test.ts.)
+ */
+const escapeNonAscii = (text) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+for (const file of result.outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.path.endsWith('.js') ? escapeNonAscii(file.text) : file.contents);
+}
+// tsc wrote a map for its own dist/server.js, which the bundle has replaced.
+rmSync('dist/server.js.map', { force: true });

@@ -84,7 +84,6 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   if (inCluster) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  void app.compileSchemas();
   // After listen: a process that cannot serve should not start delivering either.
   services.webhookWorker.start();
 }

@@ -54,6 +54,10 @@ describe('npm start on a production install', () => {
       expect(output).not.toMatch(/\btsc\b/);
       expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
       expect((await fetch(`${baseUrl}/docs/`)).status).toBe(200);
+      // The bundle is ASCII (scripts/bundle.mjs escapes the rest): the page's characters still arrive as written.
+      const signup = await (await fetch(`${baseUrl}/signup`)).text();
+      expect(signup).toContain('Capture Inbox</title>');
+      expect(signup).toMatch(/ \u00b7 Capture Inbox<\/title>/);
       const logLines = output.split('\n').filter((l) => l.startsWith('{'));
       expect(logLines.length).toBeGreaterThan(0);
       for (const line of logLines) expect(() => JSON.parse(line)).not.toThrow();
