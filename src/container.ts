@@ -139,7 +139,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const writes = createItemWrites({ clock, loader, events });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
   const edits = createItemEdits({ db, loader, tags, projects, writes });
-  const search = createSearchService({ db, dialect, loader });
+  const search = createSearchService({ db, dialect });
   const bulk = createBulkService({ db, loader, writes, projects });
   const store: CounterStore = options.redis
     ? createRedisStore(options.redis)

@@ -4,7 +4,7 @@ import { preparedQuery, type PreparedParams } from '../../db/prepared-query.js';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
-import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, type ItemRow, type ItemViewRow } from './item-view.js';
+import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, tagNamesJson, type ItemRow, type TaggedViewRow } from './item-view.js';
 
 export type NewItemRow = Omit<ItemRow, 'is_completed'> & { is_completed: number };
 export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;
@@ -33,12 +33,6 @@ const itemById = preparedQuery((db, p: { userId: string; id: string }) =>
   db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', p.userId).where('id', '=', p.id),
 );
 
-/** An item's tag names as a JSON array text (in no order), for a query that selects from items. */
-function tagNamesJson(dialect: string) {
-  return dialect === 'postgres'
-    ? sql<string>`(select coalesce(json_agg(t.name), '[]'::json)::text from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id where it.user_id = items.user_id and it.item_id = items.id)`
-    : sql<string>`(select json_group_array(t.name) from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id where it.user_id = items.user_id and it.item_id = items.id)`;
-}
 
 /** A row read for a change, with the item's tag names: a change that leaves tags alone answers without asking for them again. */
 export type ItemRowWithTags = ItemRow & { tags: string[] };
@@ -120,11 +114,12 @@ interface PageParams extends PreparedParams {
   take: number;
 }
 
-/** Compiled once per filter combination and order: list pages are the most frequent request. */
-const itemPage = preparedQuery((db, p: PageParams, order) => {
+/** Compiled once per filter combination, order and dialect: list pages are the most frequent request. */
+const itemPage = preparedQuery((db, p: PageParams, shape) => {
+  const [order, dialect] = shape.split(':') as [ItemPageQuery['order'], DialectName];
   const key = order === 'created' ? 'created_at' : 'updated_at';
   const dir = order === 'created' ? 'desc' : 'asc';
-  let query = db.selectFrom('items').select(ITEM_VIEW_COLUMNS).where('user_id', '=', p.userId);
+  let query = db.selectFrom('items').select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')]).where('user_id', '=', p.userId);
   if (p.projectId !== undefined) query = query.where('project_id', '=', p.projectId);
   if (p.parentId !== undefined) query = query.where('parent_id', '=', p.parentId);
   if (p.since !== undefined) query = query.where('updated_at', '>=', p.since);
@@ -136,8 +131,8 @@ const itemPage = preparedQuery((db, p: PageParams, order) => {
   return query.orderBy(key, dir).orderBy('id', dir).limit(p.take);
 });
 
-/** One page plus one row, so the caller knows whether another page exists. */
-export async function findItemPage(db: Executor, userId: string, q: ItemPageQuery): Promise<ItemViewRow[]> {
+/** One page plus one row, so the caller knows whether another page exists; each row with its tag names. */
+export async function findItemPage(db: Executor, dialect: DialectName, userId: string, q: ItemPageQuery): Promise<TaggedViewRow[]> {
   const params: PageParams = {
     userId,
     projectId: q.projectId || undefined,
@@ -147,7 +142,7 @@ export async function findItemPage(db: Executor, userId: string, q: ItemPageQuer
     afterId: q.after?.id,
     take: q.limit + 1,
   };
-  return itemPage(db, params, q.order);
+  return itemPage(db, params, `${q.order}:${dialect}`);
 }
 
 /**

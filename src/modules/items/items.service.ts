@@ -2,7 +2,7 @@ import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
 import { createCapture, type Capture, type CaptureDeps } from './capture.js';
 import type { ItemEdits } from './item-edits.js';
-import type { ItemView } from './item-view.js';
+import { taggedItemView, type ItemView } from './item-view.js';
 import { findItemPage, type ItemPageQuery } from './items.repository.js';
 
 export type { CaptureInput, CapturedItem } from './capture.js';
@@ -39,9 +39,9 @@ export function createItemsService(
   async function page(userId: string, q: Omit<ItemPageQuery, 'after'>, cursor: string | undefined): Promise<Page<ItemView>> {
     const ordering = [q.order, q.projectId ?? '', q.parentId ?? ''].join(':');
     const after = cursor === undefined ? undefined : decodeCursor(ordering, cursor);
-    const rows = await findItemPage(db, userId, { ...q, ...(after ? { after } : {}) });
+    const rows = await findItemPage(db, deps.dialect, userId, { ...q, ...(after ? { after } : {}) });
     const page = cutPage(rows, q.limit, ordering, (row) => (q.order === 'created' ? row.created_at : row.updated_at));
-    return { items: await loader.views(db, userId, page.rows), next_cursor: page.next_cursor };
+    return { items: page.rows.map(taggedItemView), next_cursor: page.next_cursor };
   }
 
   return {

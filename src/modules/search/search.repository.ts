@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type Sql
 import type { DialectName } from '../../db/create-db.js';
 import type { DatabaseSchema, Executor, ItemStatus, ItemType } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
-import { ITEM_VIEW_COLUMNS, type ItemViewRow } from '../items/item-view.js';
+import { ITEM_VIEW_COLUMNS, tagNamesJson, type TaggedViewRow } from '../items/item-view.js';
 import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
 import { ftsMatch, tsQuery } from './search-words.js';
 
@@ -28,6 +28,8 @@ export interface SearchPageQuery extends SearchFilters {
 }
 
 const QUALIFIED_COLUMNS = ITEM_VIEW_COLUMNS.map((c) => `items.${c}` as const);
+/** A page's rows with their tag names, in the same statement (see tagNamesJson). */
+const pageColumns = (dialect: DialectName) => [...QUALIFIED_COLUMNS, tagNamesJson(dialect).as('tag_names')];
 
 /** Every condition but the text one, AND-ed; written against `items` so both query shapes share it. */
 function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, userId: string, q: SearchPageQuery): Expression<SqlBool> {
@@ -56,8 +58,8 @@ function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, userId: string,
 }
 
 /** Without words: a plain newest-first walk, served by the (user_id, <filter>, created_at, id) indexes. */
-async function filteredPage(db: Executor, userId: string, q: SearchPageQuery, text?: Expression<SqlBool>): Promise<ItemViewRow[]> {
-  let query = db.selectFrom('items').select(QUALIFIED_COLUMNS).where((eb) => filters(eb, userId, q));
+async function filteredPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery, text?: Expression<SqlBool>): Promise<TaggedViewRow[]> {
+  let query = db.selectFrom('items').select(pageColumns(dialect)).where((eb) => filters(eb, userId, q));
   if (text) query = query.where(text);
   return query.orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(q.limit + 1).execute();
 }
@@ -81,7 +83,7 @@ function sqliteHits(db: Executor, userId: string, q: SearchPageQuery, ordered: b
   return db
     .selectFrom(sql<{ rowid: number }>`items_fts`.as('items_fts'))
     .crossJoin('items')
-    .select(QUALIFIED_COLUMNS)
+    .select(pageColumns('sqlite'))
     .where(sql<SqlBool>`items_fts match ${ftsMatch(q.words)}`)
     .where(sql<SqlBool>`items_fts.rowid > ${from}`)
     .where(sql<SqlBool>`items_fts.rowid < ${ordered ? walkEnd(userId, q.after) : rangeEnd(userId)}`)
@@ -96,7 +98,7 @@ function sqliteHits(db: Executor, userId: string, q: SearchPageQuery, ordered: b
  * millisecond may lie in any id order, so when the page ends inside the millisecond of the walk's
  * last hit, that millisecond is read whole and sorted. Out of order, every hit is read and sorted.
  */
-async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery): Promise<ItemViewRow[]> {
+async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery): Promise<TaggedViewRow[]> {
   const ordered = !(await keysUnordered(db, userId));
   const take = q.limit + 1;
   const sorted = (from?: RawBuilder<number>) =>
@@ -136,9 +138,9 @@ export async function renumberSearchKeys(db: Executor, userId: string): Promise<
   await sql`update users set search_unordered = 0 where id = ${userId}`.execute(db);
 }
 
-/** One page plus one row (so the caller knows whether another page exists), newest created first. */
-export async function findSearchPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery): Promise<ItemViewRow[]> {
-  if (q.words.length === 0) return filteredPage(db, userId, q);
+/** One page plus one row (so the caller knows whether another page exists), newest created first, with tag names. */
+export async function findSearchPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery): Promise<TaggedViewRow[]> {
+  if (q.words.length === 0) return filteredPage(db, dialect, userId, q);
   if (dialect === 'sqlite') return sqliteTextPage(db, userId, q);
-  return filteredPage(db, userId, q, sql<SqlBool>`items.search_vector @@ to_tsquery('simple', ${tsQuery(q.words)})`);
+  return filteredPage(db, dialect, userId, q, sql<SqlBool>`items.search_vector @@ to_tsquery('simple', ${tsQuery(q.words)})`);
 }

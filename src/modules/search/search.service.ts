@@ -3,8 +3,7 @@ import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
-import type { ItemLoader } from '../items/item-loader.js';
-import type { ItemView } from '../items/item-view.js';
+import { taggedItemView, type ItemView } from '../items/item-view.js';
 import type { Page } from '../items/items.service.js';
 import { tagKey } from '../tags/tags.service.js';
 import { findSearchPage, keysUnordered, renumberSearchKeys, type SearchFilters } from './search.repository.js';
@@ -44,8 +43,8 @@ function toFilters(query: SearchQuery, internal: InternalFilters): SearchFilters
 const orderingOf = (filters: SearchFilters): string =>
   `search:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url').slice(0, 16)}`;
 
-export function createSearchService(deps: { db: Db; dialect: DialectName; loader: ItemLoader }): SearchService {
-  const { db, loader } = deps;
+export function createSearchService(deps: { db: Db; dialect: DialectName }): SearchService {
+  const { db } = deps;
   return {
     async search(userId, query, internal = {}) {
       const filters = toFilters(query, internal);
@@ -54,7 +53,7 @@ export function createSearchService(deps: { db: Db; dialect: DialectName; loader
       const after = query.cursor === undefined ? undefined : decodeCursor(ordering, query.cursor);
       const rows = await findSearchPage(db, deps.dialect, userId, { ...filters, limit, ...(after ? { after } : {}) });
       const page = cutPage(rows, limit, ordering, (row) => row.created_at);
-      return { items: await loader.views(db, userId, page.rows), next_cursor: page.next_cursor };
+      return { items: page.rows.map(taggedItemView), next_cursor: page.next_cursor };
     },
     async restoreOrder(trx, userId) {
       if (deps.dialect === 'sqlite' && (await keysUnordered(trx, userId))) await renumberSearchKeys(trx, userId);
