@@ -19,13 +19,17 @@ const nextSearchKey = (userId: string) => {
   return sql<number>`(coalesce((select max(search_key) from items where search_key > ${start} and search_key < ${start} + (1 << ${sql.lit(SLOT_SHIFT)})), ${start}) + 1)`;
 };
 
+/** Compiled once per dialect: every capture runs it. */
+const newItemInsert = preparedQuery((db, p: NewItemRow, dialect) =>
+  db.insertInto('items').values(dialect === 'postgres' ? p : { ...p, search_key: nextSearchKey(p.user_id) }),
+);
+
 /**
  * Inserts a new item; on SQLite it takes the user's next search key in the same statement (one
  * write, where the insert trigger's fallback would update the row a second time).
  */
 export async function insertNewItem(db: Executor, dialect: DialectName, row: NewItemRow): Promise<void> {
-  if (dialect === 'postgres') return insertItem(db, row);
-  await db.insertInto('items').values({ ...row, search_key: nextSearchKey(row.user_id) }).execute();
+  await newItemInsert(db, row, dialect);
 }
 
 /** Compiled once: GET /items/{id} and every change of one item start here. */
