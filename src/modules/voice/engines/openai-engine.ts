@@ -38,7 +38,7 @@ export function wavHeader(dataBytes: number): Buffer {
 
 async function readBounded(response: Response): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
