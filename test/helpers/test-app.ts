@@ -71,7 +71,7 @@ export interface TestAppOptions {
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
 
 /** Tests never ask real DNS: every name is unknown unless a test injects its own resolver. */
-export const noDnsResolver = async (hostname: string): Promise<never> => {
+const noDnsResolver = async (hostname: string): Promise<never> => {
   throw Object.assign(new Error(`test resolver: ${hostname} is not a test host`), { code: 'ENOTFOUND' });
 };
 

@@ -60,7 +60,7 @@ interface Doc {
 }
 
 /** Projects by similarity to the text, best first (exported for the evaluation's diagnostics). */
-export function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: string; score: number }> {
+function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: string; score: number }> {
   const query = [...new Set(contentTokens(text))];
   if (query.length === 0) return [];
   const docs: Doc[] = [];

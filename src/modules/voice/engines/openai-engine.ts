@@ -18,7 +18,7 @@ export interface OpenAiEngineOptions {
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** A canonical 44-byte header for 16-bit mono PCM at SAMPLE_RATE, so the PCM file can go out as WAV. */
-export function wavHeader(dataBytes: number): Buffer {
+function wavHeader(dataBytes: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + dataBytes, 4);
