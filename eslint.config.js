@@ -31,10 +31,7 @@ export default defineConfig(
     rules: {
       // tsc's noUnusedLocals already reports unused locals and imports; this adds the arguments of
       // callbacks that must keep their positions. A leading underscore marks those as deliberate.
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
-      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       // Fastify plugins and implementations of promise-returning interfaces (Kysely drivers, stores,
       // engines) are async by contract, awaiting or not; a sync throw in them still becomes a rejection.
       '@typescript-eslint/require-await': 'off',
