@@ -36,11 +36,9 @@ export function signalPid(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function signalTracked(signal: NodeJS.Signals): void {
+function signalTracked(signal: NodeJS.Signals): void {
   for (const pid of live.keys()) signalPid(pid, signal);
 }
-
-export const trackedCount = (): number => live.size;
 
 /** Registers a cleanup; the returned function runs it now (once; a second call waits for the first). */
 export function onCleanup(name: string, run: () => Promise<void> | void): () => Promise<void> {

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { isAskMessage } from '../src/cluster/messages.js';
@@ -17,9 +17,8 @@ export interface PrimaryStoreRoundTrip {
 
 /** This process plays the primary (the same answering code); a forked child plays a worker. */
 export async function measurePrimaryStoreRoundTrip(): Promise<PrimaryStoreRoundTrip> {
-  let child: ChildProcess | undefined;
-  const answer = createPrimaryAnswers({ counters: createMemoryStore(systemClock), metrics: async () => '' }, (reply) => child?.send(reply));
-  child = fork(fileURLToPath(new URL('./primary-store-child.js', import.meta.url)), [String(CALLS)], { stdio: 'inherit' });
+  const answer = createPrimaryAnswers({ counters: createMemoryStore(systemClock), metrics: async () => '' }, (reply) => child.send(reply));
+  const child = fork(fileURLToPath(new URL('./primary-store-child.js', import.meta.url)), [String(CALLS)], { stdio: 'inherit' });
   const samples = new Promise<number[]>((resolve) => {
     child.on('message', (message: unknown) => {
       if (isAskMessage(message)) answer(message);

@@ -17,7 +17,7 @@ import { repoRoot } from './paths.js';
  * baseline's. The user and key are made with each side's own admin CLI (operations.md's commands).
  */
 
-export const BENCH_EMAIL = 'bench@example.test';
+const BENCH_EMAIL = 'bench@example.test';
 const ROWS_PER_TRANSACTION = 5_000;
 const ADMIN_TIMEOUT_MS = 60_000;
 const SEED_TIMEOUT_MS = 30 * 60_000;

@@ -56,7 +56,7 @@ const LOG_TAIL_BYTES = 4_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A port that was free a moment ago on loopback. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const probe = createServer();
   probe.listen(0, '127.0.0.1');
   await once(probe, 'listening');

@@ -40,7 +40,7 @@ import { installValidators } from './plugins/validation.js';
 import { sendNotFoundPage } from './web/errors.js';
 import { webApp } from './web/web.plugin.js';
 
-export const API_PREFIX = '/api/v1';
+const API_PREFIX = '/api/v1';
 const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

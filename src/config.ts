@@ -88,7 +88,7 @@ export interface TranscribeConfig {
 }
 
 /** OpenAI's own transcription model, used when TRANSCRIBE_MODEL is unset. */
-export const DEFAULT_TRANSCRIBE_MODEL = 'whisper-1';
+const DEFAULT_TRANSCRIBE_MODEL = 'whisper-1';
 
 export interface Config {
   readonly port: number;
@@ -138,7 +138,7 @@ export interface SignupConfig {
 export const DEFAULT_SIGNUP: SignupConfig = Object.freeze({ allowed: true, defaultPlan: 'free' });
 
 /** Where `.env` is looked for: the working directory, as operations.md says. */
-export const ENV_FILE = '.env';
+const ENV_FILE = '.env';
 
 /**
  * Reads `.env` into process.env when present, before loadConfig. Node's own reader never

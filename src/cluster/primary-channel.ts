@@ -60,7 +60,7 @@ export function connectToPrimary(proc: NodeJS.Process = process): PrimaryChannel
         const timer = setTimeout(() => settle(id, (p) => p.reject(new Error(`the primary process did not answer within ${timeoutMs} ms`))), timeoutMs);
         // An answer must not keep a worker alive that is otherwise done.
         timer.unref();
-        pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+        pending.set(id, { resolve, reject, timer });
         enqueue({ id, question });
       });
     },

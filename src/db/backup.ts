@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { dialectOf } from './create-db.js';
 
-export class BackupRefused extends Error {
+class BackupRefused extends Error {
   override readonly name = 'BackupRefused';
 }
 

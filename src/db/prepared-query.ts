@@ -45,7 +45,7 @@ export function preparedQuery<P extends PreparedParams, Row>(
   function template(db: Executor, params: P, shape: string, key: string): CompiledQuery {
     const adapter = db.getExecutor().adapter;
     let byShape = templates.get(adapter);
-    if (!byShape) templates.set(adapter, (byShape = new Map()));
+    if (!byShape) templates.set(adapter, (byShape = new Map<string, CompiledQuery>()));
     let compiled = byShape.get(key);
     if (!compiled) {
       const slots: Record<string, unknown> = {};

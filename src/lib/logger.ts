@@ -5,7 +5,7 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
  * Never logged whatever a later change adds to a log line: keys, cookies, passwords. Fastify's
  * request serializer logs no headers today; these paths keep it so if someone logs a request whole.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',

@@ -7,7 +7,7 @@ import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
  * PHC string keeps the parameters with each hash, so they can rise: a hash made with other
  * parameters, or with the scrypt of earlier versions, verifies and is replaced at the next sign-in.
  */
-export const ARGON2_PARAMS = Object.freeze({ memoryCost: 19_456, timeCost: 2, parallelism: 1, outputLen: 32 });
+const ARGON2_PARAMS = Object.freeze({ memoryCost: 19_456, timeCost: 2, parallelism: 1, outputLen: 32 });
 /** Argon2id (algorithm 2 of @node-rs/argon2's const enum, which isolated modules cannot import). */
 const ARGON2ID = 2;
 const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_PARAMS.timeCost},p=${ARGON2_PARAMS.parallelism}$`;

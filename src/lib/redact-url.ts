@@ -4,7 +4,7 @@
  * never reach a log line.
  */
 const SECRET_PARAMS = /^(state|next|return|token|access_token|code|secret|password|key)$/i;
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** The URL as a log may show it: the path as sent, secret query values replaced. */
 export function redactUrl(url: string): string {

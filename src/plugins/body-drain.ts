@@ -9,7 +9,7 @@ export interface DrainLimits {
 }
 
 /** Enough for the rest of a refused 10 MiB upload over a slow phone link; more is cut off. */
-export const DEFAULT_DRAIN: DrainLimits = Object.freeze({ maxBytes: 32 * 1024 * 1024, maxMs: 15_000 });
+const DEFAULT_DRAIN: DrainLimits = Object.freeze({ maxBytes: 32 * 1024 * 1024, maxMs: 15_000 });
 
 /**
  * An answer given before the body was read in full (413, 401, 415, ...) must still reach a client

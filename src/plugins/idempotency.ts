@@ -52,7 +52,7 @@ function documentKey(schema: JsonObject): JsonObject {
     if (status.startsWith('2')) responses[status] = { ...response, headers: { ...own, ...REPLAYED_HEADER } };
   }
   for (const [status, response] of Object.entries(KEY_ERRORS)) responses[status] ??= response;
-  return { ...schema, headers: Type.Object({ ...headers, ...KEY_HEADER } as Record<string, ReturnType<typeof Type.Optional>>), response: responses };
+  return { ...schema, headers: Type.Object({ ...headers, ...KEY_HEADER }), response: responses };
 }
 
 function keptHeaders(reply: FastifyReply): Record<string, string> {

@@ -15,7 +15,7 @@ import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
 import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSchema, WebhookSchema } from '../modules/webhooks/webhooks.schemas.js';
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
-export const SHARED_SCHEMAS: TSchema[] = [
+const SHARED_SCHEMAS: TSchema[] = [
   ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema,
   BulkResultSchema, TranscriptionSchema, WebhookSchema, WebhookListSchema, CreatedWebhookSchema, DeliverySchema, DeliveryPageSchema,
   ChangeSchema, ChangePageSchema,
@@ -37,7 +37,7 @@ const THEME_CSS = `.swagger-ui .topbar { background: #1d2433; padding: 6px 0; }
  * loaded from, so "Try it out" works from 127.0.0.1, a LAN name or behind a proxy alike, whatever
  * PUBLIC_URL says.
  */
-export const API_SERVERS = [{ url: '/', description: 'the server this document was loaded from' }];
+const API_SERVERS = [{ url: '/', description: 'the server this document was loaded from' }];
 
 export async function installOpenApi(app: FastifyInstance): Promise<void> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

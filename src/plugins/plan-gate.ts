@@ -12,7 +12,7 @@ declare module 'fastify' {
 }
 
 /** Names the way out on a self-hosted server, where no one sells the plan: its owner switches it. */
-export const PRO_REQUIRED_MESSAGE =
+const PRO_REQUIRED_MESSAGE =
   'this needs the Pro plan; on a self-hosted server its owner switches plans on the admin page (/admin) or with `npm run admin -- user set-plan --email E --plan pro`';
 
 /**

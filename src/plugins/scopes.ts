@@ -14,12 +14,12 @@ declare module 'fastify' {
 }
 
 /** The OpenAPI security scheme every authenticated operation names. */
-export const SECURITY_SCHEME = 'bearerAuth';
+const SECURITY_SCHEME = 'bearerAuth';
 
 const ROUTE_SCOPES: readonly string[] = [...SCOPES, 'none'];
 
 /** The OpenAPI `security` of a route: one alternative per scope that admits it (capture: capture or write). */
-export function securityFor(scope: RouteScope): Array<Record<string, string[]>> {
+function securityFor(scope: RouteScope): Array<Record<string, string[]>> {
   if (scope === 'none') return [{ [SECURITY_SCHEME]: [] }];
   return scopesAdmitting(scope).map((s) => ({ [SECURITY_SCHEME]: [s] }));
 }

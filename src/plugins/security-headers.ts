@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
  * code, styles and fonts only from here (renderers style elements inline, hence 'unsafe-inline'
  * for styles alone), fetch only from here, and never be framed.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
+const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -13,7 +13,7 @@ export type HtmlValue = SafeHtml | string | number | boolean | null | undefined 
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 function render(value: HtmlValue): string {
   // Booleans render nothing, so `${cond && html`…`}` reads naturally.

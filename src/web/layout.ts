@@ -17,7 +17,7 @@ export interface PageOptions {
 }
 
 /** Frames, inline script and foreign origins are all refused; the approval page must never be framed. */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

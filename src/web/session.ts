@@ -27,7 +27,7 @@ export interface CookieNames {
 }
 
 /** `__Host-` cookies (HTTPS only) cannot be planted by a sibling subdomain, which protects the CSRF basis. */
-export function cookieNames(publicUrl: string): CookieNames {
+function cookieNames(publicUrl: string): CookieNames {
   const secure = publicUrl.startsWith('https://');
   const prefix = secure ? '__Host-' : '';
   return { secure, session: `${prefix}cin_session`, anonymous: `${prefix}cin_anon` };

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 /** Committed, so a reviewer sees every page without running anything (docs/web.md links them). */
-export const SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
+const SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

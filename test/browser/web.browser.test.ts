@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
 import { newEmail, newState } from '../helpers/web-client.js';
 import { launchChromium, newContext, screenshot } from './chromium.js';
 
@@ -43,7 +43,7 @@ describe('the web app in chromium', () => {
       headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as JsonBody };
   };
 
   async function signUp(page: Page, email: string): Promise<void> {

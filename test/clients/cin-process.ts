@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The built binary, exactly what `npm install -g` links as `cin` (built by the root build). */
-export const CIN = resolve(import.meta.dirname, '../../packages/cli/dist/cin.js');
+const CIN = resolve(import.meta.dirname, '../../packages/cli/dist/cin.js');
 
 export interface CinRun {
   code: number | null;

@@ -111,12 +111,11 @@ describe.each(DIALECTS)('cin login (%s)', (dialect) => {
       const browser = join(home.dir, 'browser.sh');
       writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
       const attempt = async (args: string[], env: Record<string, string>) => {
-        let url = '';
         const run = await runCin(home.dir, ['login', '--server', t.baseUrl, ...args], {
           env: { BROWSER: browser, ...env },
           onStderr: { match: /Waiting for approval/, then: (_m, child) => void child.kill('SIGINT') },
         });
-        url = URL_LINE.exec(run.stderr)?.[1] ?? '';
+        const url = URL_LINE.exec(run.stderr)?.[1] ?? '';
         return { run, url };
       };
       const shown = await attempt([], { DISPLAY: ':0' });

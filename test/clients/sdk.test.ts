@@ -191,12 +191,12 @@ describe('retries', () => {
         return;
       }
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c)).on('end', async () => {
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => void (async () => {
         const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
         const upstream = await fetch(`${t.baseUrl}${req.url}`, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
         answered.push({ status: upstream.status, key });
         res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
-      });
+      })());
     });
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
     flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;

@@ -44,7 +44,7 @@ export class FakeTranscriptionServer {
       headers: req.headers as Record<string, string>,
       body: Readable.toWeb(req) as ReadableStream,
       duplex: 'half',
-    } as RequestInit);
+    });
     const form = await request.formData();
     const fields: Record<string, string> = {};
     let file: ReceivedTranscription['file'];

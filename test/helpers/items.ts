@@ -43,7 +43,7 @@ export async function outboxEvents(t: TestApp, userId: string): Promise<Delivery
   return rows.map((row) => JSON.parse(row.payload) as DeliveryBody);
 }
 
-export function outbox(t: TestApp, userId: string): Outbox {
+function outbox(t: TestApp, userId: string): Outbox {
   let seen = 0;
   const take = async (): Promise<DeliveryBody[]> => {
     const all = await outboxEvents(t, userId);

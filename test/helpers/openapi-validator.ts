@@ -77,7 +77,7 @@ function preview(body: unknown): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
-export function createOpenApiValidator(doc: OpenApiDocument): OpenApiValidator {
+function createOpenApiValidator(doc: OpenApiDocument): OpenApiValidator {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, validateFormats: true });
   addFormats(ajv);
   // OpenAPI 3.1 annotations that are not JSON Schema keywords.

@@ -74,6 +74,6 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     return { baseUrl, readyMs: performance.now() - started, child, output: () => output, exited, stop };
   } catch (error) {
     await stop();
-    throw new Error(`the server did not start (${(error as Error).message}):\n${output}`);
+    throw new Error(`the server did not start (${(error as Error).message}):\n${output}`, { cause: error });
   }
 }

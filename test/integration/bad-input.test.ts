@@ -24,9 +24,9 @@ describe.each(DIALECTS)('bad input is refused cleanly (%s)', (dialect) => {
     const headers = { authorization: `Bearer ${user.token}` };
     // The first authenticated request stamps api_keys.last_used_at; the manual clock keeps it still afterwards.
     const item = await t.app.inject({ method: 'POST', url: '/api/v1/capture', headers, payload: { text: 'first' } });
-    itemId = (JSON.parse(item.body) as JsonBody).id;
+    itemId = JSON.parse(item.body).id;
     const project = await t.app.inject({ method: 'POST', url: '/api/v1/projects', headers, payload: { name: 'Work' } });
-    projectId = (JSON.parse(project.body) as JsonBody).id;
+    projectId = JSON.parse(project.body).id;
   });
   afterAll(async () => t?.close());
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { loadOpenApiValidator, type OpenApiValidator } from '../helpers/openapi-validator.js';
-import { createTestApp, createUser, type JsonBody, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 /*
  * Random requests over every route. Whatever arrives, the service answers with a status its OpenAPI
@@ -270,8 +270,8 @@ describe.each(DIALECTS)('random requests (%s)', (dialect) => {
     await t.services.keys.revoke((await t.services.keys.list(user.id)).find((k) => k.label === 'revoked')!.id);
     for (const who of [user, other]) {
       const auth = { authorization: `Bearer ${who.token}` };
-      const parent = JSON.parse((await t.app.inject({ method: 'POST', url: '/api/v1/capture', headers: auth, payload: { text: 'parent' } })).body) as JsonBody;
-      const child = JSON.parse((await t.app.inject({ method: 'POST', url: '/api/v1/capture', headers: auth, payload: { text: 'child' } })).body) as JsonBody;
+      const parent = JSON.parse((await t.app.inject({ method: 'POST', url: '/api/v1/capture', headers: auth, payload: { text: 'parent' } })).body);
+      const child = JSON.parse((await t.app.inject({ method: 'POST', url: '/api/v1/capture', headers: auth, payload: { text: 'child' } })).body);
       await t.app.inject({ method: 'PATCH', url: `/api/v1/items/${child.id}`, headers: auth, payload: { parent_id: parent.id, tags: ['Work', 'home'] } });
       await t.app.inject({ method: 'POST', url: '/api/v1/projects', headers: auth, payload: { name: 'Work' } });
     }

@@ -98,7 +98,7 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%
       });
       const closed = new Promise<void>((done) => socket.once('close', done));
 
-      socket.on('connect', async () => {
+      socket.on('connect', () => void (async () => {
         const framing = options.declaredLength === undefined ? 'Transfer-Encoding: chunked' : `Content-Length: ${options.declaredLength}`;
         socket.write(
           'POST /api/v1/voice/transcribe HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n' +
@@ -129,7 +129,7 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%
           send(`\r\n--${BOUNDARY}--\r\n`);
           socket.write('0\r\n\r\n');
         }
-      });
+      })());
     });
   }
 

@@ -19,7 +19,7 @@ describe.each(DIALECTS)('web app install, share and voice (%s)', (dialect) => {
     const res = await t.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/manifest+json');
-    const manifest = res.json() as { icons: { src: string; sizes: string }[]; share_target: { action: string; method: string }; display: string };
+    const manifest = res.json<{ icons: { src: string; sizes: string }[]; share_target: { action: string; method: string }; display: string }>();
     expect(manifest.display).toBe('standalone');
     expect(manifest.share_target).toMatchObject({ action: '/share', method: 'GET' });
     expect(manifest.icons.map((i) => i.sizes)).toEqual(['192x192', '512x512']);
@@ -59,7 +59,7 @@ describe.each(DIALECTS)('web app install, share and voice (%s)', (dialect) => {
       method: 'POST', url: '/inbox/voice', payload: Buffer.from(await request.arrayBuffer()),
       headers: { cookie, 'content-type': request.headers.get('content-type')! },
     });
-    return { status: res.statusCode, body: res.json() as { text?: string; error?: string } };
+    return { status: res.statusCode, body: res.json<{ text?: string; error?: string }>() };
   }
 
   it('POST /inbox/voice is Pro: a free user is told so', async () => {

@@ -1,13 +1,13 @@
 import type { Item, Project } from '@capture-inbox/sdk';
 
 /** UUIDv7 ids begin with their creation time, so items of one minute share a prefix: the short id is the random end. */
-export const SHORT_ID_LENGTH = 8;
+const SHORT_ID_LENGTH = 8;
 export const shortId = (id: string): string => id.replace(/-/g, '').slice(-SHORT_ID_LENGTH);
 
 const TITLE_WIDTH = 48;
 
 /** "Sun 22 Nov 17:00" in the user's zone; the year only when it is not this year's. */
-export function formatDue(iso: string | null, zone: string, now = new Date()): string {
+function formatDue(iso: string | null, zone: string, now = new Date()): string {
   if (!iso) return '';
   const at = new Date(iso);
   const year = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric' }).format(d);

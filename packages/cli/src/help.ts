@@ -1,6 +1,6 @@
 import type { Command } from './command.js';
 
-export const COMMON_FLAGS = `Every command takes:
+const COMMON_FLAGS = `Every command takes:
   --json          print exactly one JSON document on stdout (and nothing else there)
   --server URL    the server (default: CAPTURE_INBOX_URL, else the one you logged in to)
   -h, --help      this command's manual`;

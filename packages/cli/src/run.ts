@@ -11,7 +11,7 @@ const COMMON: OptionSpecs = {
   help: { type: 'boolean', short: 'h' },
 };
 
-export const EXIT = { ok: 0, refused: 1, usage: 2, notLoggedIn: 3, interrupted: 130 } as const;
+const EXIT = { ok: 0, refused: 1, usage: 2, notLoggedIn: 3, interrupted: 130 } as const;
 
 /** Runs one command line and answers the exit code; never throws. */
 export async function run(argv: string[], io: Io): Promise<number> {

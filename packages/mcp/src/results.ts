@@ -15,7 +15,7 @@ export function toolResult<S extends z.ZodType<Record<string, unknown>>>(text: s
  * A failed call as a tool error (isError), never a protocol error: the model reads the API's
  * error code and message and can correct itself; the session goes on.
  */
-export function toolError(error: unknown): CallToolResult {
+function toolError(error: unknown): CallToolResult {
   return { content: [{ type: 'text', text: errorText(error) }], isError: true };
 }
 

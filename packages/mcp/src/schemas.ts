@@ -38,7 +38,7 @@ export const ItemView = z.object({
 });
 export type ItemView = z.infer<typeof ItemView>;
 
-export const AiDecision = z.object({
+const AiDecision = z.object({
   engine: z.enum(['local', 'openai']),
   type: ItemType,
   project_id: z.string().nullable(),
@@ -47,12 +47,12 @@ export const AiDecision = z.object({
   applied: z.array(z.enum(['type', 'project_id', 'due_at', 'title'])).describe('the fields the organizer changed'),
 });
 
-export const CapturedItemView = ItemView.extend({
+const CapturedItemView = ItemView.extend({
   ai: AiDecision.nullable().describe('what the AI organizer decided; null when it did not run'),
 });
 export type CapturedItemView = z.infer<typeof CapturedItemView>;
 
-export const ProjectView = z.object({
+const ProjectView = z.object({
   id: z.string(),
   name: z.string(),
   is_default: z.boolean().describe('true for the Inbox, where items without a project land'),

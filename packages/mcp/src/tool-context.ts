@@ -1,5 +1,4 @@
 import { InboxApiError, isApiError, type InboxApi, type Item, type Project } from './inbox-api.js';
-import type { ItemView } from './schemas.js';
 
 /** How long names and the time zone are reused: summaries may be a little stale, calls are counted. */
 const CACHE_MS = 30_000;
@@ -85,4 +84,3 @@ export class ToolContext {
   }
 }
 
-export type { ItemView };

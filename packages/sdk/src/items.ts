@@ -56,4 +56,3 @@ export function itemsApi(api: Api) {
   };
 }
 
-export type ItemsApi = ReturnType<typeof itemsApi>;

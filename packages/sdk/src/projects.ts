@@ -20,4 +20,3 @@ export function projectsApi(api: Api) {
   };
 }
 
-export type ProjectsApi = ReturnType<typeof projectsApi>;

@@ -59,7 +59,7 @@ export function transferApi(api: Api) {
     /** The whole account as the export document. */
     exportJson: (): Promise<ExportDocument> => unwrap(api.GET('/api/v1/export', { params: { query: { format: 'json' } } })) as Promise<ExportDocument>,
     /** The whole account as one GitHub-flavoured Markdown document. */
-    exportMarkdown: (): Promise<string> => unwrap(api.GET('/api/v1/export', { params: { query: { format: 'markdown' } }, parseAs: 'text' })) as Promise<string>,
+    exportMarkdown: (): Promise<string> => unwrap<string>(api.GET('/api/v1/export', { params: { query: { format: 'markdown' } }, parseAs: 'text' })),
     /** Imports an export document, or CSV text. */
     import: (document: ImportDocument | string, options: { idempotencyKey?: string } = {}): Promise<ImportResult> =>
       unwrap(

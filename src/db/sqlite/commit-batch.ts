@@ -9,6 +9,7 @@ export interface Batch {
 export function newBatch(): Batch {
   let settle!: (error?: unknown) => void;
   const done = new Promise<void>((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the batch fails with whatever its commit threw
     settle = (error) => (error === undefined ? resolve() : reject(error));
   });
   // A batch can fail with no unit waiting on it yet; each unit that joined awaits `done` itself.

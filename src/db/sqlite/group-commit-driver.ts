@@ -98,7 +98,7 @@ export class GroupCommitDriver implements Driver {
       await connection.executeQuery(UNIT);
     } catch (error) {
       lease.inUnit = false;
-      this.#leaveUnit();
+      void this.#leaveUnit();
       throw error;
     }
   }
@@ -122,7 +122,7 @@ export class GroupCommitDriver implements Driver {
       }
     } finally {
       lease.inUnit = false;
-      this.#leaveUnit();
+      void this.#leaveUnit();
     }
   }
 
@@ -180,7 +180,7 @@ export class GroupCommitDriver implements Driver {
     try {
       result = this.#runOnWriter<R>(query);
     } catch (error) {
-      this.#leaveUnit();
+      void this.#leaveUnit();
       throw error;
     }
     await this.#leaveUnit({ awaitCommit: true });

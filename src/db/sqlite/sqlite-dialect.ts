@@ -17,7 +17,7 @@ export class GroupCommitSqliteDialect implements Dialect {
     return new SqliteAdapter();
   }
 
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }
 }

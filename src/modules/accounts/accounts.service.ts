@@ -39,7 +39,7 @@ export interface AccountsService {
 }
 
 /** The answer to a sign-up with an email that has an account: it names no account. */
-export const NEUTRAL_SIGNUP_REFUSAL = 'No account could be created with these details. If you already have an account, sign in instead.';
+const NEUTRAL_SIGNUP_REFUSAL = 'No account could be created with these details. If you already have an account, sign in instead.';
 
 /** Only the hash of a session token is stored: a copy of the database signs nobody in. */
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from '../../schemas/common.js';
 
-export const BULK_MAX_IDS = 100;
+const BULK_MAX_IDS = 100;
 
-export const BulkOpSchema = Type.Union(
+const BulkOpSchema = Type.Union(
   [Type.Literal('toggle'), Type.Literal('archive'), Type.Literal('unarchive'), Type.Literal('delete'), Type.Literal('move')],
   { description: 'toggle | archive | unarchive | delete | move' },
 );

@@ -14,7 +14,7 @@ export type { UndispatchedEvent } from './outbox-dispatch.repository.js';
 
 const DAY_MS = 24 * 3600_000;
 /** The contract: changes are kept at least 30 days; a cursor issued longer ago is 410. */
-export const CURSOR_LIFETIME_MS = 30 * DAY_MS;
+const CURSOR_LIFETIME_MS = 30 * DAY_MS;
 /**
  * How long events are kept. A day more than a cursor lives, so every event after a live cursor is
  * still there: an event can be committed a little after the clock time it carries.

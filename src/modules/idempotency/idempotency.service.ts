@@ -4,12 +4,12 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import { deleteClaim, deleteExpiredKeys, findKeyRecord, insertClaim, storeAnswer, takeOverClaim, type NewClaim } from './idempotency.repository.js';
 
 /** The contract: an answer is kept 24 hours per user and key. */
-export const KEY_LIFETIME_MS = 24 * 3600_000;
+const KEY_LIFETIME_MS = 24 * 3600_000;
 /**
  * How long a first request holds its key before another request may take it over: only a process
  * that died mid-request leaves a claim this old, so it is far longer than any request may run.
  */
-export const CLAIM_LEASE_MS = 10 * 60_000;
+const CLAIM_LEASE_MS = 10 * 60_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 500;
 /** Claim attempts when the record changes under us (taken over, expired, released). */

@@ -155,7 +155,7 @@ export async function findItemPage(db: Executor, dialect: DialectName, userId: s
  */
 export async function updateItems(db: Executor, userId: string, ids: readonly string[], patch: ItemPatch): Promise<ItemRow[]> {
   if (ids.length === 0) return [];
-  return itemsUpdated(db, { ...(patch as PatchParams), userId, ids });
+  return itemsUpdated(db, { ...patch, userId, ids });
 }
 
 type PatchParams = { [K in keyof ItemPatch]?: Exclude<ItemPatch[K], undefined> & (string | number | null) };

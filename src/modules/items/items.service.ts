@@ -5,8 +5,7 @@ import type { ItemEdits } from './item-edits.js';
 import { taggedItemView, type ItemView } from './item-view.js';
 import { findItemPage, type ItemPageQuery } from './items.repository.js';
 
-export type { CaptureInput, CapturedItem } from './capture.js';
-export type { PatchInput } from './item-patch.js';
+export type { CapturedItem } from './capture.js';
 
 export interface Page<T> {
   items: T[];

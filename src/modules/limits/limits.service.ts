@@ -56,7 +56,7 @@ export interface LimitsService {
  * password. Per account they are keyed with the address too, so nobody can lock another user out
  * by failing on purpose from elsewhere; per address, one machine trying many accounts is slowed.
  */
-export const LOGIN_LIMITS = Object.freeze({
+const LOGIN_LIMITS = Object.freeze({
   perAccountAtAddress: Object.freeze({ perMinute: 10, perDay: 100 }),
   perIp: Object.freeze({ perMinute: 30, perDay: 1000 }),
 });

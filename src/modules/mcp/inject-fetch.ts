@@ -1,9 +1,7 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /** Statuses whose answer has no body (a Response built with one throws). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
-
-type Method = NonNullable<InjectOptions['method']>;
 
 /**
  * A fetch that answers from the app itself, through Fastify's inject: the hosted MCP tools call
@@ -20,7 +18,7 @@ export function injectFetch(app: FastifyInstance, remoteAddress: string): (reque
     });
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const answer = await app.inject({
-      method: request.method as Method,
+      method: request.method,
       url: `${url.pathname}${url.search}`,
       headers,
       remoteAddress,

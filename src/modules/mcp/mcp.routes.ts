@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 const BEARER = /^Bearer +([^\s]+) *$/i;
 /** The tools reach the API in-process; the host is never resolved. */
 const IN_PROCESS_URL = 'http://in-process.invalid';

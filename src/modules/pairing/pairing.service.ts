@@ -16,9 +16,9 @@ import {
 } from './pairing.repository.js';
 
 /** The link lives 10 minutes (contract), for approval and exchange alike. */
-export const PAIRING_TTL_MS = 10 * 60_000;
+const PAIRING_TTL_MS = 10 * 60_000;
 /** After expiring, a state keeps answering 410 this long before it may be forgotten (then 404). */
-export const PAIRING_RETENTION_MS = 24 * 60 * 60_000;
+const PAIRING_RETENTION_MS = 24 * 60 * 60_000;
 export const LABEL_MAX = 100;
 export const STATE_PATTERN = '^[A-Za-z0-9_-]{32}$';
 const STATE = new RegExp(STATE_PATTERN);
@@ -89,7 +89,7 @@ function exchangeRefusal(status: Exclude<PairingStatus, 'approved'>): AppError {
 class LostExchange extends Error {}
 
 /** The poll interval the contract announces (Retry-After: 2); faster polls of an open request are told to slow down. */
-export const POLL_INTERVAL_MS = 2000;
+const POLL_INTERVAL_MS = 2000;
 
 export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysService; pace: (key: string, intervalMs: number) => Promise<boolean> }): PairingService {
   const { db, clock } = deps;

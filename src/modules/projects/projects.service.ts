@@ -16,7 +16,7 @@ import {
   type ProjectWithCount,
 } from './projects.repository.js';
 
-export const INBOX_NAME = 'Inbox';
+const INBOX_NAME = 'Inbox';
 const NAME_MAX = 100;
 
 export interface ProjectView {

@@ -12,7 +12,7 @@ import {
   replaceItemTags,
 } from './tags.repository.js';
 
-export const MAX_TAGS_PER_ITEM = 20;
+const MAX_TAGS_PER_ITEM = 20;
 const TAG_NAME_MAX = 50;
 
 export const tagKey = (name: string): string => name.trim().toLowerCase();

@@ -1,4 +1,4 @@
-import type { Executor, Plan, UsersTable } from '../../db/schema.js';
+import type { Executor, UsersTable } from '../../db/schema.js';
 
 export type UserRow = UsersTable;
 
@@ -40,4 +40,3 @@ export async function findFirstUserId(db: Executor): Promise<string | undefined>
   return row?.id;
 }
 
-export type { Plan };

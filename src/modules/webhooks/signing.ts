@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
-export const USER_AGENT = 'CaptureInbox-Webhooks/1.0';
+const USER_AGENT = 'CaptureInbox-Webhooks/1.0';
 
 /** What the create response shows once. The prefix makes leaked secrets easy to recognise. */
 export const newWebhookSecret = (): string => `cinwh_${randomBytes(32).toString('base64url')}`;

@@ -42,7 +42,7 @@ export const connectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     const { user, csrf } = webContext(request);
     const mine = user !== null && p.user_id === user.id;
     if (mine && (p.status === 'approved' || p.status === 'exchanged' || p.status === 'denied')) {
-      return sendPage(reply, 200, decidedPage({ user: user!, csrf, label: p.label, approved: p.status !== 'denied' }));
+      return sendPage(reply, 200, decidedPage({ user, csrf, label: p.label, approved: p.status !== 'denied' }));
     }
     return unusable(request, reply, p.status === 'expired' ? 'expired' : 'used');
   }

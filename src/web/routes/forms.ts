@@ -18,11 +18,13 @@ function asciiTarget(target: string): string | null {
 
 /** Only a path of this site, never `//host` or `/\host`: where to go after signing in. */
 export function safeNext(next: string | undefined): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (!next || next.length > 2000 || !/^\/(?![/\\])/.test(next) || /[\u0000-\u001f]/.test(next)) return '/';
   return asciiTarget(next) ?? '/';
 }
 
 /** The pages a list form may come back to: the inbox, a project's page, an item's page. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const RETURN_PAGE = /^\/(?:(?:projects|inbox\/items)\/[0-9a-fA-F-]{36})?(\?[^#\u0000-\u001f]*)?$/;
 
 /** Inbox forms come back to the page they were sent from, filters included. */

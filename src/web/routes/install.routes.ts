@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ICON_SIZES, iconPng } from '../icons.js';
 
 /** The web app manifest: installable, and a share target ("Share → Capture Inbox" on a phone). */
-export const MANIFEST = {
+const MANIFEST = {
   name: 'Capture Inbox',
   short_name: 'Inbox',
   description: 'Capture notes and todos; organize them later.',

@@ -13,7 +13,7 @@ const ShareQuery = Type.Object({ title: field(1000), text: field(100_000), url: 
  * inbox to be saved with one tap. Saving on the GET itself would let any page put items in a
  * signed-in user's inbox with a link. Signed out, the browser signs in first and comes back.
  */
-export function sharedText(q: { title?: string | undefined; text?: string | undefined; url?: string | undefined }): string {
+function sharedText(q: { title?: string | undefined; text?: string | undefined; url?: string | undefined }): string {
   const parts: string[] = [];
   for (const part of [q.title, q.text, q.url]) {
     const value = part?.trim();

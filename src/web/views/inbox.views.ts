@@ -10,7 +10,7 @@ import { captureForm, type CaptureFormData } from './capture.views.js';
 import { itemRow } from './item-row.views.js';
 import { sidebar } from './sidebar.views.js';
 
-export type { InboxFilters, Show } from '../inbox-query.js';
+export type { InboxFilters } from '../inbox-query.js';
 
 export interface InboxPageData {
   user: SessionUser;

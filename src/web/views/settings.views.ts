@@ -75,7 +75,7 @@ function keyRow(d: SettingsPageData, key: KeyView): SafeHtml {
 }
 
 /** The expiry offered when minting: never, or whole days (the CLI takes --expires-in-days). */
-export const EXPIRY_CHOICES: ReadonlyArray<readonly [string, string]> = [['', 'Never'], ['7', 'In 7 days'], ['30', 'In 30 days'], ['90', 'In 90 days'], ['365', 'In a year']];
+const EXPIRY_CHOICES: ReadonlyArray<readonly [string, string]> = [['', 'Never'], ['7', 'In 7 days'], ['30', 'In 30 days'], ['90', 'In 90 days'], ['365', 'In a year']];
 
 function keysSection(d: SettingsPageData): SafeHtml {
   return html`<section class="card" aria-labelledby="keys-heading">

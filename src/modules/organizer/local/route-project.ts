@@ -23,7 +23,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const namePattern = (name: string): string => name.trim().split(/[\s\-_]+/).map(escape).join('[\\s\\-_]*') + "(?:'s|’s|s)?";
 
 function byHashtag(title: string, content: string, projects: ProjectContext[]): Routing | undefined {
-  for (const m of `${title}\n${content}`.matchAll(/(?:^|\s)#([\p{L}\p{N}_\-]+)/gu)) {
+  for (const m of `${title}\n${content}`.matchAll(/(?:^|\s)#([\p{L}\p{N}_-]+)/gu)) {
     const project = projects.find((p) => slug(p.name) === slug(m[1]!));
     if (!project) continue;
     const cleaned = title.replace(new RegExp(`(^|\\s)#${escape(m[1]!)}(?=$|[\\s,.;:!?])`, 'u'), '$1').replace(/\s{2,}/g, ' ').trim();
@@ -60,7 +60,7 @@ interface Doc {
 }
 
 /** Projects by similarity to the text, best first (exported for the evaluation's diagnostics). */
-export function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: string; score: number }> {
+function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: string; score: number }> {
   const query = [...new Set(contentTokens(text))];
   if (query.length === 0) return [];
   const docs: Doc[] = [];

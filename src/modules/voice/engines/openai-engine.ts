@@ -18,7 +18,7 @@ export interface OpenAiEngineOptions {
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** A canonical 44-byte header for 16-bit mono PCM at SAMPLE_RATE, so the PCM file can go out as WAV. */
-export function wavHeader(dataBytes: number): Buffer {
+function wavHeader(dataBytes: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + dataBytes, 4);
@@ -38,7 +38,7 @@ export function wavHeader(dataBytes: number): Buffer {
 
 async function readBounded(response: Response): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
