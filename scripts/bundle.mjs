@@ -58,7 +58,7 @@ const result = await build({
  * string in a string, cooked template or regular expression literal, and harmless in a comment. (A
  * template's `.raw` would differ; no bundled code reads it for these characters: asciiOnly.test.ts.)
  */
-const escapeNonAscii = (text) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeNonAscii = (text) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 for (const file of result.outputFiles) {
   mkdirSync(dirname(file.path), { recursive: true });

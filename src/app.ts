@@ -101,39 +101,45 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     done(null, payload);
   });
 
+  // Each routes plugin is given the services it calls and nothing else, so its options say what it depends on.
+  const { accounts, accountSettings, bulk, clock, db, events, idempotency, instance, items, keys, limits, metrics, organizer, pairing, projects, search, subtasks, tags, transfer, users, voice, webhooks } = services;
   await installOpenApi(app);
-  await app.register(systemRoutes, { services, metricsToken: config.metricsToken });
+  await app.register(systemRoutes, { db, metrics, metricsToken: config.metricsToken });
 
   await app.register(
     async (api) => {
       await installCors(api, config.corsOrigins ?? []);
-      installBearerAuth(api, services.keys);
+      installBearerAuth(api, keys);
       installScopes(api);
-      installRateLimits(api, services.limits);
+      installRateLimits(api, limits);
       installPlanGate(api);
       installItemEtags(api);
-      installIdempotency(api, services.idempotency);
+      installIdempotency(api, idempotency);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
-      await api.register(usersRoutes, { services });
-      await api.register(itemsRoutes, { services });
-      await api.register(searchRoutes, { services });
-      await api.register(bulkRoutes, { services });
-      await api.register(organizerRoutes, { services });
-      await api.register(projectsRoutes, { services });
-      await api.register(tagsRoutes, { services });
-      await api.register(voiceRoutes, { services });
-      await api.register(pairingRoutes, { services });
-      await api.register(webhooksRoutes, { services });
-      await api.register(eventsRoutes, { services });
-      await api.register(transferRoutes, { services });
-      await api.register(datesRoutes, { services });
+      await api.register(usersRoutes, { users });
+      await api.register(itemsRoutes, { items });
+      await api.register(searchRoutes, { search });
+      await api.register(bulkRoutes, { bulk });
+      await api.register(organizerRoutes, { organizer });
+      await api.register(projectsRoutes, { items, projects });
+      await api.register(tagsRoutes, { tags });
+      await api.register(voiceRoutes, { voice });
+      await api.register(pairingRoutes, { pairing });
+      await api.register(webhooksRoutes, { webhooks });
+      await api.register(eventsRoutes, { events });
+      await api.register(transferRoutes, { transfer });
+      await api.register(datesRoutes, { clock });
     },
     { prefix: API_PREFIX },
   );
   // The MCP endpoint for agents: its tools call the API above in-process (src/modules/mcp).
-  await installMcp(app, { services, limits: config.mcp ?? DEFAULT_MCP });
+  await installMcp(app, { keys, load: config.mcp ?? DEFAULT_MCP });
   // Developer settings list the user's webhooks read-only, from the same service as the API.
-  await app.register(webApp, { services, publicUrl: config.publicUrl, webhooks: { listForUser: (userId) => services.webhooks.list(userId) } });
+  await app.register(webApp, {
+    services: { accounts, accountSettings, clock, db, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice },
+    publicUrl: config.publicUrl,
+    webhooks: { listForUser: (userId) => webhooks.list(userId) },
+  });
 
   return app;
 }

@@ -77,6 +77,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** Processes build these from their Config with containerOptionsFrom (container-options.ts); tests add injections there too. */
 export interface ContainerOptions {
   clock?: Clock;
   newId?: IdGenerator;

@@ -7,6 +7,7 @@ import { connectToPrimary } from './cluster/primary-channel.js';
 import { runPrimary } from './cluster/primary.js';
 import { loadConfig, loadEnvFile, type Config } from './config.js';
 import { createServices } from './container.js';
+import { containerOptionsFrom } from './container-options.js';
 import { createDb } from './db/create-db.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -43,17 +44,13 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   if (!inCluster) await prepareDeployment(config, logger);
   const handle = createDb(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
   const channel = inCluster ? connectToPrimary() : undefined;
-  const services = createServices(handle, {
-    logger,
-    limits: config.limits,
-    organizer: config.organizer,
-    ...(config.redisUrl ? { redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } } : {}),
-    ...(channel ? { cluster: clusterWorkerLink(channel) } : {}),
-    transcribe: config.transcribe,
-    webhooks: { secretKey: secretKeyOf(config, logger), delivery: config.webhooks },
-    signup: config.signup,
-    processMetrics: true,
-  });
+  const services = createServices(
+    handle,
+    containerOptionsFrom(
+      { ...config, secretKey: secretKeyOf(config, logger) },
+      { logger, processMetrics: true, ...(channel ? { cluster: clusterWorkerLink(channel) } : {}) },
+    ),
+  );
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
     // Stops the webhook worker first (in-flight attempts finish or hand their lease back), then the rest.

@@ -1,11 +1,14 @@
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { loadConfig, loadEnvFile } from '../config.js';
-import { createServices } from '../container.js';
+import { createServices, type Services } from '../container.js';
+import { containerOptionsFrom } from '../container-options.js';
 import { backupDatabase } from '../db/backup.js';
 import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { COMMANDS, PRINTED, UsageError } from './admin-commands.js';
+import { COMMANDS, PRINTED, UsageError, type Flags } from './admin-commands.js';
+
+type Command = (typeof COMMANDS)[string];
 
 const USAGE = `usage: admin user create --email E [--password P] [--plan free|pro]
        admin user set-plan --email E --plan free|pro
@@ -54,13 +57,21 @@ async function main(argv: string[]): Promise<void> {
   const handle = createDb(config.databaseUrl);
   try {
     const applied = await migrateToLatest(handle.db);
-    const io = { readStdin: () => text(process.stdin), stdout: process.stdout };
     const result = run
-      ? await run(createServices(handle, { signup: config.signup }), values, io)
+      ? await runCommand(run, createServices(handle, containerOptionsFrom(config)), values)
       : { applied: applied.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
     if (result !== PRINTED) process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await handle.db.destroy();
+  }
+}
+
+/** The services are built as the server builds them (same limits, Redis, signup), and closed again so no connection keeps the CLI alive. */
+async function runCommand(run: Command, services: Services, flags: Flags): Promise<unknown> {
+  try {
+    return await run(services, flags, { readStdin: () => text(process.stdin), stdout: process.stdout });
+  } finally {
+    await services.close();
   }
 }
 

@@ -27,9 +27,11 @@ export interface InboxView {
 
 export type InboxRenderer = (request: FastifyRequest, reply: FastifyReply, user: AuthUser, view: InboxView) => Promise<FastifyReply>;
 
+/** What the inbox list reads: the routes that render it take these among their own options. */
+export type InboxSources = Pick<Services, 'clock' | 'projects' | 'search' | 'tags' | 'voice'>;
+
 /** The inbox list as the inbox and project pages show it: items through the search service, projects and tags beside. */
-export function createInboxRenderer(services: Services): InboxRenderer {
-  const { search, projects, tags, voice } = services;
+export function createInboxRenderer({ clock, projects, search, tags, voice }: InboxSources): InboxRenderer {
   return async (request, reply, user, view) => {
     const filters = filtersOf(view.query);
     const base = view.base ?? '/';
@@ -43,7 +45,7 @@ export function createInboxRenderer(services: Services): InboxRenderer {
       items: page.items,
       projects: projectList,
       tags: tagList,
-      dates: dateContext(request, user.timezone, services.clock),
+      dates: dateContext(request, user.timezone, clock),
       nextPage: page.next_cursor ? inboxUrl(filters, page.next_cursor, base) : null,
       self: inboxUrl(filters, view.query.cursor, base),
       base,

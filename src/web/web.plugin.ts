@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Services } from '../container.js';
 import { ASSETS } from './assets.js';
 import { installPageErrors } from './errors.js';
+import type { InboxSources } from './inbox-render.js';
 import { setPageHeaders } from './layout.js';
 import { PageError } from './page-error.js';
 import { accountRoutes } from './routes/account.routes.js';
@@ -19,8 +20,14 @@ import { projectsRoutes } from './routes/projects.routes.js';
 import { settingsRoutes, type WebhookSource } from './routes/settings.routes.js';
 import { installWebSession } from './session.js';
 
+/** Every service the pages read; the plugin gives each page route only its own part. */
+export type WebServices = Pick<
+  Services,
+  'accounts' | 'accountSettings' | 'clock' | 'db' | 'instance' | 'items' | 'keys' | 'limits' | 'pairing' | 'projects' | 'search' | 'subtasks' | 'tags' | 'transfer' | 'users' | 'voice'
+>;
+
 export interface WebOptions {
-  services: Services;
+  services: WebServices;
   publicUrl: string;
   /** The user's webhooks for developer settings; the section is left out without it. */
   webhooks?: WebhookSource;
@@ -52,22 +59,24 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(cookie);
     await pages.register(formbody);
     installPageErrors(pages);
-    const cookies = installWebSession(pages, { accounts: opts.services.accounts, publicUrl: opts.publicUrl });
+    const { accounts, accountSettings, clock, db, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice } = opts.services;
+    const cookies = installWebSession(pages, { accounts, publicUrl: opts.publicUrl });
     pages.addHook('onSend', async (_request, reply) => setPageHeaders(reply));
     // PostgreSQL text cannot hold U+0000; a form or query carrying one is refused before any work.
     pages.addHook('preValidation', async (request: FastifyRequest) => {
       if (hasNul(request.query) || hasNul(request.body)) throw new PageError(400, 'Invalid characters', 'The request contained a NUL character.');
     });
 
-    await pages.register(authRoutes, { services: opts.services, cookies });
-    await pages.register(inboxRoutes, { services: opts.services });
-    await pages.register(itemRoutes, { services: opts.services });
-    await pages.register(projectsRoutes, { services: opts.services });
-    await pages.register(accountRoutes, { services: opts.services, cookies });
-    await pages.register(shareRoutes, { services: opts.services });
-    await pages.register(webVoiceRoutes, { services: opts.services });
-    await pages.register(settingsRoutes, { services: opts.services, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
-    await pages.register(connectRoutes, { services: opts.services });
-    await pages.register(adminRoutes, { services: opts.services });
+    const inboxList: InboxSources = { clock, projects, search, tags, voice };
+    await pages.register(authRoutes, { accounts, instance, cookies });
+    await pages.register(inboxRoutes, { ...inboxList, db, items, limits });
+    await pages.register(itemRoutes, { clock, items, limits, projects, search, subtasks, tags });
+    await pages.register(projectsRoutes, { ...inboxList, limits });
+    await pages.register(accountRoutes, { accountSettings, transfer, cookies });
+    await pages.register(shareRoutes, { ...inboxList });
+    await pages.register(webVoiceRoutes, { limits, voice });
+    await pages.register(settingsRoutes, { keys, transfer, users, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+    await pages.register(connectRoutes, { clock, limits, pairing });
+    await pages.register(adminRoutes, { instance, users });
   });
 };

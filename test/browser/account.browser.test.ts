@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/dialects.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { LIBRIVOX_DIR } from '../helpers/voice.js';
 import { newEmail } from '../helpers/web-client.js';
 import { seriousViolations } from './axe.js';
-import { DESKTOP, launchChromium, newContext, PHONE, screenshot } from './chromium.js';
+import { PASSWORD, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { DESKTOP, PHONE, screenshot } from './chromium.js';
 
-const PASSWORD = 'correct horse battery';
 const WIDTHS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
 /** Chromium's fake microphone plays this recording of read English, so voice capture runs end to end. */
 const SPEECH = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
@@ -21,61 +18,29 @@ const SPEECH = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav
  * dark) and screenshots at both widths, in chromium.
  */
 describe('account, share, voice and every page in chromium', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseUrl: string;
+  let t: BrowserApp;
   const ownerEmail = newEmail();
 
   beforeAll(async () => {
-    t = await createTestApp(DIALECTS[0] ?? 'sqlite');
+    t = await startBrowserApp({ chromiumArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`] });
     t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`]);
     // The server's owner, so the accounts below are ordinary users (the owner cannot delete theirs here).
     await t.services.users.create({ email: ownerEmail, password: PASSWORD });
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
     await t?.close();
   });
-
-  async function freshPage(viewport: { width: number; height: number }): Promise<Page> {
-    const context = await newContext(browser, baseUrl);
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    return page;
-  }
-
-  async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  async function signedUp(viewport: { width: number; height: number }, plan: 'free' | 'pro' = 'free') {
-    const page = await freshPage(viewport);
-    const email = newEmail();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(`${baseUrl}/`);
-    const user = await t.services.users.requireByEmail(email);
-    if (plan === 'pro') await t.services.users.setPlanById(user.id, 'pro');
-    return { page, email, userId: user.id };
-  }
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
 
   for (const [name, viewport] of WIDTHS) {
     it(`changes the password (other browsers signed out), downloads the data, deletes the account; keys stop (${name})`, async () => {
-      const { page, email, userId } = await signedUp(viewport);
-      const other = await freshPage(viewport);
+      const { page, email, userId } = await t.signedUp(viewport);
+      const other = await t.freshPage(viewport);
       await other.goto('/login');
-      await signIn(other, email);
-      await other.waitForURL(`${baseUrl}/`);
+      await t.signIn(other, email);
+      await other.waitForURL(`${t.baseUrl}/`);
       const { token } = await t.services.keys.mint(userId, 'script');
 
       await page.getByRole('link', { name: 'Account' }).click();
@@ -107,18 +72,18 @@ describe('account, share, voice and every page in chromium', () => {
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Your account was deleted');
       await accessible(page);
       if (name === 'desktop') await screenshot(page, 'account-deleted');
-      const me = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      const me = await fetch(`${t.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status).toBe(401);
       await page.goto('/');
       expect(new URL(page.url()).pathname).toBe('/login');
     }, 90_000);
 
     it(`shares into the inbox: signed out, sign in first, then the shared text waits in the capture box (${name})`, async () => {
-      const { email } = await signedUp(viewport);
-      const page = await freshPage(viewport);
+      const { email } = await t.signedUp(viewport);
+      const page = await t.freshPage(viewport);
       await page.goto('/share?title=Good%20read&url=https%3A%2F%2Fexample.org%2Fpost');
       await page.waitForURL(/\/login\?next=/);
-      await signIn(page, email);
+      await t.signIn(page, email);
       await page.waitForURL(/\/share\?/);
       expect(await page.getByLabel('Capture a note or todo').inputValue()).toBe('Good read\nhttps://example.org/post');
       await accessible(page);
@@ -129,7 +94,7 @@ describe('account, share, voice and every page in chromium', () => {
   }
 
   it('records a voice capture for Pro: the transcription lands in the capture box to review', async () => {
-    const { page } = await signedUp(DESKTOP, 'pro');
+    const { page } = await t.signedUp(DESKTOP, 'pro');
     await page.reload();
     const record = page.getByRole('button', { name: 'Record' });
     await record.click();
@@ -143,7 +108,7 @@ describe('account, share, voice and every page in chromium', () => {
   }, 90_000);
 
   it('every page passes axe in light and dark mode, and is photographed at both widths', async () => {
-    const { page, userId } = await signedUp(DESKTOP, 'pro');
+    const { page, userId } = await t.signedUp(DESKTOP, 'pro');
     const work = await t.services.projects.findOrCreate(userId, 'Work');
     const { item } = await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'Quarterly report\nSee **notes** and [the draft](https://example.org/draft)', project_id: work.id });
     await t.services.items.patch(userId, item.id, { tags: ['writing', 'q4'], due_at: '2026-11-25T16:00:00.000Z' });
@@ -173,19 +138,19 @@ describe('account, share, voice and every page in chromium', () => {
     await page.emulateMedia({ colorScheme: 'light' });
 
     // The owner's pages, and a pairing request waiting for approval.
-    const owner = await freshPage(DESKTOP);
+    const owner = await t.freshPage(DESKTOP);
     await owner.goto('/login');
-    await signIn(owner, ownerEmail);
-    await owner.waitForURL(`${baseUrl}/`);
+    await t.signIn(owner, ownerEmail);
+    await owner.waitForURL(`${t.baseUrl}/`);
     await owner.goto('/admin');
     await accessible(owner);
     await screenshot(owner, 'admin');
     const state = randomBytes(24).toString('base64url');
-    await fetch(`${baseUrl}/api/v1/connect/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state, label: 'Claude Desktop' }) });
+    await fetch(`${t.baseUrl}/api/v1/connect/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state, label: 'Claude Desktop' }) });
     await owner.goto(`/connect/agent?state=${state}`);
     await accessible(owner);
 
-    const signedOut = await freshPage(DESKTOP);
+    const signedOut = await t.freshPage(DESKTOP);
     for (const [shot, url] of [['login', '/login'], ['signup-page', '/signup'], ['share-signed-out', '/share?text=x']] as const) {
       await signedOut.goto(url);
       await accessible(signedOut);

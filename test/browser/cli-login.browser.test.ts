@@ -1,41 +1,25 @@
 import { statSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, runCin } from '../clients/cin-process.js';
-import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { newEmail } from '../helpers/web-client.js';
-import { launchChromium, newContext, screenshot } from './chromium.js';
+import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { screenshot } from './chromium.js';
 
 const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/connect\/agent\?state=[A-Za-z0-9_-]{32})/;
 
 /* `cin login` end to end: the real binary prints the link, a signed-in user approves it in chromium. */
 describe.each(DIALECTS)('cin login approved in chromium (%s)', (dialect) => {
-  let t: ListeningApp;
-  let browser: Browser;
+  let t: BrowserApp;
 
   beforeAll(async () => {
-    t = await startListeningApp(dialect);
-    browser = await launchChromium();
+    t = await startBrowserApp({ dialect });
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await t?.close();
   });
 
-  async function signedUpPage(email: string): Promise<Page> {
-    const page = await (await newContext(browser, t.baseUrl)).newPage();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(`${t.baseUrl}/`);
-    return page;
-  }
-
   it('approving in the browser logs cin in; cin then adds, lists and completes with the saved key', async () => {
-    const email = newEmail();
-    const page = await signedUpPage(email);
+    const { page, email } = await t.signedUp();
     const home = makeHome();
     try {
       let approval: Promise<void> | undefined;

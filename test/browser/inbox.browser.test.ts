@@ -1,13 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/dialects.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { newEmail } from '../helpers/web-client.js';
 import { seriousViolations } from './axe.js';
-import { DESKTOP, launchChromium, newContext, PHONE, screenshot } from './chromium.js';
+import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { DESKTOP, PHONE, screenshot } from './chromium.js';
 
-const PASSWORD = 'correct horse battery';
 const WIDTHS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
 
 /*
@@ -16,40 +12,19 @@ const WIDTHS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
  * with axe (light and dark) and photographed into docs/screenshots/.
  */
 describe('the inbox in chromium', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseUrl: string;
+  let t: BrowserApp;
 
   beforeAll(async () => {
-    t = await createTestApp(DIALECTS[0] ?? 'sqlite');
+    t = await startBrowserApp();
     t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
     await t?.close();
   });
 
-  async function signedUp(viewport: { width: number; height: number }, plan: 'free' | 'pro' = 'free'): Promise<{ page: Page; userId: string; email: string }> {
-    const context = await newContext(browser, baseUrl);
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    const email = newEmail();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(`${baseUrl}/`);
-    const user = await t.services.users.requireByEmail(email);
-    if (plan === 'pro') await t.services.users.setPlanById(user.id, 'pro');
-    return { page, userId: user.id, email };
-  }
-
   const apiSearch = async (token: string, q: string) => {
-    const res = await fetch(`${baseUrl}/api/v1/items/search?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${t.baseUrl}/api/v1/items/search?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${token}` } });
     return ((await res.json()) as { items: { title: string }[] }).items.map((i) => i.title);
   };
   const titles = (page: Page) => page.locator('.items .item .title').allTextContents();
@@ -62,7 +37,7 @@ describe('the inbox in chromium', () => {
 
   for (const [name, viewport] of WIDTHS) {
     it(`searches like the API, filters by a clicked tag, shows the Pro note once and the shortcuts on ? (${name})`, async () => {
-      const { page, userId } = await signedUp(viewport);
+      const { page, userId } = await t.signedUp(viewport);
       const { token } = await t.services.keys.mint(userId, 'parity');
       await capture(page, 'Über café');
       await expect.poll(() => page.getByText('With Pro, the organizer files captures').isVisible()).toBe(true);
@@ -102,7 +77,7 @@ describe('the inbox in chromium', () => {
     }, 60_000);
 
     it(`organizes a Pro capture, shows what it decided, and Undo puts back what was typed (${name})`, async () => {
-      const { page, userId } = await signedUp(viewport, 'pro');
+      const { page, userId } = await t.signedUp(viewport, 'pro');
       await page.reload();
       expect(await page.getByLabel('Organize').isChecked()).toBe(true);
       await capture(page, 'Buy milk tomorrow 5pm');
@@ -123,13 +98,13 @@ describe('the inbox in chromium', () => {
     }, 60_000);
 
     it(`edits an item: fields, tags from suggestions, Markdown notes, subtasks, a stale edit, archive and delete (${name})`, async () => {
-      const { page, userId } = await signedUp(viewport);
+      const { page, userId } = await t.signedUp(viewport);
       await capture(page, 'Plan the trip');
       const trip = (await t.services.search.search(userId, { q: 'trip' })).items[0]!;
       await t.services.items.patch(userId, trip.id, { tags: ['travel'] });
       await page.goto('/');
       await page.getByRole('link', { name: 'Plan the trip' }).click();
-      await page.waitForURL(`${baseUrl}/inbox/items/${trip.id}`);
+      await page.waitForURL(`${t.baseUrl}/inbox/items/${trip.id}`);
       await page.getByLabel('Title').fill('Plan the Lisbon trip');
       await page.getByLabel('Notes').fill('**Book** flights <script>window.pwned=1</script> [x](javascript:alert(1)) and see https://example.org');
       await page.getByLabel('Due date').fill('2026-11-27');
@@ -176,12 +151,12 @@ describe('the inbox in chromium', () => {
       await expect.poll(() => page.getByRole('button', { name: 'Unarchive' }).isVisible()).toBe(true);
       page.once('dialog', (dialog) => void dialog.accept());
       await page.locator('section[aria-labelledby="manage-heading"]').getByRole('button', { name: 'Delete' }).click();
-      await page.waitForURL(`${baseUrl}/`);
+      await page.waitForURL(`${t.baseUrl}/`);
       await expect(t.services.items.get(userId, trip.id)).rejects.toThrow('not found');
     }, 90_000);
 
     it(`creates, opens, renames and deletes a project; its items go to the Inbox (${name})`, async () => {
-      const { page, userId } = await signedUp(viewport);
+      const { page, userId } = await t.signedUp(viewport);
       await page.getByRole('link', { name: 'Projects' }).first().click();
       await page.getByLabel('New project').fill('Garden');
       await page.getByRole('button', { name: 'Create project' }).click();
@@ -200,7 +175,7 @@ describe('the inbox in chromium', () => {
         void dialog.accept();
       });
       await page.getByRole('button', { name: 'Delete project' }).click();
-      await page.waitForURL(`${baseUrl}/projects?done=deleted`);
+      await page.waitForURL(`${t.baseUrl}/projects?done=deleted`);
       expect(await page.locator('.project-list .title').allTextContents()).toEqual(['Inbox']);
       await accessible(page);
       if (name === 'desktop') await screenshot(page, 'projects');

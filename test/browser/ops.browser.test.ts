@@ -1,84 +1,57 @@
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/dialects.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { newEmail } from '../helpers/web-client.js';
-import { launchChromium, newContext, screenshot } from './chromium.js';
-
-const PASSWORD = 'correct horse battery';
+import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { screenshot } from './chromium.js';
 
 /*
  * Running it for real, in chromium: the owner's admin page, and /docs "Try it out" from 127.0.0.1
  * while PUBLIC_URL names another address (the document's server URL is relative).
  */
 describe('admin page and /docs in chromium', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseUrl: string;
-  const contexts: BrowserContext[] = [];
+  let t: BrowserApp;
 
   beforeAll(async () => {
-    t = await createTestApp(DIALECTS[0] ?? 'sqlite', { publicUrl: 'http://inbox.example.org:8443' });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    t = await startBrowserApp({ app: { publicUrl: 'http://inbox.example.org:8443' } });
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
     await t?.close();
   });
 
-  async function freshPage(): Promise<Page> {
-    const context = await newContext(browser, baseUrl);
-    contexts.push(context);
-    return context.newPage();
-  }
-
-  async function signUp(page: Page, email: string): Promise<void> {
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(`${baseUrl}/`);
-  }
-
   it('lets the first user list users, make one Pro and close sign-up', async () => {
-    const owner = await freshPage();
-    await signUp(owner, newEmail());
-    const guest = await freshPage();
+    const owner = await t.freshPage();
+    await t.signUp(owner, newEmail());
+    const guest = await t.freshPage();
     const guestEmail = newEmail();
-    await signUp(guest, guestEmail);
+    await t.signUp(guest, guestEmail);
 
     await owner.goto('/settings/keys');
     await owner.getByRole('link', { name: 'Server administration' }).click();
-    await owner.waitForURL(`${baseUrl}/admin`);
+    await owner.waitForURL(`${t.baseUrl}/admin`);
     const row = owner.getByRole('row').filter({ hasText: guestEmail });
     await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('Free');
     await row.getByRole('button', { name: `Set ${guestEmail} to Pro` }).click();
-    await owner.waitForURL(`${baseUrl}/admin?done=plan`);
+    await owner.waitForURL(`${t.baseUrl}/admin?done=plan`);
     await expect(owner.getByRole('row').filter({ hasText: guestEmail }).getByRole('cell').nth(1).textContent()).resolves.toBe('Pro');
 
     await owner.getByRole('button', { name: 'Close sign-up' }).click();
-    await owner.waitForURL(`${baseUrl}/admin?done=signup`);
+    await owner.waitForURL(`${t.baseUrl}/admin?done=signup`);
     await expect(owner.locator('[data-signup-state]').getAttribute('data-signup-state')).resolves.toBe('closed');
     await screenshot(owner, 'admin');
 
-    const stranger = await freshPage();
+    const stranger = await t.freshPage();
     await stranger.goto('/signup');
     await expect(stranger.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign-up is closed');
     await guest.goto('/admin');
     await expect(guest.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/not found/i);
     await owner.getByRole('button', { name: 'Open sign-up' }).click();
-    await owner.waitForURL(`${baseUrl}/admin?done=signup`);
+    await owner.waitForURL(`${t.baseUrl}/admin?done=signup`);
   });
 
   it('runs "Try it out" in /docs against the address the page was loaded from', async () => {
     const user = await t.services.users.create({ email: newEmail() });
     const { token } = await t.services.keys.mint(user.id, 'docs');
-    const page = await freshPage();
+    const page = await t.freshPage();
     page.setDefaultTimeout(8000);
     await page.goto('/docs');
     await expect(page.title()).resolves.toBe('Capture Inbox API reference');
@@ -94,7 +67,7 @@ describe('admin page and /docs in chromium', () => {
     const status = operation.locator('.live-responses-table .response .response-col_status').first();
     await status.waitFor();
     await expect(status.textContent()).resolves.toContain('200');
-    await expect(operation.locator('.request-url pre').textContent()).resolves.toBe(`${baseUrl}/api/v1/me`);
+    await expect(operation.locator('.request-url pre').textContent()).resolves.toBe(`${t.baseUrl}/api/v1/me`);
     await expect(operation.locator('.live-responses-table').first().textContent()).resolves.toContain(user.email);
 
     // The examples of capture, search and pairing are part of the reference.

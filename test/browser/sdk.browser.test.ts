@@ -1,36 +1,30 @@
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
-import { DIALECTS } from '../helpers/dialects.js';
 import { createUser, type TestUser } from '../helpers/test-app.js';
-import { launchChromium } from './chromium.js';
+import { startBrowserApp, type BrowserApp } from './browser-app.js';
 
 const SDK_ENTRY = join(resolve(import.meta.dirname, '../..'), 'packages/sdk/dist/index.js');
 
 /* The SDK bundled for browsers (esbuild, platform browser) and run in chromium against the server. */
 describe('@capture-inbox/sdk in chromium', () => {
-  let t: ListeningApp;
+  let t: BrowserApp;
   let user: TestUser;
-  let browser: Browser;
   let bundle: string;
 
   beforeAll(async () => {
-    t = await startListeningApp(DIALECTS[0] ?? 'sqlite');
+    t = await startBrowserApp();
     user = await createUser(t);
-    browser = await launchChromium();
     const out = await build({ entryPoints: [SDK_ENTRY], bundle: true, platform: 'browser', format: 'iife', globalName: 'CaptureInboxSdk', write: false, logLevel: 'silent' });
     bundle = out.outputFiles[0]!.text;
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await t?.close();
   });
 
   it('captures, reads the ETag, pages and refuses with ApiError, from a page of the same origin', async () => {
     // The bundle is injected as a script; the pages' CSP is about the app's own scripts, not this test's.
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await t.browser.newContext({ bypassCSP: true });
     const origin = new URL(t.baseUrl).origin;
     await context.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
     const page = await context.newPage();

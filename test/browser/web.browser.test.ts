@@ -1,12 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/dialects.js';
-import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
 import { newEmail, newState } from '../helpers/web-client.js';
-import { launchChromium, newContext, screenshot } from './chromium.js';
-
-const PASSWORD = 'correct horse battery';
+import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { screenshot } from './chromium.js';
 
 /*
  * The web app in a real browser (Debian's chromium through playwright-core), against the app
@@ -14,58 +9,22 @@ const PASSWORD = 'correct horse battery';
  * run: SQLite, or PostgreSQL in CI's PostgreSQL pass).
  */
 describe('the web app in chromium', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseUrl: string;
-  const contexts: BrowserContext[] = [];
+  let t: BrowserApp;
 
   beforeAll(async () => {
-    t = await createTestApp(DIALECTS[0] ?? 'sqlite');
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    t = await startBrowserApp();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
     await t?.close();
   });
 
-  async function freshPage(): Promise<Page> {
-    const context = await newContext(browser, baseUrl);
-    contexts.push(context);
-    return context.newPage();
-  }
-
-  const api = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${baseUrl}/api/v1/${path}`, {
-      method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, body: (await res.json()) as JsonBody };
-  };
-
-  async function signUp(page: Page, email: string): Promise<void> {
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(`${baseUrl}/`);
-  }
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
   it('signs up, captures from the inbox with Enter, toggles the item, mints a key that works against /api/v1/me', async () => {
-    const page = await freshPage();
+    const page = await t.freshPage();
     await page.goto('/signup');
     await screenshot(page, 'signup');
     const email = newEmail();
-    await signUp(page, email);
+    await t.signUp(page, email);
     expect((await t.services.users.requireByEmail(email)).timezone).toBe('Europe/Berlin');
     await expect.poll(() => page.getByText('Nothing here yet').isVisible()).toBe(true);
     await screenshot(page, 'inbox-empty');
@@ -73,7 +32,7 @@ describe('the web app in chromium', () => {
     // The capture box has the focus; Enter captures, Shift+Enter starts a new line.
     await page.keyboard.type('Buy milk');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${baseUrl}/`);
+    await page.waitForURL(`${t.baseUrl}/`);
     const capture = page.getByLabel('Capture a note or todo');
     await capture.pressSequentially('Call mom');
     await capture.press('Shift+Enter');
@@ -120,17 +79,17 @@ describe('the web app in chromium', () => {
     const tokenField = page.getByLabel('New API key');
     const token = await tokenField.inputValue();
     expect(token).toMatch(/^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).isVisible()).toBe(true);
     // A string, so the test needs no DOM typings: it runs in the page.
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(token);
     await screenshot(page, 'settings-new-key');
 
-    const me = await api('GET', 'me', undefined, token);
+    const me = await t.api('GET', 'me', undefined, token);
     expect(me.status).toBe(200);
     expect(me.body.email).toBe(email);
-    const items = await api('GET', 'items', undefined, token);
+    const items = await t.api('GET', 'items', undefined, token);
     expect(items.body.items.find((i: { title: string }) => i.title === 'Buy milk')).toMatchObject({ is_completed: true, status: 'done' });
 
     // Revoking asks first, then the key stops working at once.
@@ -140,10 +99,10 @@ describe('the web app in chromium', () => {
     await page.getByRole('button', { name: `Revoke “browser test” (cin_${token.split('_')[1]}_…)` }).click();
     await expect.poll(() => page.getByText('The key was revoked.').isVisible()).toBe(true);
     await screenshot(page, 'settings');
-    expect((await api('GET', 'me', undefined, token)).status).toBe(401);
+    expect((await t.api('GET', 'me', undefined, token)).status).toBe(401);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${baseUrl}/login`);
+    await page.waitForURL(`${t.baseUrl}/login`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -153,33 +112,33 @@ describe('the web app in chromium', () => {
 
   it('pairs a client: start via the API, sign in and approve in the browser, exchange via the API, use the token', async () => {
     const email = newEmail();
-    await signUp(await freshPage(), email);
+    await t.signUp(await t.freshPage(), email);
 
     const state = newState();
-    expect((await api('POST', 'connect/start', { state, label: 'Claude Desktop' })).status).toBe(200);
+    expect((await t.api('POST', 'connect/start', { state, label: 'Claude Desktop' })).status).toBe(200);
     t.clock.advance(60_000);
 
-    const page = await freshPage();
+    const page = await t.freshPage();
     await page.goto(`/connect/agent?state=${state}`);
     await page.waitForURL(/\/login\?next=/);
     await screenshot(page, 'login-for-connect');
-    await signIn(page, email);
-    await page.waitForURL(`${baseUrl}/connect/agent?state=${state}`);
+    await t.signIn(page, email);
+    await page.waitForURL(`${t.baseUrl}/connect/agent?state=${state}`);
     expect(await page.locator('.request-label').textContent()).toBe('Claude Desktop');
     expect(await page.locator('main').textContent()).toContain('(1 minute ago)');
     await screenshot(page, 'connect-approve');
 
-    expect((await api('POST', 'connect/exchange', { state })).status).toBe(425);
+    expect((await t.api('POST', 'connect/exchange', { state })).status).toBe(425);
     await page.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Approved');
     await screenshot(page, 'connect-approved');
 
-    const exchanged = await api('POST', 'connect/exchange', { state });
+    const exchanged = await t.api('POST', 'connect/exchange', { state });
     expect(exchanged.status).toBe(200);
-    const me = await api('GET', 'me', undefined, exchanged.body.token);
+    const me = await t.api('GET', 'me', undefined, exchanged.body.token);
     expect(me.body.email).toBe(email);
-    expect((await api('POST', 'capture', { text: 'from the paired agent' }, exchanged.body.token)).status).toBe(201);
-    expect((await api('POST', 'connect/exchange', { state })).status).toBe(409);
+    expect((await t.api('POST', 'capture', { text: 'from the paired agent' }, exchanged.body.token)).status).toBe(201);
+    expect((await t.api('POST', 'connect/exchange', { state })).status).toBe(409);
 
     await page.goto('/settings/keys');
     expect(await page.locator('td[data-label="Label"]').allTextContents()).toContain('Claude Desktop');
@@ -188,24 +147,24 @@ describe('the web app in chromium', () => {
   }, 90_000);
 
   it('denies a client: the exchange answers 403', async () => {
-    const page = await freshPage();
-    await signUp(page, newEmail());
+    const page = await t.freshPage();
+    await t.signUp(page, newEmail());
     const state = newState();
-    expect((await api('POST', 'connect/start', { state, label: 'Unknown tool' })).status).toBe(200);
+    expect((await t.api('POST', 'connect/start', { state, label: 'Unknown tool' })).status).toBe(200);
     await page.goto(`/connect/agent?state=${state}`);
     await page.getByRole('button', { name: 'Deny' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Denied');
     await screenshot(page, 'connect-denied');
-    const res = await api('POST', 'connect/exchange', { state });
+    const res = await t.api('POST', 'connect/exchange', { state });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('access_denied');
   }, 60_000);
 
   it('shows a clear page for an expired link, and for an unknown one', async () => {
-    const page = await freshPage();
-    await signUp(page, newEmail());
+    const page = await t.freshPage();
+    await t.signUp(page, newEmail());
     const state = newState();
-    expect((await api('POST', 'connect/start', { state, label: 'Slow agent' })).status).toBe(200);
+    expect((await t.api('POST', 'connect/start', { state, label: 'Slow agent' })).status).toBe(200);
     t.clock.advance(10 * 60_000 + 1);
     const expired = await page.goto(`/connect/agent?state=${state}`);
     expect(expired?.status()).toBe(410);

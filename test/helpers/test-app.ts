@@ -1,10 +1,11 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createServices, type Services, type WebhookOptions } from '../../src/container.js';
+import { containerOptionsFrom } from '../../src/container-options.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import type { LimitsConfig, OrganizerConfig, SignupConfig, TranscribeConfig } from '../../src/config.js';
+import { loadConfig, type Config, type LimitsConfig, type OrganizerConfig, type SignupConfig, type TranscribeConfig } from '../../src/config.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { TrustProxy } from '../../src/lib/trust-proxy.js';
@@ -56,8 +57,8 @@ export interface TestAppOptions {
   voice?: Partial<VoiceOptions>;
   /** PUBLIC_URL of the app (https makes its cookies Secure). */
   publicUrl?: string;
-  /** Webhook settings; by default a fixed test SECRET_KEY and a resolver that knows no name (no real DNS). */
-  webhooks?: WebhookOptions;
+  /** Webhook delivery settings and injections; the SECRET_KEY is always TEST_SECRET_KEY, the resolver by default one that knows no name (no real DNS). */
+  webhooks?: Omit<WebhookOptions, 'secretKey'>;
   /** TRUST_PROXY, parsed (default false). */
   trustProxy?: TrustProxy;
   /** ALLOW_SIGNUP and DEFAULT_PLAN (open and free when absent). */
@@ -75,33 +76,53 @@ const noDnsResolver = async (hostname: string): Promise<never> => {
   throw Object.assign(new Error(`test resolver: ${hostname} is not a test host`), { code: 'ENOTFOUND' });
 };
 
+/** What an empty environment configures; read once, as loadConfig compiles its schema each call. */
+const DEFAULT_CONFIG = loadConfig({});
+
+/**
+ * The settings a test app runs with: loadConfig's defaults (no environment read) with what the test
+ * asks for, so a test app's services are built through the same mapping as the server's.
+ */
+function testConfig(options: TestAppOptions = {}): Config {
+  return {
+    ...DEFAULT_CONFIG,
+    publicUrl: options.publicUrl ?? DEFAULT_CONFIG.publicUrl,
+    trustProxy: options.trustProxy ?? DEFAULT_CONFIG.trustProxy,
+    metricsToken: options.metricsToken,
+    corsOrigins: options.corsOrigins ?? DEFAULT_CONFIG.corsOrigins,
+    limits: options.limits ?? UNLIMITED,
+    redisUrl: options.redis?.url,
+    redisKeyPrefix: options.redis?.keyPrefix ?? DEFAULT_CONFIG.redisKeyPrefix,
+    organizer: options.organizer ?? DEFAULT_CONFIG.organizer,
+    transcribe: { ...DEFAULT_CONFIG.transcribe, ...options.transcribe },
+    secretKey: TEST_SECRET_KEY,
+    webhooks: options.webhooks?.delivery ?? DEFAULT_CONFIG.webhooks,
+    signup: options.signup ?? DEFAULT_CONFIG.signup,
+  };
+}
+
 /** Builds the app on a fresh database; nothing listens on a port. */
 export async function createTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
   const queries = { count: 0, reset() { this.count = 0; } };
   const ownsDb = !options.db;
   const db = options.db ?? (await createTestDb(dialect, { onQuery: () => { queries.count += 1; } }));
   const clock = options.clock ?? new ManualClock();
-  const services = createServices(db.handle, {
-    clock,
-    limits: options.limits ?? UNLIMITED,
-    ...(options.redis ? { redis: options.redis } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.organizer ? { organizer: options.organizer } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.transcribe ? { transcribe: options.transcribe } : {}),
-    ...(options.voice ? { voice: options.voice } : {}),
-    webhooks: { secretKey: TEST_SECRET_KEY, resolver: noDnsResolver, ...options.webhooks },
-    ...(options.signup ? { signup: options.signup } : {}),
-  });
-  const app = await buildApp({
-    config: {
-      publicUrl: options.publicUrl ?? 'http://localhost:8080',
-      ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
-      ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
-      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
-    },
-    services,
-  });
+  const config = testConfig(options);
+  // Delivery settings are in the config above; what is left of the test's webhook options is injected.
+  const { delivery: _delivery, ...webhookInjections } = options.webhooks ?? {};
+  const { url: _url, keyPrefix: _keyPrefix, ...redisTuning }: Partial<RedisStoreOptions> = options.redis ?? {};
+  const services = createServices(
+    db.handle,
+    containerOptionsFrom(config, {
+      clock,
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.voice ? { voice: options.voice } : {}),
+      redis: redisTuning,
+      webhooks: { resolver: noDnsResolver, ...webhookInjections },
+    }),
+  );
+  const app = await buildApp({ config, services });
   await app.ready();
   // Counting starts with the store's first connection; tests of the limiter start after it.
   await services.limits.ready(10_000);

@@ -53,12 +53,12 @@ async function freshDatabase(dialect: DialectName): Promise<CliDatabase> {
   };
 }
 
-function runCli(databaseUrl: string, args: string[]): Promise<CliResult> {
+function runCli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 25_000 },
+      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env }, timeout: 25_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         done({ code, stdout, stderr });
@@ -228,6 +228,16 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
       expectFailure(await cli('key', 'create', '--email', email()), /not found/);
       expectFailure(await cli('key', 'revoke', '--key-id', '0190a000-0000-7000-8000-000000000000'), /not found/);
       expectFailure(await cli('key', 'revoke'), /--key-id/);
+    });
+  });
+
+  describe('settings', () => {
+    it('finishes its command and exits when REDIS_URL names a Redis that does not answer', async () => {
+      // Port 1 on loopback: nothing listens. The CLI builds its services from the server's settings,
+      // so it opens the configured counter store; it must close it again, or the client's
+      // reconnecting would keep the process alive until the timeout.
+      const created = jsonLine(await runCli(database.url, ['user', 'create', '--email', email()], { REDIS_URL: 'redis://127.0.0.1:1' }));
+      expect(created.plan).toBe('free');
     });
   });
 

@@ -4,7 +4,7 @@ import { authUser } from '../../plugins/auth.js';
 import { errorResponses, ref } from '../../schemas/common.js';
 import { BulkBody, BulkResultSchema } from './bulk.schemas.js';
 
-export const bulkRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const bulkRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'bulk'>> = async (app, { bulk }) => {
   app.post('/items/bulk', {
     config: { scope: 'write' },
     schema: {
@@ -18,5 +18,5 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       body: BulkBody,
       response: { 200: ref(BulkResultSchema, 'what the op did'), ...errorResponses(400, 401, 404, 413, 415, 429) },
     },
-  }, async (request) => services.bulk.run(authUser(request).id, request.body));
+  }, async (request) => bulk.run(authUser(request).id, request.body));
 };

@@ -17,7 +17,7 @@ const ReadDate = Type.Object(
   { description: 'the due date the words name' },
 );
 
-export const datesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const datesRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock'>> = async (app, { clock }) => {
   app.get('/dates/read', {
     // Every GET is `read` (docs/api-scopes.md), this one too, though it reads nothing of the inbox.
     config: { scope: 'read' },
@@ -33,6 +33,6 @@ export const datesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
   }, async (request) => {
     const user = authUser(request);
-    return readDueDate(services.clock, request.query.text, user.timezone);
+    return readDueDate(clock, request.query.text, user.timezone);
   });
 };

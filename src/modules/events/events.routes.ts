@@ -4,7 +4,7 @@ import { authUser } from '../../plugins/auth.js';
 import { errorResponses, ref } from '../../schemas/common.js';
 import { ChangePageSchema, ChangesQuery } from './events.schemas.js';
 
-export const eventsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const eventsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'events'>> = async (app, { events }) => {
   app.get('/changes', {
     config: { scope: 'read' },
     schema: {
@@ -20,5 +20,5 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         ...errorResponses({ 410: 'the cursor is older than 30 days (cursor_expired)' }, 400, 401, 410, 429),
       },
     },
-  }, async (request) => services.events.changes(authUser(request).id, request.query));
+  }, async (request) => events.changes(authUser(request).id, request.query));
 };

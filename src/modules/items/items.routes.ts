@@ -10,8 +10,7 @@ import { CaptureBody, CapturedItemSchema, ItemArray, ItemPageSchema, ItemSchema,
 
 const tags = ['items'];
 
-export const itemsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { items } = services;
+export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = async (app, { items }) => {
 
   app.post('/capture', {
     // write keys capture too (scopes.ts: write covers capture).

@@ -30,8 +30,8 @@ const loadMcpPackage = () => (mcpPackage ??= import('@capture-inbox/mcp'));
  * apply to every tool call exactly as to a direct API call. Nothing outlives a request, so any
  * worker or instance can answer any request, and a client that vanishes leaves nothing behind.
  */
-export async function installMcp(app: FastifyInstance, options: { services: Services; limits: McpLoadLimits }): Promise<void> {
-  const load = new McpLoad(options.limits);
+export async function installMcp(app: FastifyInstance, { keys, load: loadLimits }: Pick<Services, 'keys'> & { load: McpLoadLimits }): Promise<void> {
+  const load = new McpLoad(loadLimits);
   app.decorate('mcpLoad', load);
   const caches = new KeyCaches();
 
@@ -39,7 +39,7 @@ export async function installMcp(app: FastifyInstance, options: { services: Serv
     // The SDK reads the body itself, so a malformed message gets the JSON-RPC error it defines.
     mcp.removeAllContentTypeParsers();
     mcp.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    installBearerAuth(mcp, options.services.keys);
+    installBearerAuth(mcp, keys);
     installScopes(mcp);
     // RFC 6750: a 401 names the scheme, so an MCP client knows to send a bearer key.
     mcp.addHook('onSend', (_request, reply, payload, done) => {

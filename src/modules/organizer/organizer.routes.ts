@@ -4,7 +4,7 @@ import { authUser } from '../../plugins/auth.js';
 import { IdParams, errorResponses, ref } from '../../schemas/common.js';
 import { CapturedItemSchema } from '../items/items.schemas.js';
 
-export const organizerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const organizerRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'organizer'>> = async (app, { organizer }) => {
   app.post('/items/:id/organize', {
     config: { scope: 'write', pro: true },
     schema: {
@@ -20,5 +20,5 @@ export const organizerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         ...errorResponses(400, 401, 402, 404, 413, 415, 429),
       },
     },
-  }, async (request) => services.organizer.organizeItem(authUser(request), request.params.id));
+  }, async (request) => organizer.organizeItem(authUser(request), request.params.id));
 };

@@ -9,8 +9,7 @@ const tags = ['pairing'];
 const config = { public: true, ipRateLimit: true };
 const security: Array<Record<string, string[]>> = [];
 
-export const pairingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { pairing } = services;
+export const pairingRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'pairing'>> = async (app, { pairing }) => {
 
   app.post('/connect/start', {
     config,

@@ -7,8 +7,7 @@ import { PatchProjectBody, ProjectListSchema, ProjectNameBody, ProjectSchema } f
 
 const tags = ['projects'];
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { projects, items } = services;
+export const projectsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items' | 'projects'>> = async (app, { items, projects }) => {
 
   app.get('/projects', {
     config: { scope: 'read' },

@@ -5,7 +5,7 @@ import { errorResponses, ref } from '../../schemas/common.js';
 import { ItemPageSchema } from '../items/items.schemas.js';
 import { SearchQuery } from './search.schemas.js';
 
-export const searchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const searchRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'search'>> = async (app, { search }) => {
   app.get('/items/search', {
     config: { scope: 'read' },
     schema: {
@@ -18,5 +18,5 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       querystring: SearchQuery,
       response: { 200: ref(ItemPageSchema, 'a page of matching items'), ...errorResponses(400, 401, 429) },
     },
-  }, async (request) => services.search.search(authUser(request).id, request.query));
+  }, async (request) => search.search(authUser(request).id, request.query));
 };

@@ -8,7 +8,7 @@ import { bearerMatches } from './metrics-token.js';
 const Status = Type.Object({ status: Type.String() });
 
 /** Probes for orchestrators: liveness never touches the database, readiness does. */
-export const systemRoutes: FastifyPluginAsyncTypebox<{ services: Services; metricsToken?: string | undefined }> = async (app, { services, metricsToken }) => {
+export const systemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'db' | 'metrics'> & { metricsToken?: string | undefined }> = async (app, { db, metrics, metricsToken }) => {
   app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
   // Prometheus text format; for the operator's scraper, like the probes above.
@@ -17,13 +17,13 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ services: Services; metri
     if (metricsToken !== undefined && !bearerMatches(request.headers.authorization, metricsToken)) {
       throw new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', { headers: { 'www-authenticate': 'Bearer realm="metrics"' } });
     }
-    const { registry } = services.metrics;
-    return reply.type(registry.contentType).send(await services.metrics.render());
+    const { registry } = metrics;
+    return reply.type(registry.contentType).send(await metrics.render());
   });
 
   app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Status } } }, async (request, reply) => {
     try {
-      await pingDb(services.db);
+      await pingDb(db);
       return { status: 'ok' };
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed: database unreachable');

@@ -6,7 +6,7 @@ import { authUser } from '../../plugins/auth.js';
 import { errorResponses, ref } from '../../schemas/common.js';
 import { ExportDocumentSchema, ExportQuery, IMPORT_BODY_LIMIT, ImportResultSchema } from './transfer.schemas.js';
 
-export const transferRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const transferRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'transfer'>> = async (app, { transfer }) => {
   // Only this scope reads text/csv (Todoist's export); the JSON parser of the app reads the rest.
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => {
     done(null, typeof body === 'string' ? body : body.toString('utf8'));
@@ -33,7 +33,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       },
     },
   }, async (request, reply) => {
-    const download = services.transfer.exportData(authUser(request).id, request.query.format);
+    const download = transfer.exportData(authUser(request).id, request.query.format);
     return reply.type(download.contentType).header('content-disposition', `attachment; filename="${download.fileName}"`).send(download.body);
   });
 
@@ -53,7 +53,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       response: { 200: ref(ImportResultSchema, 'what was imported and what was skipped'), ...errorResponses(400, 401, 413, 415, 429) },
     },
   }, async (request) =>
-    services.transfer.importData(
+    transfer.importData(
       authUser(request),
       typeof request.body === 'string' ? { kind: 'csv', text: request.body } : { kind: 'json', body: request.body },
     ));

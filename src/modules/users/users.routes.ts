@@ -25,13 +25,13 @@ export const MeSchema = Type.Object(
 
 const PatchMeBody = Type.Object({ timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA name, e.g. Europe/Berlin' })) });
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'users'>> = async (app, { users }) => {
   app.get('/me', {
     config: { scope: 'none' },
     schema: { tags: ['account'], operationId: 'getMe', summary: 'The user the key belongs to', response: { 200: ref(MeSchema, 'the current user'), ...errorResponses(401, 429) } },
   }, async (request) => {
     const user = authUser(request);
-    return { ...(await services.users.me(user.id)), key: { id: user.keyId ?? '', scopes: [...(request.keyScopes ?? [])] } };
+    return { ...(await users.me(user.id)), key: { id: user.keyId ?? '', scopes: [...(request.keyScopes ?? [])] } };
   });
 
   app.patch('/me', {
@@ -44,5 +44,5 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       body: PatchMeBody,
       response: { 200: ref(MeSchema, 'the updated user'), ...errorResponses(400, 401, 413, 415, 429) },
     },
-  }, async (request) => services.users.updateMe(authUser(request).id, request.body));
+  }, async (request) => users.updateMe(authUser(request).id, request.body));
 };

@@ -18,8 +18,7 @@ declare module 'fastify' {
 /** Error answers whose shared description says too little (or speaks of JSON bodies) here. */
 const described = (status: 413 | 415 | 422 | 503, description: string) => ({ [status]: { ...errorResponses(status)[status], description } });
 
-export const voiceRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { voice } = services;
+export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice'>> = async (app, { voice }) => {
 
   // Only this scope reads multipart/form-data (and no JSON): every other route still answers a
   // non-JSON body with 415.

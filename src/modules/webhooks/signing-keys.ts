@@ -13,7 +13,7 @@ const context = (userId: string, webhookId: string) => `webhook:${userId}:${webh
 
 export function createSigningKeyVault(secretKey: Buffer | undefined): SigningKeyVault {
   if (!secretKey) {
-    // The admin CLI builds services without SECRET_KEY; it never touches webhooks.
+    // The admin CLI reads no key file, so without SECRET_KEY in its environment it has none; it never touches webhooks.
     const missing = (): never => {
       throw new Error('SECRET_KEY is not configured; webhook signing keys cannot be sealed or opened');
     };

@@ -6,8 +6,7 @@ import { CreateWebhookBody, CreatedWebhookSchema, DeliveryPageSchema, DeliveryPa
 
 const tags = ['webhooks'];
 
-export const webhooksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { webhooks } = services;
+export const webhooksRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'webhooks'>> = async (app, { webhooks }) => {
 
   app.get('/webhooks', {
     config: { scope: 'webhooks' },

@@ -28,8 +28,7 @@ const fieldOf = (error: AppError): keyof NonNullable<AccountPageData['errors']> 
   return named === 'current_password' || named === 'new_password' || named === 'confirmation' ? named : 'form';
 };
 
-export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services; cookies: SessionCookies }> = async (app, { services, cookies }) => {
-  const { accountSettings } = services;
+export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer'> & { cookies: SessionCookies }> = async (app, { accountSettings, transfer, cookies }) => {
 
   /** The account page of the signed-in user; the routes below redirect signed-out browsers first. */
   function session(request: FastifyRequest): { user: SessionUser; token: string } | null {
@@ -81,7 +80,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services; cook
   app.post('/account/import', async (request, reply) => {
     const s = session(request);
     if (!s) return reply.redirect('/login', 303);
-    const outcome = await importUpload(services, s.user, request.body as UploadBody | undefined);
+    const outcome = await importUpload(transfer, s.user, request.body as UploadBody | undefined);
     return render(request, reply, s, outcome.status, outcome.error ? { errors: { import: outcome.error } } : { notice: outcome.notice ?? '' });
   });
 

@@ -18,15 +18,14 @@ function formError(error: unknown): { status: number; message: string; headers: 
   throw error;
 }
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services; cookies: SessionCookies }> = async (app, { services, cookies }) => {
-  const { accounts } = services;
+export const authRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accounts' | 'instance'> & { cookies: SessionCookies }> = async (app, { accounts, instance, cookies }) => {
 
   for (const [path, render] of [['/login', loginPage], ['/signup', signupPage]] as const) {
     app.get(path, { schema: { querystring: NextQuery } }, async (request, reply) => {
       const { user, csrf } = webContext(request);
       const next = safeNext(request.query.next);
       if (user) return reply.redirect(next, 303);
-      if (path === '/signup' && !(await services.instance.signup()).open) return sendPage(reply, 200, signupClosedPage({ csrf, next }));
+      if (path === '/signup' && !(await instance.signup()).open) return sendPage(reply, 200, signupClosedPage({ csrf, next }));
       return sendPage(reply, 200, render({ csrf, next }));
     });
   }

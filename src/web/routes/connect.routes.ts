@@ -19,8 +19,7 @@ const DecisionBody = Type.Object({ ...CSRF_FIELD, state: field(200), decision: f
 /** The ticked boxes; names that are not scopes are dropped (the service narrows to what was asked). */
 const tickedScopes = (value: string | string[] | undefined): Scope[] => (value === undefined ? [] : [value].flat().filter(isScope));
 
-export const connectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { pairing, clock, limits } = services;
+export const connectRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'limits' | 'pairing'>> = async (app, { clock, limits, pairing }) => {
 
   // States are guessed here as well as at the API: the page spends the same per-address budget.
   app.addHook('onRequest', async (request, reply) => {

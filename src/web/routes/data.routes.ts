@@ -33,10 +33,10 @@ function sourceOf(file: Buffer): { kind: 'json'; body: unknown } | { kind: 'csv'
 }
 
 /** Imports an uploaded file for the user: the page's message and status either way. */
-export async function importUpload(services: Services, user: SessionUser, body: UploadBody | undefined): Promise<{ status: number; notice?: string; error?: string }> {
+export async function importUpload(transfer: Services['transfer'], user: SessionUser, body: UploadBody | undefined): Promise<{ status: number; notice?: string; error?: string }> {
   if (!Buffer.isBuffer(body?.file) || body.file.length === 0) return { status: 400, error: 'Choose a file to import: an export of Capture Inbox (.json) or a Todoist CSV.' };
   try {
-    const result = await services.transfer.importData(user, sourceOf(body.file));
+    const result = await transfer.importData(user, sourceOf(body.file));
     return { status: 200, notice: summary(result) };
   } catch (error) {
     if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
@@ -48,20 +48,20 @@ export async function importUpload(services: Services, user: SessionUser, body: 
  * The "Your data" links of the settings page: the same export and import as GET /api/v1/export and
  * POST /api/v1/import, for the signed-in browser.
  */
-export const dataRoutes: FastifyPluginAsyncTypebox<{ services: Services; render: SettingsRenderer }> = async (app, { services, render }) => {
+export const dataRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'transfer'> & { render: SettingsRenderer }> = async (app, { transfer, render }) => {
   installUploadParser(app, IMPORT_BODY_LIMIT);
 
   app.get('/settings/export', { schema: { querystring: ExportQuery } }, async (request, reply) => {
     const { user } = webContext(request);
     if (!user) return reply.redirect(`/login?next=${encodeURIComponent('/settings/keys')}`, 303);
-    const download = services.transfer.exportData(user.id, request.query.format === 'markdown' ? 'markdown' : 'json');
+    const download = transfer.exportData(user.id, request.query.format === 'markdown' ? 'markdown' : 'json');
     return reply.type(download.contentType).header('content-disposition', `attachment; filename="${download.fileName}"`).send(download.body);
   });
 
   app.post('/settings/import', async (request, reply) => {
     const { user } = webContext(request);
     if (!user) return reply.redirect(`/login?next=${encodeURIComponent('/settings/keys')}`, 303);
-    const outcome = await importUpload(services, user, request.body as UploadBody | undefined);
+    const outcome = await importUpload(transfer, user, request.body as UploadBody | undefined);
     return render(request, reply, outcome.status, outcome);
   });
 };

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { splitCapturedText } from '../../modules/items/capture-text.js';
 import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js';
 import { actingUser, dateContext, overLimit } from '../acting.js';
-import { createInboxRenderer, ORGANIZE_COOKIE, PRO_HINT_COOKIE } from '../inbox-render.js';
+import { createInboxRenderer, ORGANIZE_COOKIE, PRO_HINT_COOKIE, type InboxSources } from '../inbox-render.js';
 import { decodeUndo, encodeUndo, organizedNotice, proHint, undoPatch, type Undo } from '../organize-notice.js';
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
@@ -31,9 +31,9 @@ const PREFERENCE = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge
 const withParams = (target: string, params: Record<string, string>): string =>
   `${target}${target.includes('?') ? '&' : '?'}${new URLSearchParams(params).toString()}`;
 
-export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { items, limits, projects } = services;
-  const render = createInboxRenderer(services);
+export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'db' | 'items' | 'limits'>> = async (app, options) => {
+  const { clock, db, items, limits, projects } = options;
+  const render = createInboxRenderer(options);
 
   app.get('/', { schema: { querystring: InboxQuery } }, async (request, reply) => {
     const user = actingUser(request);
@@ -49,7 +49,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       if (item) {
         const project = await projects.get(user.id, item.project_id);
         const self = safeReturn(`/?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString()}`);
-        notice = organizedNotice({ item, undo, projectName: project.name, dates: dateContext(request, user.timezone, services.clock), csrf: webContext(request).csrf, self });
+        notice = organizedNotice({ item, undo, projectName: project.name, dates: dateContext(request, user.timezone, clock), csrf: webContext(request).csrf, self });
       }
     } else if (request.cookies[PRO_HINT_COOKIE] === 'pending' && user.plan !== 'pro') {
       notice = proHint;
@@ -88,7 +88,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       return again(error.statusCode, error.message);
     }
     if (captured.ai) {
-      const inbox = projectId ? null : await projects.requireInbox(services.db, user.id);
+      const inbox = projectId ? null : await projects.requireInbox(db, user.id);
       const undo: Undo = {
         applied: captured.ai.applied,
         before: { title: splitCapturedText(text).title, type: type === 'note' ? 'note' : 'todo', project_id: projectId || inbox!.id, due_at: null },

@@ -36,8 +36,7 @@ const SubtaskBody = Type.Object({ ...CSRF_FIELD, text: field(101_000) });
 
 const NOTICES: Record<string, string> = { saved: 'Saved.', subtask: 'Subtask added.' };
 
-export const itemRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { items, projects, tags, search, limits, subtasks } = services;
+export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'search' | 'subtasks' | 'tags'>> = async (app, { clock, items, limits, projects, search, subtasks, tags }) => {
 
   /** Items the item may go under: recent active ones but itself and its own subtasks (the service checks deeper cycles). */
   async function parentChoices(user: AuthUser, item: ItemView, children: ItemView[], parent: ItemView | null) {
@@ -73,7 +72,7 @@ export const itemRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       parents: await parentChoices(user, item, children.items, parent),
       parent,
       subtasks: children.items,
-      dates: dateContext(request, user.timezone, services.clock),
+      dates: dateContext(request, user.timezone, clock),
       ...(extra.notice ? { notice: extra.notice } : {}),
       ...(extra.stale ? { stale: true } : {}),
       ...(extra.subtaskDraft ? { subtaskDraft: extra.subtaskDraft } : {}),

@@ -5,7 +5,7 @@ import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import type { AuthUser } from '../../modules/users/auth-user.js';
 import { actingUser, overLimit, signInFirst } from '../acting.js';
-import { createInboxRenderer } from '../inbox-render.js';
+import { createInboxRenderer, type InboxSources } from '../inbox-render.js';
 import { sendPage } from '../layout.js';
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
@@ -23,9 +23,9 @@ function refusal(error: unknown): AppError {
   throw error;
 }
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { projects, limits } = services;
-  const renderInbox = createInboxRenderer(services);
+export const projectsRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'limits'>> = async (app, options) => {
+  const { projects, limits } = options;
+  const renderInbox = createInboxRenderer(options);
 
   async function renderList(request: FastifyRequest, reply: FastifyReply, user: AuthUser, status: number, extra: { notice?: string; draft?: { name: string; error: string } } = {}) {
     return sendPage(reply, status, projectsPage({ user, csrf: webContext(request).csrf, projects: await projects.list(user.id), ...extra }));

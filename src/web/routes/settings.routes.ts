@@ -41,8 +41,7 @@ function zonesFor(current: string): string[] {
   return ['UTC', ...(current !== 'UTC' && !zones.includes(current) ? [current] : []), ...zones];
 }
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services; webhooks?: WebhookSource }> = async (app, { services, webhooks }) => {
-  const { keys, users } = services;
+export const settingsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys' | 'transfer' | 'users'> & { webhooks?: WebhookSource }> = async (app, { keys, transfer, users, webhooks }) => {
 
   async function render(request: FastifyRequest, reply: FastifyReply, user: SessionUser, status: number, extra: Partial<SettingsPageData> = {}) {
     const [keyList, hooks, isOwner] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null, users.isOwner(user.id)]);
@@ -52,7 +51,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services; web
 
   // Export and import, whose results show on this page.
   await app.register(dataRoutes, {
-    services,
+    transfer,
     render: async (request, reply, status, extra) => {
       const { user } = webContext(request);
       if (!user) return reply.redirect('/login', 303);

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../container.js';
 import { actingUser, signInFirst } from '../acting.js';
 import { html } from '../html.js';
-import { createInboxRenderer } from '../inbox-render.js';
+import { createInboxRenderer, type InboxSources } from '../inbox-render.js';
 import { field } from './forms.js';
 
 const ShareQuery = Type.Object({ title: field(1000), text: field(100_000), url: field(4000) });
@@ -23,8 +22,8 @@ function sharedText(q: { title?: string | undefined; text?: string | undefined; 
   return parts.join('\n');
 }
 
-export const shareRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const render = createInboxRenderer(services);
+export const shareRoutes: FastifyPluginAsyncTypebox<InboxSources> = async (app, sources) => {
+  const render = createInboxRenderer(sources);
 
   app.get('/share', { schema: { querystring: ShareQuery } }, async (request, reply) => {
     const user = actingUser(request);

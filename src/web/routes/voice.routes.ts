@@ -16,8 +16,7 @@ type VoiceAnswer = { text: string } | { error: string };
  * token, the same voice service as POST /api/v1/voice/transcribe turns it into text, and the text
  * goes back to the page, which puts it in the capture box for review. Nothing is saved here.
  */
-export const webVoiceRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
-  const { voice, limits } = services;
+export const webVoiceRoutes: FastifyPluginAsync<Pick<Services, 'limits' | 'voice'>> = async (app, { limits, voice }) => {
   installUploadParser(app, MAX_AUDIO_BYTES);
 
   app.post('/inbox/voice', async (request, reply) => {

@@ -1,0 +1,111 @@
+import type { Browser, Page } from 'playwright-core';
+import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
+import type { DialectName } from '../../src/db/create-db.js';
+import type { Plan } from '../../src/db/schema.js';
+import { DIALECTS } from '../helpers/dialects.js';
+import type { JsonBody, TestAppOptions } from '../helpers/test-app.js';
+import { newEmail } from '../helpers/web-client.js';
+import { DESKTOP, launchChromium, newContext } from './chromium.js';
+
+/** The password of every account the browser tests sign up. */
+export const PASSWORD = 'correct horse battery';
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+export interface SignedUp {
+  page: Page;
+  email: string;
+  userId: string;
+}
+
+/** The app listening on 127.0.0.1 and a chromium that may only reach it, with the steps every browser test takes. */
+export interface BrowserApp extends ListeningApp {
+  browser: Browser;
+  /** A page in a new browser profile (no cookies), at desktop width unless told. */
+  freshPage(viewport?: Viewport): Promise<Page>;
+  /** Signs up through the form and waits for the inbox. */
+  signUp(page: Page, email: string): Promise<void>;
+  /** Fills the sign-in form the page shows and submits it; the caller waits for where it leads. */
+  signIn(page: Page, email: string): Promise<void>;
+  /** A new account signed up in a fresh page, made Pro when asked. */
+  signedUp(viewport?: Viewport, plan?: Plan): Promise<SignedUp>;
+  /** /api/v1 over real HTTP, as a client beside the browser calls it. */
+  api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: JsonBody }>;
+  /** Closes chromium, then the app and its database. */
+  close(): Promise<void>;
+}
+
+export interface BrowserAppOptions {
+  /** The first dialect of the run when absent: one is enough for pages. */
+  dialect?: DialectName;
+  app?: TestAppOptions;
+  /** Extra chromium switches (a fake microphone, say). */
+  chromiumArgs?: readonly string[];
+}
+
+export async function startBrowserApp(options: BrowserAppOptions = {}): Promise<BrowserApp> {
+  const t = await startListeningApp(options.dialect ?? DIALECTS[0] ?? 'sqlite', options.app);
+  let browser: Browser;
+  try {
+    browser = await launchChromium(options.chromiumArgs);
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+
+  async function freshPage(viewport: Viewport = DESKTOP): Promise<Page> {
+    const page = await (await newContext(browser, t.baseUrl)).newPage();
+    await page.setViewportSize(viewport);
+    return page;
+  }
+
+  async function signUp(page: Page, email: string): Promise<void> {
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`${t.baseUrl}/`);
+  }
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  async function signedUp(viewport: Viewport = DESKTOP, plan: Plan = 'free'): Promise<SignedUp> {
+    const page = await freshPage(viewport);
+    const email = newEmail();
+    await signUp(page, email);
+    const user = await t.services.users.requireByEmail(email);
+    if (plan === 'pro') await t.services.users.setPlanById(user.id, 'pro');
+    return { page, email, userId: user.id };
+  }
+
+  async function api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: JsonBody }> {
+    const res = await fetch(`${t.baseUrl}/api/v1/${path}`, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as JsonBody };
+  }
+
+  return {
+    ...t,
+    browser,
+    freshPage,
+    signUp,
+    signIn,
+    signedUp,
+    api,
+    async close() {
+      // Closing the browser closes every context the tests opened.
+      await browser.close();
+      await t.close();
+    },
+  };
+}
