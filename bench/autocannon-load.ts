@@ -23,7 +23,14 @@ export function createAutocannonLoad(connections: number): LoadGenerator {
           },
         ],
       });
-      return { rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests: r.requests.total, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+      return {
+        rps: r.requests.average,
+        p50_ms: r.latency.p50,
+        p99_ms: r.latency.p99,
+        requests: r.requests.total,
+        errors: r.errors + r.timeouts,
+        non2xx: r.non2xx,
+      };
     },
   };
 }

@@ -68,7 +68,8 @@ function loadGenerator(settings: BenchSettings): LoadGenerator & { close(): void
     if (!wrkAvailable()) throw new Error('BENCH_LOAD_GENERATOR=wrk but wrk is not installed (apt-get install wrk)');
     return createWrkLoad(settings.connections);
   }
-  if (settings.loadGenerator === undefined) log('wrk is not installed (apt-get install wrk): using autocannon, which takes more of the cores the servers run on');
+  if (settings.loadGenerator === undefined)
+    log('wrk is not installed (apt-get install wrk): using autocannon, which takes more of the cores the servers run on');
   return { ...createAutocannonLoad(settings.connections), close: () => undefined };
 }
 
@@ -96,7 +97,9 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
       await vacuumAnalyze(dbs.baseline);
       await vacuumAnalyze(dbs.service);
     }
-    log(`[${dialect}] seeded ${settings.items} items: baseline ${baselineSeedS.toFixed(1)} s, service ${serviceSeedS.toFixed(1)} s (same items, ids and created_at)`);
+    log(
+      `[${dialect}] seeded ${settings.items} items: baseline ${baselineSeedS.toFixed(1)} s, service ${serviceSeedS.toFixed(1)} s (same items, ids and created_at)`,
+    );
 
     const data = { ids: baseline.ids, captureBodies: corpus.captureBodies(CAPTURE_BODIES), searchTerms: corpus.searchTerms() };
     const scenarios = { service: buildScenarios(data), baseline: buildScenarios(data) };
@@ -113,12 +116,23 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
         });
         try {
           // One at a time, so neither start-up competes with the other.
-          targets.service = await startTarget({ side: 'service', args: ['dist/server.js'], env: { ...serviceEnv, ...CONFIGS[config] }, logFile: logFile('service') });
+          targets.service = await startTarget({
+            side: 'service',
+            args: ['dist/server.js'],
+            env: { ...serviceEnv, ...CONFIGS[config] },
+            logFile: logFile('service'),
+          });
           targets.baseline = await startTarget({ side: 'baseline', args: ['bench/baseline/server.mjs'], env: baselineEnv, logFile: logFile('baseline') });
           const running = targets as Record<Side, RunningTarget>;
           if (sameAnswers === null) {
-            sameAnswers = await compareAnswers({ url: running.service.url, token: tokens.service }, { url: running.baseline.url, token: tokens.baseline }, data.searchTerms);
-            log(`[${dialect}] same first pages on both sides (list and ${data.searchTerms.length} searches, before any write): ${sameAnswers.same}/${sameAnswers.checked}`);
+            sameAnswers = await compareAnswers(
+              { url: running.service.url, token: tokens.service },
+              { url: running.baseline.url, token: tokens.baseline },
+              data.searchTerms,
+            );
+            log(
+              `[${dialect}] same first pages on both sides (list and ${data.searchTerms.length} searches, before any write): ${sameAnswers.same}/${sameAnswers.checked}`,
+            );
             for (const d of sameAnswers.different) log(`  WARNING: different answers: ${d}`);
           }
           for (const name of RUN_ORDER) {

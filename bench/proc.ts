@@ -32,7 +32,10 @@ export interface StatFields {
 export function parseStat(text: string): StatFields | undefined {
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
-  const fields = text.slice(close + 1).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   // After the name: state(3) ppid(4) … utime(14) stime(15), i.e. indexes 1, 11 and 12 here.
   const ppid = Number(fields[1]);
   const utime = Number(fields[11]);

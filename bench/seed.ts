@@ -41,7 +41,9 @@ export async function seedBaseline(url: string, items: number, idsFile: string, 
   const { token } = await createUserAndKey(script, sideEnv);
   const args = ['bench-seed', '--email', BENCH_EMAIL, '--n', String(items), '--seed', String(CORPUS_SEED), '--ids-out', idsFile];
   await runNodeJson(repoRoot(), script, args, sideEnv, SEED_TIMEOUT_MS);
-  const ids = readFileSync(idsFile, 'utf8').split('\n').filter((line) => line.length > 0);
+  const ids = readFileSync(idsFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
   if (ids.length !== items) throw new Error(`bench-seed wrote ${ids.length} ids, expected ${items}`);
   return { token, ids };
 }

@@ -40,7 +40,10 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 function list<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: readonly T[], allowed: readonly T[]): T[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [...fallback];
-  const values = raw.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+  const values = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
   for (const v of values) if (!(allowed as readonly string[]).includes(v)) throw new Error(`${name}: unknown "${v}" (one of ${allowed.join(', ')})`);
   const unique = [...new Set(values)] as T[];
   if (unique.length === 0) throw new Error(`${name} names nothing`);

@@ -158,7 +158,9 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
   if (readyMs === undefined) {
     const tail = logTail(spec.logFile);
     await stop();
-    throw new Error(`${spec.side} ${exited ? `exited (${child.exitCode ?? child.signalCode})` : `not ready after ${READY_TIMEOUT_MS / 1000} s`}; log tail:\n${tail}`);
+    throw new Error(
+      `${spec.side} ${exited ? `exited (${child.exitCode ?? child.signalCode})` : `not ready after ${READY_TIMEOUT_MS / 1000} s`}; log tail:\n${tail}`,
+    );
   }
   pids = processTree(pid);
   const rssAtReadyKb = readMemory(pids).rssKb;

@@ -102,20 +102,46 @@ export function createWrkLoad(connections: number): LoadGenerator & { close(): v
     name: 'wrk',
     async run(url, token, scenario, seconds): Promise<RunFigures> {
       const entry = requestFile(scenario, token);
-      const args = ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '--timeout', `${TIMEOUT_S}s`, '-s', script, url, '--', entry.file, String(entry.sent)];
+      const args = [
+        '-t',
+        '1',
+        '-c',
+        String(connections),
+        '-d',
+        `${seconds}s`,
+        '--timeout',
+        `${TIMEOUT_S}s`,
+        '-s',
+        script,
+        url,
+        '--',
+        entry.file,
+        String(entry.sent),
+      ];
       const child = spawnTracked('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
-      child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
-      child.stderr?.on('data', (chunk: Buffer) => { err += chunk.toString('utf8'); });
-      const timer = setTimeout(() => {
-        if (child.pid !== undefined) signalPid(child.pid, 'SIGKILL');
-      }, (seconds + OVERRUN_S) * 1000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        err += chunk.toString('utf8');
+      });
+      const timer = setTimeout(
+        () => {
+          if (child.pid !== undefined) signalPid(child.pid, 'SIGKILL');
+        },
+        (seconds + OVERRUN_S) * 1000,
+      );
       const code = await new Promise<number | null>((resolve, reject) => {
         child.once('error', reject);
         child.once('close', resolve);
       }).finally(() => clearTimeout(timer));
-      const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{"requests"'));
+      const line = out
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('{"requests"'));
       if (code !== 0 || line === undefined) throw new Error(`wrk exited with ${code}:\n${err}${out}`);
       const w = JSON.parse(line) as WrkOutput;
       entry.sent += w.requests;

@@ -9,17 +9,7 @@ import { build } from 'esbuild';
 // Native addons; packages that find files next to their own code at run time; and CommonJS packages
 // the server loads with import() only when needed: in a split bundle esbuild gives such an import
 // only a `default` export, where Node gives the named ones the code destructures.
-const EXTERNAL = [
-  'better-sqlite3',
-  '@node-rs/argon2',
-  'pg-native',
-  'pino',
-  'pino-pretty',
-  '@fastify/swagger-ui',
-  'undici',
-  'ioredis',
-  'pg',
-];
+const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg-native', 'pino', 'pino-pretty', '@fastify/swagger-ui', 'undici', 'ioredis', 'pg'];
 
 // CommonJS dependencies inside an ES module bundle still expect require, __dirname and __filename.
 const banner = [

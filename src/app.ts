@@ -102,7 +102,30 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   });
 
   // Each routes plugin is given the services it calls and nothing else, so its options say what it depends on.
-  const { accounts, accountSettings, bulk, clock, db, events, idempotency, instance, items, keys, limits, metrics, organizer, pairing, projects, search, subtasks, tags, transfer, users, voice, webhooks } = services;
+  const {
+    accounts,
+    accountSettings,
+    bulk,
+    clock,
+    db,
+    events,
+    idempotency,
+    instance,
+    items,
+    keys,
+    limits,
+    metrics,
+    organizer,
+    pairing,
+    projects,
+    search,
+    subtasks,
+    tags,
+    transfer,
+    users,
+    voice,
+    webhooks,
+  } = services;
   await installOpenApi(app);
   await app.register(systemRoutes, { db, metrics, metricsToken: config.metricsToken });
 

@@ -185,9 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ajv = createAjv({ coerceTypes: true, useDefaults: true, allErrors: true });
   const validate = ajv.compile<RawConfig>(ConfigSchema);
   const valid = validate(raw);
-  const problems = valid
-    ? []
-    : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message ?? 'is invalid'}`);
+  const problems = valid ? [] : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message ?? 'is invalid'}`);
   let secretKey: Buffer | undefined;
   if (typeof raw.SECRET_KEY === 'string') {
     try {
@@ -239,10 +237,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       engine: raw.TRANSCRIBE_ENGINE as TranscribeEngineSetting,
       openai: raw.TRANSCRIBE_BASE_URL
         ? Object.freeze({
-          baseUrl: raw.TRANSCRIBE_BASE_URL.replace(/\/+$/, ''),
-          apiKey: raw.TRANSCRIBE_API_KEY,
-          model: raw.TRANSCRIBE_MODEL ?? DEFAULT_TRANSCRIBE_MODEL,
-        })
+            baseUrl: raw.TRANSCRIBE_BASE_URL.replace(/\/+$/, ''),
+            apiKey: raw.TRANSCRIBE_API_KEY,
+            model: raw.TRANSCRIBE_MODEL ?? DEFAULT_TRANSCRIBE_MODEL,
+          })
         : undefined,
       searchPath: raw.PATH,
     }),
@@ -254,7 +252,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     signup: Object.freeze({ allowed: raw.ALLOW_SIGNUP, defaultPlan: raw.DEFAULT_PLAN }),
     metricsToken: raw.METRICS_TOKEN,
-    corsOrigins: Object.freeze((raw.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '')),
+    corsOrigins: Object.freeze(
+      (raw.CORS_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    ),
     mcp: Object.freeze({ maxInFlight: raw.MCP_MAX_IN_FLIGHT, maxInFlightPerUser: raw.MCP_MAX_IN_FLIGHT_PER_USER }),
   });
 }

@@ -1,6 +1,16 @@
 import { pino, type Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { DEFAULT_LIMITS, DEFAULT_ORGANIZER, DEFAULT_SIGNUP, DEFAULT_WEBHOOK_DELIVERY, type LimitsConfig, type SignupConfig, type OrganizerConfig, type TranscribeConfig, type WebhookDeliveryConfig } from './config.js';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_ORGANIZER,
+  DEFAULT_SIGNUP,
+  DEFAULT_WEBHOOK_DELIVERY,
+  type LimitsConfig,
+  type SignupConfig,
+  type OrganizerConfig,
+  type TranscribeConfig,
+  type WebhookDeliveryConfig,
+} from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -142,9 +152,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const edits = createItemEdits({ db, loader, tags, projects, writes });
   const search = createSearchService({ db, dialect });
   const bulk = createBulkService({ db, loader, writes, projects });
-  const store: CounterStore = options.redis
-    ? createRedisStore(options.redis)
-    : (options.cluster?.counterStore ?? createMemoryStore(clock));
+  const store: CounterStore = options.redis ? createRedisStore(options.redis) : (options.cluster?.counterStore ?? createMemoryStore(clock));
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
   const engine = countedEngine(
     createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) }),
@@ -173,7 +181,6 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     importer: createImportService({ db, loader, projects, tags, events, search }),
   });
 
-
   const hooks = options.webhooks ?? {};
   const delivery = hooks.delivery ?? DEFAULT_WEBHOOK_DELIVERY;
   const vault = createSigningKeyVault(hooks.secretKey);
@@ -197,8 +204,31 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
-    db, dialect, clock, users, keys, projects, tags, items, subtasks, events, idempotency, search, bulk, limits, organizer, metrics, voice, logger,
-    accounts, accountSettings, instance, transfer, pairing, webhooks, webhookWorker,
+    db,
+    dialect,
+    clock,
+    users,
+    keys,
+    projects,
+    tags,
+    items,
+    subtasks,
+    events,
+    idempotency,
+    search,
+    bulk,
+    limits,
+    organizer,
+    metrics,
+    voice,
+    logger,
+    accounts,
+    accountSettings,
+    instance,
+    transfer,
+    pairing,
+    webhooks,
+    webhookWorker,
     async close() {
       await webhookWorker.stop();
       await transport.close();

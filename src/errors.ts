@@ -82,5 +82,4 @@ export class AppError extends Error {
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
 
-export const badRequest = (message: string, field?: string): AppError =>
-  new AppError('bad_request', message, field ? [{ field, message }] : {});
+export const badRequest = (message: string, field?: string): AppError => new AppError('bad_request', message, field ? [{ field, message }] : {});

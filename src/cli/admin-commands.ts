@@ -57,16 +57,15 @@ function passwordFrom(input: string): string {
   return line;
 }
 
-const write = (out: Writable, text: string): Promise<void> =>
-  new Promise((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
+const write = (out: Writable, text: string): Promise<void> => new Promise((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
 
 /** Each command returns the one JSON value it prints (or PRINTED); operations.md fixes the names and shapes. */
 export const COMMANDS: Record<string, (services: Services, flags: Flags, io: CommandIo) => Promise<unknown>> = {
-  'user create': (s, f) =>
-    s.users.create({ email: need(f, 'email'), ...(f.password ? { password: f.password } : {}), plan: plan(f.plan) ?? 'free' }),
+  'user create': (s, f) => s.users.create({ email: need(f, 'email'), ...(f.password ? { password: f.password } : {}), plan: plan(f.plan) ?? 'free' }),
   'user set-plan': (s, f) => s.users.setPlan(need(f, 'email'), plan(need(f, 'plan')) as Plan),
   'user set-password': async (s, f, io) => {
-    if (f.password !== undefined) throw new UsageError('set-password reads the password from stdin; --password would leave it in the shell history and the process list');
+    if (f.password !== undefined)
+      throw new UsageError('set-password reads the password from stdin; --password would leave it in the shell history and the process list');
     const email = need(f, 'email');
     const done = await s.accounts.setPassword(email, passwordFrom(await io.readStdin()));
     return { ...done, password_set: true, sessions_ended: true };

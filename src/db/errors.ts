@@ -4,4 +4,3 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = error.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
-

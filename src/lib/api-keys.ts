@@ -11,8 +11,7 @@ export interface MintedKey {
   secretHash: string;
 }
 
-const randomString = (alphabet: string, length: number): string =>
-  Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+const randomString = (alphabet: string, length: number): string => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 

@@ -12,8 +12,7 @@ export interface CursorKey {
   id: string;
 }
 
-export const encodeCursor = (ordering: string, key: CursorKey): string =>
-  Buffer.from(JSON.stringify([ordering, key.k, key.id]), 'utf8').toString('base64url');
+export const encodeCursor = (ordering: string, key: CursorKey): string => Buffer.from(JSON.stringify([ordering, key.k, key.id]), 'utf8').toString('base64url');
 
 export function decodeCursor(ordering: string, cursor: string): CursorKey {
   const invalid = badRequest('cursor is not valid here; pass next_cursor from the previous page unchanged', 'cursor');
@@ -32,8 +31,7 @@ export function decodeCursor(ordering: string, cursor: string): CursorKey {
 }
 
 /** Clamp to the contract's maximum; the schema already refused values below 1. */
-export const clampLimit = (limit: number | undefined, fallback: number, max: number): number =>
-  Math.min(limit ?? fallback, max);
+export const clampLimit = (limit: number | undefined, fallback: number, max: number): number => Math.min(limit ?? fallback, max);
 
 /**
  * Listings fetch one row more than the page; this cuts the page and makes the cursor of its last

@@ -21,7 +21,10 @@ export function parseTrustProxy(value: string): TrustProxy {
     if (hops > MAX_HOPS) throw new Error(`a hop count must be 0 to ${MAX_HOPS}`);
     return hops;
   }
-  const entries = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const bad = entries.filter((e) => !RANGE_NAMES.includes(e) && !ipaddr.isValid(e) && !ipaddr.isValidCIDR(e));
   if (entries.length === 0 || bad.length > 0) {
     throw new Error(`must be true, false, a hop count, or a comma list of proxy addresses or CIDR ranges (not ${bad.join(', ') || 'empty'})`);

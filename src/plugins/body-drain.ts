@@ -60,7 +60,12 @@ export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEF
     body.once('end', () => {
       stop();
       // The client asked to close: now that it has sent everything, closing cannot cut it off.
-      if (String(request.headers.connection ?? '').toLowerCase().includes('close')) socket.end();
+      if (
+        String(request.headers.connection ?? '')
+          .toLowerCase()
+          .includes('close')
+      )
+        socket.end();
     });
     body.once('close', stop);
     socket.once('close', stop);

@@ -2,7 +2,16 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
 /** Headers a browser client may read: limits, paging and the request id. */
-const EXPOSED = ['x-request-id', 'x-next-cursor', 'retry-after', 'ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+const EXPOSED = [
+  'x-request-id',
+  'x-next-cursor',
+  'retry-after',
+  'ratelimit',
+  'ratelimit-policy',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
 
 /**
  * CORS for the API scope, only for the CORS_ORIGINS list. The API authenticates by bearer key, never

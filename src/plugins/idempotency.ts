@@ -35,7 +35,9 @@ const KEY_HEADER = {
     }),
   ),
 };
-const REPLAYED_HEADER = { 'Idempotent-Replayed': Type.String({ description: '"true" when this is the kept answer of an earlier request with the same Idempotency-Key' }) };
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': Type.String({ description: '"true" when this is the kept answer of an earlier request with the same Idempotency-Key' }),
+};
 const KEY_ERRORS = {
   ...errorResponses({ 409: 'the first request with this Idempotency-Key is still running; retry after Retry-After (conflict)' }, 409),
   ...errorResponses({ 422: 'this Idempotency-Key was used with a different request (idempotency_key_reused)' }, 422),
@@ -145,4 +147,3 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
     await service.release(claim);
   };
 }
-

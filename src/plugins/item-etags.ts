@@ -55,4 +55,3 @@ const notModified: onSendHookHandler = (request, reply, payload, done) => {
   reply.removeHeader('content-length');
   done(null, null);
 };
-

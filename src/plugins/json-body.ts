@@ -17,18 +17,21 @@ export function installJsonParser(app: FastifyInstance): void {
     }
     try {
       // Reject prototype-pollution keys outright instead of silently keeping them.
-      done(null, JSON.parse(text, (key, value: unknown) => {
-        // PostgreSQL text cannot hold U+0000; refuse it on every database rather than fail at the write.
-        if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
-          throw new AppError('bad_request', 'strings in the body must not contain NUL (\\u0000) characters');
-        }
-        // A lone UTF-16 surrogate ("\ud800") is no character at all: each database would store a
-        // different replacement for it, and the answer would echo what was never stored.
-        if (hasLoneSurrogate(key) || (typeof value === 'string' && hasLoneSurrogate(value))) {
-          throw new AppError('bad_request', 'strings in the body must be well-formed Unicode (no lone \\ud800-\\udfff surrogates)');
-        }
-        return key === '__proto__' ? undefined : value;
-      }));
+      done(
+        null,
+        JSON.parse(text, (key, value: unknown) => {
+          // PostgreSQL text cannot hold U+0000; refuse it on every database rather than fail at the write.
+          if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
+            throw new AppError('bad_request', 'strings in the body must not contain NUL (\\u0000) characters');
+          }
+          // A lone UTF-16 surrogate ("\ud800") is no character at all: each database would store a
+          // different replacement for it, and the answer would echo what was never stored.
+          if (hasLoneSurrogate(key) || (typeof value === 'string' && hasLoneSurrogate(value))) {
+            throw new AppError('bad_request', 'strings in the body must be well-formed Unicode (no lone \\ud800-\\udfff surrogates)');
+          }
+          return key === '__proto__' ? undefined : value;
+        }),
+      );
     } catch (error) {
       done(error instanceof AppError ? error : new AppError('bad_request', 'request body is not valid JSON'), undefined);
     }

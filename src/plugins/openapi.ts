@@ -16,10 +16,27 @@ import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSc
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
 const SHARED_SCHEMAS: TSchema[] = [
-  ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema, ItemSchema, AiSchema, CapturedItemSchema, ItemPageSchema, ProjectSchema, ProjectListSchema, MeSchema,
-  BulkResultSchema, TranscriptionSchema, WebhookSchema, WebhookListSchema, CreatedWebhookSchema, DeliverySchema, DeliveryPageSchema,
-  ChangeSchema, ChangePageSchema,
-  ExportDocumentSchema, ImportResultSchema,
+  ErrorSchema,
+  InsufficientScopeErrorSchema,
+  RateLimitErrorSchema,
+  ItemSchema,
+  AiSchema,
+  CapturedItemSchema,
+  ItemPageSchema,
+  ProjectSchema,
+  ProjectListSchema,
+  MeSchema,
+  BulkResultSchema,
+  TranscriptionSchema,
+  WebhookSchema,
+  WebhookListSchema,
+  CreatedWebhookSchema,
+  DeliverySchema,
+  DeliveryPageSchema,
+  ChangeSchema,
+  ChangePageSchema,
+  ExportDocumentSchema,
+  ImportResultSchema,
 ];
 
 /** Our mark in the docs' top bar instead of Swagger's. */

@@ -16,7 +16,8 @@ const line = (request: FastifyRequest, reply: FastifyReply) => ({
  */
 export class RequestLog extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    if (request.log.level === 'debug' || request.log.level === 'trace') request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
+    if (request.log.level === 'debug' || request.log.level === 'trace')
+      request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {

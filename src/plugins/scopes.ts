@@ -58,9 +58,11 @@ export function installScopes(app: FastifyInstance): void {
       return;
     }
     const required = config.scope;
-    done(new AppError('insufficient_scope', `this API key lacks the ${required} scope; mint a key with it (or approve it when pairing)`, {
-      fields: { required_scope: required },
-      headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${required}"` },
-    }));
+    done(
+      new AppError('insufficient_scope', `this API key lacks the ${required} scope; mint a key with it (or approve it when pairing)`, {
+        fields: { required_scope: required },
+        headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${required}"` },
+      }),
+    );
   });
 }

@@ -77,7 +77,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'no such resource for this user (not_found)',
   409: 'conflicts with an existing resource (conflict)',
   410: 'the resource expired (expired)',
-  412: 'If-Match does not match the item\'s current ETag (precondition_failed); nothing changed',
+  412: "If-Match does not match the item's current ETag (precondition_failed); nothing changed",
   413: 'body larger than allowed (payload_too_large)',
   415: 'body is not application/json (unsupported_media_type)',
   422: 'the request was understood but could not be processed',
@@ -91,7 +91,10 @@ export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 412 | 413 | 
 /** The documented error answers of a route, each with the shared error schema. */
 export function errorResponses(...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>>;
 /** The same, with a route's own description of some statuses (409 meaning already_exchanged, say). */
-export function errorResponses(descriptions: Partial<Record<ErrorStatus, string>>, ...statuses: ErrorStatus[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>>;
+export function errorResponses(
+  descriptions: Partial<Record<ErrorStatus, string>>,
+  ...statuses: ErrorStatus[]
+): Record<number, TUnsafe<Static<typeof ErrorSchema>>>;
 export function errorResponses(...args: (ErrorStatus | Partial<Record<ErrorStatus, string>>)[]): Record<number, TUnsafe<Static<typeof ErrorSchema>>> {
   const own = typeof args[0] === 'object' ? (args.shift() as Partial<Record<ErrorStatus, string>>) : {};
   const out: Record<number, TUnsafe<Static<typeof ErrorSchema>>> = {};

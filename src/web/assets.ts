@@ -177,7 +177,6 @@ fieldset.scopes label { font-weight: 400; display: flex; gap: .5rem; align-items
 fieldset.scopes input { width: 1.1rem; height: 1.1rem; margin: 0; flex: none; }
 `;
 
-
 export interface Asset {
   path: string;
   body: string;

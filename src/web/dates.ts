@@ -74,7 +74,8 @@ export function parseDueInputs(date: string, timeOfDay: string, zone: string): {
   if (timeOfDay.trim() !== '' && !t) return { error: 'Enter the time as HH:MM.' };
   const wall: WallTime = { year: Number(d[1]), month: Number(d[2]), day: Number(d[3]), hour: t ? Number(t[1]) : 17, minute: t ? Number(t[2]) : 0 };
   const check = new Date(Date.UTC(wall.year, wall.month - 1, wall.day));
-  if (wall.year < 1970 || wall.year > 9999 || check.getUTCMonth() !== wall.month - 1 || check.getUTCDate() !== wall.day) return { error: 'That date does not exist.' };
+  if (wall.year < 1970 || wall.year > 9999 || check.getUTCMonth() !== wall.month - 1 || check.getUTCDate() !== wall.day)
+    return { error: 'That date does not exist.' };
   if (wall.hour > 23 || wall.minute > 59) return { error: 'That time does not exist.' };
   return { iso: instantOf(zone, wall).toISOString() };
 }

@@ -20,7 +20,8 @@ function describe(error: FastifyError): { status: number; title: string; message
   if (error instanceof AppError && error.statusCode < 500) {
     return { status: error.statusCode, title: TITLES[error.statusCode] ?? 'Refused', message: error.message };
   }
-  if (error.validation) return { status: 400, title: TITLES[400]!, message: 'A field of the form was missing or not in the expected shape. Go back and try again.' };
+  if (error.validation)
+    return { status: 400, title: TITLES[400]!, message: 'A field of the form was missing or not in the expected shape. Go back and try again.' };
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return { status, title: TITLES[status] ?? 'Refused', message: 'The request could not be handled. Go back and try again.' };
   return null;
@@ -35,12 +36,16 @@ export function installPageErrors(app: FastifyInstance): void {
     if (error instanceof AppError && error.headers) void reply.headers(error.headers);
     if (known) return sendPage(reply, known.status, errorPage({ ...known, user, csrf }));
     request.log.error({ err: error }, 'web request failed');
-    return sendPage(reply, 500, errorPage({
-      title: 'Something went wrong',
-      message: `This is a fault on our side. Try again in a moment; if it keeps happening, quote the reference ${request.id}.`,
-      user,
-      csrf,
-    }));
+    return sendPage(
+      reply,
+      500,
+      errorPage({
+        title: 'Something went wrong',
+        message: `This is a fault on our side. Try again in a moment; if it keeps happening, quote the reference ${request.id}.`,
+        user,
+        csrf,
+      }),
+    );
   });
 }
 

@@ -51,7 +51,14 @@ export function createInboxRenderer({ clock, projects, search, tags, voice }: In
       base,
       capture: {
         organize: pro ? { checked: request.cookies[ORGANIZE_COOKIE] !== '0' } : null,
-        voice: pro ? { unavailable: voice.engineName === null ? `Voice capture is not available: this server cannot turn speech into text (${voice.unavailableReason ?? 'no speech engine'}).` : null } : null,
+        voice: pro
+          ? {
+              unavailable:
+                voice.engineName === null
+                  ? `Voice capture is not available: this server cannot turn speech into text (${voice.unavailableReason ?? 'no speech engine'}).`
+                  : null,
+            }
+          : null,
         ...(view.capture ?? {}),
       },
       ...(view.header ? { header: view.header } : {}),

@@ -84,7 +84,10 @@ export function patchOf(v: ItemFormValues, zone: string): { patch: PatchInput } 
   const due = parseDueInputs(v.due_date, v.due_time, zone);
   if ('error' in due) errors.due_date = due.error;
   if (Object.keys(errors).length > 0 || 'error' in due) return { errors };
-  const added = v.new_tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const added = v.new_tags
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   return {
     patch: {
       title: v.title.trim() === '' ? null : v.title,
@@ -102,12 +105,19 @@ export function patchOf(v: ItemFormValues, zone: string): { patch: PatchInput } 
 /** The form field a service error is about (the API names them after the JSON body). */
 export function fieldOfError(field: string | undefined): keyof ItemFormValues | 'form' {
   switch (field) {
-    case 'title': return 'title';
-    case 'content_md': return 'notes';
-    case 'due_at': return 'due_date';
-    case 'tags': return 'new_tags';
-    case 'parent_id': return 'parent_id';
-    case 'project_id': return 'project_id';
-    default: return 'form';
+    case 'title':
+      return 'title';
+    case 'content_md':
+      return 'notes';
+    case 'due_at':
+      return 'due_date';
+    case 'tags':
+      return 'new_tags';
+    case 'parent_id':
+      return 'parent_id';
+    case 'project_id':
+      return 'project_id';
+    default:
+      return 'form';
   }
 }

@@ -30,7 +30,9 @@ export function markdownExcerpt(source: string, maxChars = 400): string {
   const lines: string[] = [];
   for (const token of md.parse(source.slice(0, maxChars * 2), {})) {
     if (token.type !== 'inline') continue;
-    const text = (token.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : '')).join('');
+    const text = (token.children ?? [])
+      .map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : ''))
+      .join('');
     if (text.trim() !== '') lines.push(text);
   }
   const joined = lines.join('\n');

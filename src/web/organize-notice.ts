@@ -57,9 +57,11 @@ export function organizedNotice(o: { item: ItemView; undo: Undo; projectName: st
   const changed = undo.applied.length > 0;
   return html`<div class="alert success organized" role="status">
   <p><strong>Organized:</strong> ${changed ? parts.join(' · ') : 'nothing to change, kept as typed.'}</p>
-  ${changed
-    ? html`<form method="post" action="/inbox/items/${item.id}/undo-organize">${csrfField(o.csrf)}<input type="hidden" name="return" value="${o.self}"><input type="hidden" name="undo" value="${encodeUndo(undo)}"><button class="small" type="submit">Undo</button></form>`
-    : ''}
+  ${
+    changed
+      ? html`<form method="post" action="/inbox/items/${item.id}/undo-organize">${csrfField(o.csrf)}<input type="hidden" name="return" value="${o.self}"><input type="hidden" name="undo" value="${encodeUndo(undo)}"><button class="small" type="submit">Undo</button></form>`
+      : ''
+  }
 </div>`;
 }
 

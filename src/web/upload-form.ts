@@ -14,7 +14,10 @@ export function installUploadParser(app: FastifyInstance, maxBytes: number): voi
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
     let form: ReturnType<typeof Busboy>;
     try {
-      form = Busboy({ headers: { ...request.headers, 'content-type': request.headers['content-type'] ?? '' }, limits: { files: 1, fields: 10, fieldSize: 1000, fileSize: maxBytes } });
+      form = Busboy({
+        headers: { ...request.headers, 'content-type': request.headers['content-type'] ?? '' },
+        limits: { files: 1, fields: 10, fieldSize: 1000, fileSize: maxBytes },
+      });
     } catch {
       done(new PageError(400, 'Unreadable form', 'The upload was not a readable form.'), undefined);
       return;

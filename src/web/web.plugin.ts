@@ -23,7 +23,22 @@ import { installWebSession } from './session.js';
 /** Every service the pages read; the plugin gives each page route only its own part. */
 export type WebServices = Pick<
   Services,
-  'accounts' | 'accountSettings' | 'clock' | 'db' | 'instance' | 'items' | 'keys' | 'limits' | 'pairing' | 'projects' | 'search' | 'subtasks' | 'tags' | 'transfer' | 'users' | 'voice'
+  | 'accounts'
+  | 'accountSettings'
+  | 'clock'
+  | 'db'
+  | 'instance'
+  | 'items'
+  | 'keys'
+  | 'limits'
+  | 'pairing'
+  | 'projects'
+  | 'search'
+  | 'subtasks'
+  | 'tags'
+  | 'transfer'
+  | 'users'
+  | 'voice'
 >;
 
 export interface WebOptions {
@@ -59,7 +74,8 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(cookie);
     await pages.register(formbody);
     installPageErrors(pages);
-    const { accounts, accountSettings, clock, db, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice } = opts.services;
+    const { accounts, accountSettings, clock, db, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice } =
+      opts.services;
     const cookies = installWebSession(pages, { accounts, publicUrl: opts.publicUrl });
     pages.addHook('onSend', async (_request, reply) => setPageHeaders(reply));
     // PostgreSQL text cannot hold U+0000; a form or query carrying one is refused before any work.

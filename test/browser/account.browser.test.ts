@@ -9,7 +9,10 @@ import { seriousViolations } from './axe.js';
 import { PASSWORD, startBrowserApp, type BrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 
-const WIDTHS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
+const WIDTHS = [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const;
 /** Chromium's fake microphone plays this recording of read English, so voice capture runs end to end. */
 const SPEECH = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
 
@@ -22,7 +25,9 @@ describe('account, share, voice and every page in chromium', () => {
   const ownerEmail = newEmail();
 
   beforeAll(async () => {
-    t = await startBrowserApp({ chromiumArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`] });
+    t = await startBrowserApp({
+      chromiumArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`],
+    });
     t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
     // The server's owner, so the accounts below are ordinary users (the owner cannot delete theirs here).
     await t.services.users.create({ email: ownerEmail, password: PASSWORD });
@@ -110,9 +115,15 @@ describe('account, share, voice and every page in chromium', () => {
   it('every page passes axe in light and dark mode, and is photographed at both widths', async () => {
     const { page, userId } = await t.signedUp(DESKTOP, 'pro');
     const work = await t.services.projects.findOrCreate(userId, 'Work');
-    const { item } = await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'Quarterly report\nSee **notes** and [the draft](https://example.org/draft)', project_id: work.id });
+    const { item } = await t.services.items.capture(
+      { id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null },
+      { text: 'Quarterly report\nSee **notes** and [the draft](https://example.org/draft)', project_id: work.id },
+    );
     await t.services.items.patch(userId, item.id, { tags: ['writing', 'q4'], due_at: '2026-11-25T16:00:00.000Z' });
-    await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'Buy milk', due_at: '2026-11-27T16:00:00.000Z' });
+    await t.services.items.capture(
+      { id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null },
+      { text: 'Buy milk', due_at: '2026-11-27T16:00:00.000Z' },
+    );
     await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'An idea for the garden', type: 'note' });
     const pages: [string, string][] = [
       ['inbox-pro', '/'],
@@ -146,12 +157,20 @@ describe('account, share, voice and every page in chromium', () => {
     await accessible(owner);
     await screenshot(owner, 'admin');
     const state = randomBytes(24).toString('base64url');
-    await fetch(`${t.baseUrl}/api/v1/connect/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state, label: 'Claude Desktop' }) });
+    await fetch(`${t.baseUrl}/api/v1/connect/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ state, label: 'Claude Desktop' }),
+    });
     await owner.goto(`/connect/agent?state=${state}`);
     await accessible(owner);
 
     const signedOut = await t.freshPage(DESKTOP);
-    for (const [shot, url] of [['login', '/login'], ['signup-page', '/signup'], ['share-signed-out', '/share?text=x']] as const) {
+    for (const [shot, url] of [
+      ['login', '/login'],
+      ['signup-page', '/signup'],
+      ['share-signed-out', '/share?text=x'],
+    ] as const) {
       await signedOut.goto(url);
       await accessible(signedOut);
       await screenshot(signedOut, shot);

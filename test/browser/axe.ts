@@ -12,7 +12,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     const result = await new AxeBuilder({ page }).analyze();
     for (const v of result.violations) {
       if (v.impact === 'serious' || v.impact === 'critical') {
-        found.push(`${colorScheme} ${page.url()} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+        found.push(
+          `${colorScheme} ${page.url()} ${v.id}: ${v.help} (${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')})`,
+        );
       }
     }
   }

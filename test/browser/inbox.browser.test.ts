@@ -4,7 +4,10 @@ import { seriousViolations } from './axe.js';
 import { startBrowserApp, type BrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 
-const WIDTHS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
+const WIDTHS = [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const;
 
 /*
  * The daily-inbox flows in chromium, each at desktop and at phone width: search that agrees with
@@ -47,7 +50,11 @@ describe('the inbox in chromium', () => {
       const milk = await t.services.search.search(userId, { q: 'milk' });
       await t.services.items.patch(userId, milk.items[0]!.id, { tags: ['home'] });
 
-      for (const [q, expected] of [['über', ['Über café']], ['ilk', []], ['MILK', ['Buy milk']]] as const) {
+      for (const [q, expected] of [
+        ['über', ['Über café']],
+        ['ilk', []],
+        ['MILK', ['Buy milk']],
+      ] as const) {
         await page.goto(`/?q=${encodeURIComponent(q)}`);
         expect(await titles(page)).toEqual(expected);
         expect(await apiSearch(token, q)).toEqual(expected);

@@ -55,7 +55,10 @@ describe('admin page and /docs in chromium', () => {
     page.setDefaultTimeout(8000);
     await page.goto('/docs');
     await expect(page.title()).resolves.toBe('Capture Inbox API reference');
-    await page.getByRole('button', { name: /Authorize/ }).first().click();
+    await page
+      .getByRole('button', { name: /Authorize/ })
+      .first()
+      .click();
     await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(token);
     await page.locator('.modal-ux button.modal-btn.auth.authorize').click();
     await page.locator('.modal-ux button.btn-done').click();

@@ -15,7 +15,15 @@ describe('@capture-inbox/sdk in chromium', () => {
   beforeAll(async () => {
     t = await startBrowserApp();
     user = await createUser(t);
-    const out = await build({ entryPoints: [SDK_ENTRY], bundle: true, platform: 'browser', format: 'iife', globalName: 'CaptureInboxSdk', write: false, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: [SDK_ENTRY],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'CaptureInboxSdk',
+      write: false,
+      logLevel: 'silent',
+    });
     bundle = out.outputFiles[0]!.text;
   }, 60_000);
   afterAll(async () => {
@@ -39,7 +47,12 @@ describe('@capture-inbox/sdk in chromium', () => {
       const titles: string[] = [];
       for await (const each of inbox.items.listAll({ limit: 1 })) titles.push(each.title ?? '');
       const refused = await inbox.items.get('00000000-0000-7000-8000-000000000000').catch((e: unknown) => e);
-      return { title: read.title, etag: sdk.etagOf(read) ?? null, titles, refused: refused instanceof sdk.ApiError ? `${refused.status} ${refused.error}` : String(refused) };
+      return {
+        title: read.title,
+        etag: sdk.etagOf(read) ?? null,
+        titles,
+        refused: refused instanceof sdk.ApiError ? `${refused.status} ${refused.error}` : String(refused),
+      };
     }, user.token);
     expect(result).toEqual({ title: 'captured in a browser', etag: expect.stringMatching(/^"/), titles: ['captured in a browser'], refused: '404 not_found' });
     await context.close();

@@ -23,7 +23,24 @@ describe('cin without a server', () => {
   it('--help lists every command; help COMMAND prints its manual; both exit 0', async () => {
     const overview = await runCin(home.dir, ['--help']);
     expect(overview.code).toBe(0);
-    for (const name of ['login', 'logout', 'whoami', 'add', 'ls', 'search', 'show', 'done', 'undone', 'archive', 'rm', 'edit', 'projects', 'voice', 'export', 'import']) {
+    for (const name of [
+      'login',
+      'logout',
+      'whoami',
+      'add',
+      'ls',
+      'search',
+      'show',
+      'done',
+      'undone',
+      'archive',
+      'rm',
+      'edit',
+      'projects',
+      'voice',
+      'export',
+      'import',
+    ]) {
       expect(overview.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     const manual = await runCin(home.dir, ['help', 'add']);
@@ -83,7 +100,7 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     home.dispose();
   });
 
-  it('add captures text, reads --due words in the user\'s zone on the server, sets tags and project, and prints the row', async () => {
+  it("add captures text, reads --due words in the user's zone on the server, sets tags and project, and prints the row", async () => {
     await cin(['add', 'placeholder']);
     const project = await t.services.projects.findOrCreate(user.id, 'Errands');
     const added = json(await cin(['add', 'buy', 'oat', 'milk', '--due', 'tomorrow 5pm', '--tag', 'shop', '--tag', 'milk', '--project', 'errands', '--json']));
@@ -130,7 +147,9 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     const [first] = json(await cin(['search', 'mom', '--json']));
     const short = first.id.replace(/-/g, '').slice(-8);
     const shown = await cin(['show', short]);
-    expect(shown.stdout).toContain(`call mom\n  id       ${first.id}\n  project  Inbox\n  type     todo\n  status   todo\n  due      Tue 1 Dec 09:30 (Europe/Berlin)`);
+    expect(shown.stdout).toContain(
+      `call mom\n  id       ${first.id}\n  project  Inbox\n  type     todo\n  status   todo\n  due      Tue 1 Dec 09:30 (Europe/Berlin)`,
+    );
     const edited = json(await cin(['edit', short, '--title', 'call mum', '--due', 'none', '--tag', 'family', '--project', 'Errands', '--json']));
     expect(edited).toMatchObject({ title: 'call mum', due_at: null, tags: ['family'] });
     expect((await cin(['edit', short])).code).toBe(2);

@@ -48,7 +48,11 @@ describe.each(DIALECTS)('cin login (%s)', (dialect) => {
 
       // From now on the saved login is used, with no environment at all.
       const whoami = await runCin(home.dir, ['whoami', '--json']);
-      expect(JSON.parse(whoami.stdout)).toMatchObject({ email: owner.email, server: t.baseUrl, key: { id: saved.key_id, scopes: ['read', 'capture', 'write'] } });
+      expect(JSON.parse(whoami.stdout)).toMatchObject({
+        email: owner.email,
+        server: t.baseUrl,
+        key: { id: saved.key_id, scopes: ['read', 'capture', 'write'] },
+      });
     } finally {
       home.dispose();
     }
@@ -122,7 +126,10 @@ describe.each(DIALECTS)('cin login (%s)', (dialect) => {
       expect(shown.run.stderr).toContain('(opened in your browser)');
       await expect.poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : '')).toBe(shown.url);
 
-      for (const [args, env] of [[['--no-browser'], { DISPLAY: ':0' }], [[], {}]] as const) {
+      for (const [args, env] of [
+        [['--no-browser'], { DISPLAY: ':0' }],
+        [[], {}],
+      ] as const) {
         writeFileSync(opened, '');
         const quiet = await attempt([...args], { ...env });
         expect(quiet.run.stderr).not.toContain('opened in your browser');

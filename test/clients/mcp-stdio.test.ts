@@ -66,7 +66,7 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
   const fixture = (): ToolFixture => ({ t, mcp, api: client(t.app, owner.token), stranger: client(t.app, stranger.token), healthId });
   itServesEveryTool(fixture);
 
-  it('applies the key\'s scopes: a read-only key reads, and capture is a tool error naming insufficient_scope', async () => {
+  it("applies the key's scopes: a read-only key reads, and capture is a tool error naming insufficient_scope", async () => {
     const reader = await start((await t.services.keys.mint(owner.id, 'agent, read only', { scopes: ['read'] })).token);
     expect(await callError(reader, 'capture', { text: 'Not allowed' })).toMatch(/^insufficient_scope: this API key lacks the capture scope/);
     expect((await callOk(reader, 'list_projects')).structured.projects.length).toBeGreaterThan(1);
@@ -117,7 +117,7 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
     }
   });
 
-  it('capture-inbox-mcp (the package\'s own bin) serves the same tools from the environment', async () => {
+  it("capture-inbox-mcp (the package's own bin) serves the same tools from the environment", async () => {
     const { client: bare } = await connectStdio(t.baseUrl, owner.token, { command: process.execPath, args: [STDIO_BIN] });
     opened.push(bare);
     expect((await bare.listTools()).tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);

@@ -23,8 +23,9 @@ describe('the @capture-inbox/sdk and @capture-inbox/cli packages', () => {
   }, 60_000);
 
   it('types every operation: tsc --noEmit over an example that calls each one (and whose deliberate mistakes it refuses)', async () => {
-    const operationIds = Object.values(JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')).paths as Record<string, Record<string, { operationId: string }>>)
-      .flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+    const operationIds = Object.values(
+      JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')).paths as Record<string, Record<string, { operationId: string }>>,
+    ).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
     const example = readFileSync(join(SDK, 'examples/every-operation.ts'), 'utf8');
     for (const id of operationIds) expect(example, `the example does not call ${id}`).toContain(`// ${id}`);
     await run(process.execPath, [TSC, '-p', join(SDK, 'examples/tsconfig.json')], { cwd: ROOT });
@@ -37,7 +38,7 @@ describe('the @capture-inbox/sdk and @capture-inbox/cli packages', () => {
     expect(code).not.toMatch(/from ["']node:|require\(["']node:/);
   });
 
-  it('packs, and installs alone (npm install -g of the tarball): cin runs with none of the server\'s dependencies', async () => {
+  it("packs, and installs alone (npm install -g of the tarball): cin runs with none of the server's dependencies", async () => {
     const packs = join(temp, 'packs');
     mkdirSync(packs);
     await run('npm', ['pack', '-w', 'packages/cli', '-w', 'packages/sdk', '--pack-destination', packs, '--silent'], { cwd: ROOT });
@@ -57,7 +58,11 @@ describe('the @capture-inbox/sdk and @capture-inbox/cli packages', () => {
     await run('npm', ['install', '--prefix', app, '--prefer-offline', '--no-audit', '--no-fund', join(packs, 'capture-inbox-sdk-0.1.0.tgz')], { cwd: temp });
     const modules = readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'));
     for (const server of ['better-sqlite3', 'fastify', 'kysely', 'pg']) expect(modules).not.toContain(server);
-    const loaded = await run(process.execPath, ['--input-type=module', '-e', "const m = await import('@capture-inbox/sdk'); console.log(Object.keys(m).sort().join(','))"], { cwd: app });
+    const loaded = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('@capture-inbox/sdk'); console.log(Object.keys(m).sort().join(','))"],
+      { cwd: app },
+    );
     expect(loaded.stdout.trim()).toBe('ApiError,NetworkError,createClient,etagOf,paginate,pair,serverRoot');
   }, 180_000);
 });

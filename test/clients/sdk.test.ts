@@ -76,7 +76,9 @@ describe.each(DIALECTS)('@capture-inbox/sdk against the server (%s)', (dialect) 
     expect(invalid).toBeInstanceOf(ApiError);
     expect((invalid as ApiError).error).toBe('bad_request');
     expect((invalid as ApiError).details?.[0]?.field).toMatch(/text/);
-    const anonymous = await createClient({ baseUrl: t.baseUrl }).me.get().catch((e: unknown) => e);
+    const anonymous = await createClient({ baseUrl: t.baseUrl })
+      .me.get()
+      .catch((e: unknown) => e);
     expect(anonymous).toMatchObject({ status: 401, error: 'unauthorized' });
   });
 
@@ -187,16 +189,30 @@ describe('retries', () => {
       if (refusal) {
         const [status, retryAfter] = refusal;
         answered.push({ status, key });
-        res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) }).end(JSON.stringify({ error: status === 429 ? 'rate_limited' : 'organizer_unavailable', message: 'not now' }));
+        res
+          .writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) })
+          .end(JSON.stringify({ error: status === 429 ? 'rate_limited' : 'organizer_unavailable', message: 'not now' }));
         return;
       }
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => void (async () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-        const upstream = await fetch(`${t.baseUrl}${req.url}`, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
-        answered.push({ status: upstream.status, key });
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
-      })());
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on(
+          'end',
+          () =>
+            void (async () => {
+              const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+              const upstream = await fetch(`${t.baseUrl}${req.url}`, {
+                method: req.method!,
+                headers,
+                ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+              });
+              answered.push({ status: upstream.status, key });
+              res
+                .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+                .end(Buffer.from(await upstream.arrayBuffer()));
+            })(),
+        );
     });
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
     flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
@@ -221,13 +237,20 @@ describe('retries', () => {
 
   it('retries 503 without Retry-After on a doubling backoff, and stops after the bounded number of retries', async () => {
     answered.length = 0;
-    refusals = [[503, null], [503, null]];
+    refusals = [
+      [503, null],
+      [503, null],
+    ];
     const client = createClient({ baseUrl: flakyUrl, token: user.token, retry: { retries: 2, backoffMs: 50 } });
     expect((await client.me.get()).email).toBe(user.email);
     expect(answered.map((a) => a.status)).toEqual([503, 503, 200]);
 
     answered.length = 0;
-    refusals = [[503, null], [503, null], [503, null]];
+    refusals = [
+      [503, null],
+      [503, null],
+      [503, null],
+    ];
     const refused = await client.me.get().catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 503, error: 'organizer_unavailable' });
     expect(answered).toHaveLength(3);

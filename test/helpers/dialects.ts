@@ -6,7 +6,9 @@ import type { DialectName } from '../../src/db/create-db.js';
  */
 function selectDialects(): DialectName[] {
   const available: DialectName[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
-  const wanted = process.env.TEST_DIALECTS?.split(',').map((d) => d.trim()).filter(Boolean);
+  const wanted = process.env.TEST_DIALECTS?.split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   if (!wanted) return available;
   const unknown = wanted.filter((d) => !available.includes(d as DialectName));
   if (unknown.length > 0) throw new Error(`TEST_DIALECTS names unavailable dialects: ${unknown.join(', ')} (is TEST_DATABASE_URL set?)`);

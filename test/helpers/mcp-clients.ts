@@ -6,7 +6,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import type { JsonBody } from './test-app.js';
 
-
 /** The stdio server as agents start it without the CLI (the CLI's `cin mcp` runs the same function). */
 export const STDIO_BIN = resolve(import.meta.dirname, '../../packages/mcp/dist/bin.js');
 

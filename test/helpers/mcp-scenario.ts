@@ -33,13 +33,22 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of ['search', 'list_items', 'get_item', 'list_projects']) expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
-    for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item']) expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
+    for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item'])
+      expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.get('archive_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(byName.get('complete_item')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(byName.get('capture')?.inputSchema.required).toEqual(['text']);
     expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual(['due', 'organize', 'project', 'tags', 'text', 'type']);
-    expect(Object.keys(byName.get('update_item')?.inputSchema.properties ?? {}).sort()).toEqual(['content_md', 'due_at', 'id', 'project', 'status', 'tags', 'title']);
+    expect(Object.keys(byName.get('update_item')?.inputSchema.properties ?? {}).sort()).toEqual([
+      'content_md',
+      'due_at',
+      'id',
+      'project',
+      'status',
+      'tags',
+      'title',
+    ]);
     expect(byName.get('search')?.description).toMatch(/start of a word/);
     expect(byName.get('complete_item')?.description).toMatch(/never flips/);
     expect(byName.get('capture')?.description).toMatch(/organize/);
@@ -47,11 +56,23 @@ export function itServesEveryTool(get: () => ToolFixture): void {
 
   it('capture files the text with project (by name), due date and tags, and says so in one line', async () => {
     const { mcp, api, healthId } = get();
-    const { text, structured } = await callOk(mcp, 'capture', { text: 'Call the dentist\nask about the crown', project: 'health', due: '2026-11-28T09:00:00+01:00', tags: ['teeth'] });
+    const { text, structured } = await callOk(mcp, 'capture', {
+      text: 'Call the dentist\nask about the crown',
+      project: 'health',
+      due: '2026-11-28T09:00:00+01:00',
+      tags: ['teeth'],
+    });
     const id = structured.item.id as string;
     expect(text).toBe(`Captured 'Call the dentist' → Health, due ${dueText('Sat 28 Nov', 2026, '09:00')} (Europe/Berlin), #teeth · id ${id}`);
     const stored = ok(await api.get(`items/${id}`));
-    expect(stored).toMatchObject({ title: 'Call the dentist', content_md: 'ask about the crown', project_id: healthId, due_at: '2026-11-28T08:00:00.000Z', tags: ['teeth'], type: 'todo' });
+    expect(stored).toMatchObject({
+      title: 'Call the dentist',
+      content_md: 'ask about the crown',
+      project_id: healthId,
+      due_at: '2026-11-28T08:00:00.000Z',
+      tags: ['teeth'],
+      type: 'todo',
+    });
     expect(structured.item).toEqual({ ...stored, project_name: 'Health', ai: null });
   });
 
@@ -109,7 +130,14 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     const item = await capture(api, 'Stretch\ndaily', { due_at: '2026-12-01T07:00:00Z' });
     ok(await api.patch(`items/${item.id}`, { tags: ['a', 'b'] }));
     const { structured, text } = await callOk(mcp, 'update_item', { id: item.id, title: 'Stretch more', due_at: null, tags: ['c'], project: 'HEALTH' });
-    expect(structured.item).toMatchObject({ title: 'Stretch more', content_md: 'daily', due_at: null, tags: ['c'], project_id: healthId, project_name: 'Health' });
+    expect(structured.item).toMatchObject({
+      title: 'Stretch more',
+      content_md: 'daily',
+      due_at: null,
+      tags: ['c'],
+      project_id: healthId,
+      project_name: 'Health',
+    });
     expect(text).toBe(`Updated 'Stretch more' → Health, #c · id ${item.id}`);
     expect(ok(await api.get(`items/${item.id}`))).toMatchObject({ title: 'Stretch more', due_at: null, tags: ['c'], project_id: healthId });
   });
@@ -122,7 +150,8 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       expect(done.structured.item).toMatchObject({ is_completed: true, status: 'done' });
       expect(done.text).toMatch(/^Completed 'Water the plants' → Inbox, done · id /);
     }
-    for (let i = 0; i < 2; i += 1) expect((await callOk(mcp, 'complete_item', { id: item.id, done: false })).structured.item).toMatchObject({ is_completed: false, status: 'todo' });
+    for (let i = 0; i < 2; i += 1)
+      expect((await callOk(mcp, 'complete_item', { id: item.id, done: false })).structured.item).toMatchObject({ is_completed: false, status: 'todo' });
     ok(await api.post(`items/${item.id}/archive`));
     expect((await callOk(mcp, 'complete_item', { id: item.id, done: true })).structured.item).toMatchObject({ is_completed: true, status: 'archived' });
   });

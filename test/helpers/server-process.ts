@@ -49,8 +49,12 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     // outlived a SIGTERM sent to npm alone (orphaned servers piled up, one per test run).
     detached: true,
   });
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {

@@ -103,9 +103,20 @@ function testConfig(options: TestAppOptions = {}): Config {
 
 /** Builds the app on a fresh database; nothing listens on a port. */
 export async function createTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
-  const queries = { count: 0, reset() { this.count = 0; } };
+  const queries = {
+    count: 0,
+    reset() {
+      this.count = 0;
+    },
+  };
   const ownsDb = !options.db;
-  const db = options.db ?? (await createTestDb(dialect, { onQuery: () => { queries.count += 1; } }));
+  const db =
+    options.db ??
+    (await createTestDb(dialect, {
+      onQuery: () => {
+        queries.count += 1;
+      },
+    }));
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options);
   // Delivery settings are in the config above; what is left of the test's webhook options is injected.

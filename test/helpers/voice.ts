@@ -20,7 +20,9 @@ export interface Clip {
 
 /** The clips of the package, each with the words of its reference transcript. */
 export function librivoxClips(): Clip[] {
-  const lines = readFileSync(join(LIBRIVOX_DIR, 'transcription'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(join(LIBRIVOX_DIR, 'transcription'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return lines.map((line) => {
     const match = /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim());
     if (!match?.[1] || !match[2]) throw new Error(`unexpected transcription line: ${line}`);
@@ -93,7 +95,12 @@ export async function transcribe(app: FastifyInstance, token: string | undefined
 export const audioFile = (path: string, filename = path.split('/').pop() ?? 'audio'): FormPart => ({ name: 'file', file: readFileSync(path), filename });
 
 /** Lowercase words without punctuation, so that only recognition errors count. */
-export const words = (text: string): string[] => text.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(' ').filter(Boolean);
+export const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, ' ')
+    .split(' ')
+    .filter(Boolean);
 
 /** Word-level Levenshtein distance: substitutions + deletions + insertions. */
 export function wordErrors(reference: string[], hypothesis: string[]): number {

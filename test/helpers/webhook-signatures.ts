@@ -22,8 +22,7 @@ export function serviceSignatureValid(secret: string, r: ReceivedRequest): boole
 }
 
 /** The `whsec_` form of the key that Standard Webhooks libraries take: base64 of the key's bytes. */
-const standardWebhooksSecret = (secret: string): string =>
-  `whsec_${Buffer.from(createHash('sha256').update(secret).digest('hex'), 'utf8').toString('base64')}`;
+const standardWebhooksSecret = (secret: string): string => `whsec_${Buffer.from(createHash('sha256').update(secret).digest('hex'), 'utf8').toString('base64')}`;
 
 /** Verifies with the `standardwebhooks` package (it also refuses timestamps 5+ minutes off the real clock). */
 export function verifyStandardWebhook(secret: string, r: ReceivedRequest): unknown {

@@ -57,7 +57,10 @@ export class ScriptedReplies {
   private readonly scripts = new Map<string, Reply[]>();
 
   plan(path: string, replies: Array<Reply | number>): void {
-    this.scripts.set(path, replies.map((r) => (typeof r === 'number' ? { status: r } : r)));
+    this.scripts.set(
+      path,
+      replies.map((r) => (typeof r === 'number' ? { status: r } : r)),
+    );
   }
 
   readonly respond = (request: ReceivedRequest): Reply => this.scripts.get(request.path)?.shift() ?? { status: 200 };

@@ -41,7 +41,14 @@ describe.each(DIALECTS)('bad input is refused cleanly (%s)', (dialect) => {
   const json = (value: unknown) => JSON.stringify(value);
 
   /** The request is refused with `status`/`error`, nothing is written, and the service keeps serving. */
-  async function refused(status: number, error: string, method: InjectOptions['method'], url: string, payload?: string, contentType?: string): Promise<JsonBody> {
+  async function refused(
+    status: number,
+    error: string,
+    method: InjectOptions['method'],
+    url: string,
+    payload?: string,
+    contentType?: string,
+  ): Promise<JsonBody> {
     const before = await fingerprint(t.services.db);
     const res = await send(method, url, payload, payload !== undefined && contentType === undefined ? 'application/json' : contentType);
     expect(res.status, `${method} ${url} ${payload?.slice(0, 80) ?? ''}: ${json(res.body)}`).toBe(status);

@@ -96,12 +96,14 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
     });
 
     /** Item states a bulk call may meet side by side; each kind is prepared through the single-item routes. */
-    const steps = (...actions: Array<string | { status: string }>) => async (a: Actor, id: string) => {
-      for (const action of actions) {
-        if (typeof action === 'string') await post(action)(a, id);
-        else ok(await a.c.patch(`items/${id}`, action));
-      }
-    };
+    const steps =
+      (...actions: Array<string | { status: string }>) =>
+      async (a: Actor, id: string) => {
+        for (const action of actions) {
+          if (typeof action === 'string') await post(action)(a, id);
+          else ok(await a.c.patch(`items/${id}`, action));
+        }
+      };
     const kinds: Array<[string, (a: Actor, id: string) => Promise<void>]> = [
       ['todo', none],
       ['done', steps('toggle')],
@@ -141,7 +143,10 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
         expect(strip(b), kind).toEqual(strip(s));
         const of = (events: typeof bulkEvents, id: string) => events.filter((e) => e.data.item.id === id);
         const [se, be] = [of(singleEvents, single.id), of(bulkEvents, twin.id)];
-        expect(be.map((e) => e.event), kind).toEqual(se.map((e) => e.event));
+        expect(
+          be.map((e) => e.event),
+          kind,
+        ).toEqual(se.map((e) => e.event));
         // Each event carries the item as it is after the call, like the single route's.
         for (const e of be) expect(e.data.item, kind).toEqual(b);
         for (const e of se) expect(strip(e.data.item), kind).toEqual(strip(b));
@@ -286,7 +291,11 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
     it('ignores payload fields another op does not use', async () => {
       const a = await actor(t);
       const [item] = await items(a, 1);
-      expect(ok(await bulk(a, { op: 'archive', ids: [item.id], payload: { project_id: UNKNOWN_ID, is_completed: true } }))).toEqual({ ok: true, updated: 1, failures: [] });
+      expect(ok(await bulk(a, { op: 'archive', ids: [item.id], payload: { project_id: UNKNOWN_ID, is_completed: true } }))).toEqual({
+        ok: true,
+        updated: 1,
+        failures: [],
+      });
       expect(await get(a, item.id)).toMatchObject({ status: 'archived', is_completed: false, project_id: a.user.inboxId });
     });
   });
@@ -309,7 +318,11 @@ describe.each(DIALECTS)('POST /api/v1/items/bulk (%s)', (dialect) => {
       expect(await get(a, mine.id)).toMatchObject({ status: 'archived' });
       expect(await get(b, theirs.id)).toMatchObject({ status: 'todo' });
       expect(await eventsByItem(b)).toEqual({});
-      expect(ok(await bulk(a, { op: 'delete', ids: [UNKNOWN_ID] }))).toEqual({ ok: false, updated: 0, failures: [{ id: UNKNOWN_ID, error: 'not_found', message: expect.any(String) }] });
+      expect(ok(await bulk(a, { op: 'delete', ids: [UNKNOWN_ID] }))).toEqual({
+        ok: false,
+        updated: 0,
+        failures: [{ id: UNKNOWN_ID, error: 'not_found', message: expect.any(String) }],
+      });
     });
 
     it('handles and counts a duplicated id once', async () => {

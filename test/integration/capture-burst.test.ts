@@ -41,7 +41,9 @@ describe.each(DIALECTS)('POST /api/v1/capture in a burst (%s)', (dialect) => {
 
     const found: string[] = [];
     for (let cursor: string | null = null, pages = 0; pages < 40; pages += 1) {
-      const page: { body: { items: { id: string }[]; next_cursor: string | null } } = await c.get(`items/search?q=burst&limit=77${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { body: { items: { id: string }[]; next_cursor: string | null } } = await c.get(
+        `items/search?q=burst&limit=77${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       found.push(...page.body.items.map((i) => i.id));
       cursor = page.body.next_cursor;
       if (!cursor) break;

@@ -40,7 +40,9 @@ function send(baseUrl: string, path: string, options: { token?: string; method?:
       },
       (res) => {
         let text = '';
-        res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
       },
     );
@@ -71,13 +73,27 @@ const logLines = (output: string) =>
   });
 
 async function startCluster(env: Record<string, string>): Promise<Cluster> {
-  const listeningIn = (output: string) => logLines(output).filter((l) => l.msg.startsWith('Server listening')).map((l) => l.pid);
+  const listeningIn = (output: string) =>
+    logLines(output)
+      .filter((l) => l.msg.startsWith('Server listening'))
+      .map((l) => l.pid);
   const server = await startServerProcess({ WORKERS: '2', ...env }, 30_000, { ready: (output) => listeningIn(output).length >= 2 });
   const servedBy = (path: string) => {
     // One log line per answered request (src/plugins/request-log.ts), by the worker that answered.
-    return new Set(logLines(server.output()).filter((l) => l.msg === 'request' && l.url === path).map((l) => l.pid));
+    return new Set(
+      logLines(server.output())
+        .filter((l) => l.msg === 'request' && l.url === path)
+        .map((l) => l.pid),
+    );
   };
-  return { baseUrl: server.baseUrl, primary: server.child, output: server.output, listening: () => listeningIn(server.output()), servedBy, exited: server.exited };
+  return {
+    baseUrl: server.baseUrl,
+    primary: server.child,
+    output: server.output,
+    listening: () => listeningIn(server.output()),
+    servedBy,
+    exited: server.exited,
+  };
 }
 
 async function stopCluster(cluster: Cluster): Promise<number | null> {

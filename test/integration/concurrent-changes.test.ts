@@ -51,7 +51,12 @@ describe.each(DIALECTS)('concurrent changes to the same items (%s)', (dialect) =
     expect(answers.map((r) => r.status)).toEqual(Array<number>(8).fill(200));
     for (const r of answers) expect(r.body).toEqual({ ok: true, updated: 30, failures: [] });
     const page = ok(await a.c.get('items?limit=200'));
-    expect((page.items as JsonBody[]).filter((i) => i.is_completed).map((i) => i.id).sort()).toEqual([...done].sort());
+    expect(
+      (page.items as JsonBody[])
+        .filter((i) => i.is_completed)
+        .map((i) => i.id)
+        .sort(),
+    ).toEqual([...done].sort());
     expect(await a.events.take()).toHaveLength(8 * 30);
   });
 });

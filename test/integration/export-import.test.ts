@@ -110,11 +110,24 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
       t.clock.advance(1000);
       const recent = await capture(a.c, 'Alpha recent note');
       const old = (i: number, at: string) => ({
-        id: `0190f5e2-7c3a-7b1d-9e2f-00000000000${i}`, project_id: inbox, type: 'todo', title: `Alpha imported ${i}`, content_md: null,
-        is_completed: false, status: 'todo', due_at: null, parent_id: null, tags: [], archived_at: null, created_at: at, updated_at: at,
+        id: `0190f5e2-7c3a-7b1d-9e2f-00000000000${i}`,
+        project_id: inbox,
+        type: 'todo',
+        title: `Alpha imported ${i}`,
+        content_md: null,
+        is_completed: false,
+        status: 'todo',
+        due_at: null,
+        parent_id: null,
+        tags: [],
+        archived_at: null,
+        created_at: at,
+        updated_at: at,
       });
       const doc = {
-        format: 'capture-inbox-export', version: 1, projects: [{ id: inbox, name: 'Inbox', is_default: true }],
+        format: 'capture-inbox-export',
+        version: 1,
+        projects: [{ id: inbox, name: 'Inbox', is_default: true }],
         items: [old(1, '2019-03-01T10:00:00.000Z'), old(2, '2021-07-15T08:30:00.000Z'), old(3, '2021-07-15T08:30:00.500Z'), old(4, '1970-01-01T00:00:00.000Z')],
       };
       expect(ok(await a.c.post('import', doc)).imported.items).toBe(4);

@@ -122,7 +122,11 @@ describe.each(DIALECTS)('faults found from outside (%s)', (dialect) => {
         rawRequest(port, `GET /api/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n`);
       const valid = `Authorization: Bearer ${user.token}`;
       expect(await request([valid])).toMatch(/^HTTP\/1\.1 200 /);
-      for (const pair of [[valid, 'Authorization: junk'], ['authorization: Bearer junk', valid], [valid, valid]]) {
+      for (const pair of [
+        [valid, 'Authorization: junk'],
+        ['authorization: Bearer junk', valid],
+        [valid, valid],
+      ]) {
         const answer = await request(pair);
         expect(answer).toMatch(/^HTTP\/1\.1 401 /);
         expect(answer).toContain(JSON.stringify(UNAUTHORIZED_MESSAGE));
@@ -185,7 +189,13 @@ describe.each(DIALECTS)('limits that were missed (%s)', (dialect) => {
       expect(Number(guessed.headers['retry-after'])).toBeGreaterThan(0);
       // The API's pairing routes share it; another address still has its own.
       const start = (remoteAddress: string) =>
-        t.app.inject({ method: 'POST', url: '/api/v1/connect/start', remoteAddress, headers: { 'content-type': 'application/json' }, payload: { state: newState(), label: 'x' } });
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/connect/start',
+          remoteAddress,
+          headers: { 'content-type': 'application/json' },
+          payload: { state: newState(), label: 'x' },
+        });
       expect((await start(address)).statusCode).toBe(429);
       expect((await start('198.51.100.51')).statusCode).toBe(200);
     } finally {

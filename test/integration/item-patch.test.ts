@@ -202,7 +202,16 @@ describe.each(DIALECTS)('item patch (%s)', (dialect) => {
 
       it('answers 200 for the current values, keeps updated_at and emits nothing', async () => {
         const { a, item } = await setup();
-        const same = { title: item.title, content_md: item.content_md, type: item.type, project_id: item.project_id, due_at: null, parent_id: null, status: item.status, tags: [] };
+        const same = {
+          title: item.title,
+          content_md: item.content_md,
+          type: item.type,
+          project_id: item.project_id,
+          due_at: null,
+          parent_id: null,
+          status: item.status,
+          tags: [],
+        };
         expect(ok(await a.c.patch(`items/${item.id}`, same))).toEqual(item);
         expect(ok(await a.c.get(`items/${item.id}`))).toEqual(item);
         expect(await a.events.take()).toEqual([]);

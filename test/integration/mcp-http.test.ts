@@ -19,7 +19,8 @@ async function postMcp(baseUrl: string, body: string, headers: Record<string, st
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 }
 
-const toolCall = (name: string, args: Record<string, unknown>, id = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const toolCall = (name: string, args: Record<string, unknown>, id = 1): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe.each(DIALECTS)('POST /mcp (%s)', (dialect) => {
   let t: TestApp;
@@ -63,7 +64,9 @@ describe.each(DIALECTS)('POST /mcp (%s)', (dialect) => {
     expect(captured.structured.item.project_name).toBeNull();
     expect(captured.text).toMatch(/^Captured 'Captured by a capture-only key' · id /);
     expect(await callError(capturer, 'search', { query: 'x' })).toMatch(/^insufficient_scope: .*read scope/);
-    expect(await callError(capturer, 'capture', { text: 'With tags', tags: ['x'] })).toMatch(/^insufficient_scope: .*the item was captured as [0-9a-f-]{36} without its tags; do not capture it again/);
+    expect(await callError(capturer, 'capture', { text: 'With tags', tags: ['x'] })).toMatch(
+      /^insufficient_scope: .*the item was captured as [0-9a-f-]{36} without its tags; do not capture it again/,
+    );
   });
 
   it('answers pro_required when a free user asks for the organizer', async () => {

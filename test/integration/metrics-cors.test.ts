@@ -33,8 +33,7 @@ describe.each(DIALECTS)('GET /metrics and CORS (%s)', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  const metrics = async (authorization?: string) =>
-    t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+  const metrics = async (authorization?: string) => t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
 
   describe('GET /metrics', () => {
     it('answers 401 without the METRICS_TOKEN bearer, and with a wrong one', async () => {

@@ -110,9 +110,11 @@ describe('the OpenAPI document', () => {
         // 304 (If-None-Match) has no body.
         if (!status.startsWith('2') && status !== '304' && !ERROR_STATUSES.includes(status)) problems.push(`${key}: unexpected status ${status}`);
         const errorSchema =
-          status === '429' ? '#/components/schemas/RateLimitError'
-          : status === '403' && !PUBLIC_OPERATIONS.includes(key) ? '#/components/schemas/InsufficientScopeError'
-          : '#/components/schemas/Error';
+          status === '429'
+            ? '#/components/schemas/RateLimitError'
+            : status === '403' && !PUBLIC_OPERATIONS.includes(key)
+              ? '#/components/schemas/InsufficientScopeError'
+              : '#/components/schemas/Error';
         if (ERROR_STATUSES.includes(status) && schema?.$ref !== errorSchema) {
           problems.push(`${key}: ${status} does not use the ${errorSchema.split('/').pop()} schema`);
         }
@@ -194,7 +196,9 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
 
   it('capture, items and subtasks', async () => {
     const clientId = randomUUID();
-    const first = await call('POST', '/api/v1/capture', 201, { body: { text: 'Buy milk\nsemi-skimmed', client_id: clientId, due_at: '2026-11-22T09:00:00+02:00' } });
+    const first = await call('POST', '/api/v1/capture', 201, {
+      body: { text: 'Buy milk\nsemi-skimmed', client_id: clientId, due_at: '2026-11-22T09:00:00+02:00' },
+    });
     expect(first).toMatchObject({ title: 'Buy milk', content_md: 'semi-skimmed', status: 'todo', ai: null, due_at: '2026-11-22T07:00:00.000Z' });
     const replay = await call('POST', '/api/v1/capture', 200, { body: { text: 'something else', client_id: clientId } });
     expect(replay.id).toBe(first.id);
@@ -437,7 +441,11 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
 
     const project = await call('POST', '/api/v1/projects', 200, { body: { name: 'Bulk target' } });
     const ids = [first.id, second.id];
-    expect(await call('POST', '/api/v1/items/bulk', 200, { body: { op: 'toggle', ids, payload: { is_completed: true } } })).toEqual({ ok: true, updated: 2, failures: [] });
+    expect(await call('POST', '/api/v1/items/bulk', 200, { body: { op: 'toggle', ids, payload: { is_completed: true } } })).toEqual({
+      ok: true,
+      updated: 2,
+      failures: [],
+    });
     expect(await call('POST', '/api/v1/items/bulk', 200, { body: { op: 'archive', ids: [...ids, randomUUID()] } })).toMatchObject({ ok: false, updated: 2 });
     await call('POST', '/api/v1/items/bulk', 200, { body: { op: 'unarchive', ids } });
     await call('POST', '/api/v1/items/bulk', 200, { body: { op: 'move', ids, payload: { project_id: project.id } } });

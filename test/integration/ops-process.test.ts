@@ -40,7 +40,10 @@ function admin(databaseUrl: string, args: string[], stdin = ''): Promise<Run> {
 const jsonLines = (run: Run): Array<Record<string, unknown>> => {
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  return run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 };
 
 /** A database of its own: a temporary SQLite file, or a new PostgreSQL database. */
@@ -118,7 +121,10 @@ describe.each(DIALECTS)('the admin CLI next to a running server (%s)', (dialect)
     const second = `second-${randomBytes(3).toString('hex')}@example.test`;
     jsonLines(await admin(db.url, ['user', 'create', '--email', second, '--plan', 'pro']));
     const lines = jsonLines(await admin(db.url, ['user', 'list']));
-    expect(lines.map((l) => [l.email, l.plan, l.owner])).toEqual([[ownerEmail, 'free', true], [second, 'pro', false]]);
+    expect(lines.map((l) => [l.email, l.plan, l.owner])).toEqual([
+      [ownerEmail, 'free', true],
+      [second, 'pro', false],
+    ]);
   });
 
   it("export prints the user's export on stdout, JSON or Markdown", async () => {
@@ -143,48 +149,51 @@ describe.each(DIALECTS)('the admin CLI next to a running server (%s)', (dialect)
     expect(server.output()).not.toContain(PASSWORD);
   });
 
-  it(dialect === 'sqlite' ? 'backup copies the live database while the server writes, and the copy opens with the data' : 'backup points to pg_dump', async () => {
-    const target = join(db.dir, 'backup.db');
-    if (dialect === 'postgres') {
-      const run = await admin(db.url, ['backup', '--to', target]);
-      expect(run.code).not.toBe(0);
-      expect(run.stderr).toMatch(/pg_dump/);
-      return;
-    }
-    let writes = 0;
-    let writing = true;
-    const writer = (async () => {
-      for (let i = 0; i < 2000 && writing; i += 1) {
-        const res = await fetch(`${server.baseUrl}/api/v1/capture`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ text: `written during the backup ${i}` }),
-        });
-        if (res.status === 201) writes += 1;
-        await res.arrayBuffer();
+  it(
+    dialect === 'sqlite' ? 'backup copies the live database while the server writes, and the copy opens with the data' : 'backup points to pg_dump',
+    async () => {
+      const target = join(db.dir, 'backup.db');
+      if (dialect === 'postgres') {
+        const run = await admin(db.url, ['backup', '--to', target]);
+        expect(run.code).not.toBe(0);
+        expect(run.stderr).toMatch(/pg_dump/);
+        return;
       }
-    })();
-    await waitFor(() => writes >= 20, { timeoutMs: 20_000, intervalMs: 10, what: '20 captures before the backup' });
-    const [result] = jsonLines(await admin(db.url, ['backup', '--to', target]));
-    const writtenBefore = writes;
-    writing = false;
-    await writer;
-    expect(result).toMatchObject({ to: target });
-    const copy = new Database(target, { readonly: true });
-    try {
-      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-      const count = (copy.prepare("select count(*) as n from items where title like 'written during the backup%'").get() as { n: number }).n;
-      expect(count).toBeGreaterThanOrEqual(20);
-      expect(count).toBeLessThanOrEqual(writes);
-      expect(writtenBefore).toBeGreaterThanOrEqual(20);
-      const found = copy.prepare("select count(*) as n from items_fts where items_fts match 'backup'").get() as { n: number };
-      expect(found.n).toBe(count);
-    } finally {
-      copy.close();
-    }
-    const again = await admin(db.url, ['backup', '--to', target]);
-    expect(again.stderr).toMatch(/exists already/);
-  });
+      let writes = 0;
+      let writing = true;
+      const writer = (async () => {
+        for (let i = 0; i < 2000 && writing; i += 1) {
+          const res = await fetch(`${server.baseUrl}/api/v1/capture`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ text: `written during the backup ${i}` }),
+          });
+          if (res.status === 201) writes += 1;
+          await res.arrayBuffer();
+        }
+      })();
+      await waitFor(() => writes >= 20, { timeoutMs: 20_000, intervalMs: 10, what: '20 captures before the backup' });
+      const [result] = jsonLines(await admin(db.url, ['backup', '--to', target]));
+      const writtenBefore = writes;
+      writing = false;
+      await writer;
+      expect(result).toMatchObject({ to: target });
+      const copy = new Database(target, { readonly: true });
+      try {
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        const count = (copy.prepare("select count(*) as n from items where title like 'written during the backup%'").get() as { n: number }).n;
+        expect(count).toBeGreaterThanOrEqual(20);
+        expect(count).toBeLessThanOrEqual(writes);
+        expect(writtenBefore).toBeGreaterThanOrEqual(20);
+        const found = copy.prepare("select count(*) as n from items_fts where items_fts match 'backup'").get() as { n: number };
+        expect(found.n).toBe(count);
+      } finally {
+        copy.close();
+      }
+      const again = await admin(db.url, ['backup', '--to', target]);
+      expect(again.stderr).toMatch(/exists already/);
+    },
+  );
 });
 
 describe('.env, metrics across workers and CORS on the real process', () => {
@@ -234,7 +243,10 @@ describe('.env, metrics across workers and CORS on the real process', () => {
 
   it('answers a CORS preflight for the listed origin and not for another', async () => {
     const preflight = (origin: string) =>
-      fetch(`${server.baseUrl}/api/v1/items`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      fetch(`${server.baseUrl}/api/v1/items`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
     const allowed = await preflight('https://app.example.com');
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');

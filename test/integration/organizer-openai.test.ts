@@ -89,7 +89,11 @@ describe.each(DIALECTS)('organizer, openai engine (%s)', (dialect) => {
   it.each([
     ['malformed JSON in the message', () => chatAnswer('{"type": "todo", "project_id": null, '), /not JSON/],
     ['an answer that breaks the schema', () => chatAnswer('{"type":"task","project_id":null,"due_at":"soon","title":""}'), /schema/],
-    ['a project id that is not one of the user’s', () => chatAnswer('{"type":"todo","project_id":"0190f5e2-7c3a-7b1d-9e2f-123456789abc","due_at":null,"title":"x"}'), /project_id/],
+    [
+      'a project id that is not one of the user’s',
+      () => chatAnswer('{"type":"todo","project_id":"0190f5e2-7c3a-7b1d-9e2f-123456789abc","due_at":null,"title":"x"}'),
+      /project_id/,
+    ],
     ['a 500', () => ({ status: 500, body: '{"error":{"message":"overloaded"}}' }), /HTTP 500/],
     ['a body that is not JSON', () => ({ status: 200, body: '<html>bad gateway</html>' }), /not JSON/],
     ['no answer within the timeout', () => 'hang' as const, /no answer within 300 ms/],

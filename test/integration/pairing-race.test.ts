@@ -37,7 +37,11 @@ describe('POST /api/v1/connect/exchange across two server processes on one SQLit
   });
 
   const post = async (server: ServerProcess, path: string, body: unknown) => {
-    const res = await fetch(`${server.baseUrl}/api/v1/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.baseUrl}/api/v1/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, string> };
   };
 

@@ -102,8 +102,9 @@ describe.each(DIALECTS)('pairing API (%s)', (dialect) => {
       const key = (await t.services.keys.list(alice.userId)).find((k) => k.id === body.key_id);
       expect(key).toMatchObject({ label: 'Claude Desktop', revoked_at: null });
       // The token itself is stored nowhere: no column of any table holds it.
-      const dump = JSON.stringify(await t.services.db.selectFrom('api_keys').selectAll().execute())
-        + JSON.stringify(await t.services.db.selectFrom('pairings').selectAll().execute());
+      const dump =
+        JSON.stringify(await t.services.db.selectFrom('api_keys').selectAll().execute()) +
+        JSON.stringify(await t.services.db.selectFrom('pairings').selectAll().execute());
       expect(dump).not.toContain(body.token.split('_')[2]);
       expect(dump).not.toContain(state);
 

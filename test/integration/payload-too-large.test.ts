@@ -23,9 +23,9 @@ interface Upload {
  * on a slow link): it reads the answer only as it comes, and any write error counts as a failure.
  */
 function streamingClient(port: number, u: Upload): Promise<{ status?: number; body: string; error?: string }> {
-  const head = Buffer.from(u.kind === 'voice'
-    ? `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`
-    : '{"text":"');
+  const head = Buffer.from(
+    u.kind === 'voice' ? `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n` : '{"text":"',
+  );
   const tail = Buffer.from(u.kind === 'voice' ? `\r\n--${BOUNDARY}--\r\n` : '"}');
   const contentType = u.kind === 'voice' ? `multipart/form-data; boundary=${BOUNDARY}` : 'application/json';
   return new Promise((resolve) => {

@@ -4,11 +4,23 @@ import { client, createTestApp, createUser, type TestApp } from '../helpers/test
 
 describe.each(DIALECTS)('Pro gating (%s)', (dialect) => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(dialect); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   const itemCount = async (userId: string) =>
-    Number((await t.services.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.services.db
+          .selectFrom('items')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   describe('POST /api/v1/capture with organize: true', () => {
     it('answers 402 pro_required to a free user, saying Pro is required, and creates nothing', async () => {

@@ -41,11 +41,10 @@ describe('npm start on a production install', () => {
   });
 
   it('starts with `npm start` without compiling, logs JSON lines, and serves /readyz and /docs', async () => {
-    const server = await startServerProcess(
-      { DATABASE_URL: 'sqlite:./prod.db', SECRET_KEY: '07'.repeat(32), WORKERS: '1' },
-      15_000,
-      { cwd: dir, command: { file: NPM, args: ['start'] } },
-    );
+    const server = await startServerProcess({ DATABASE_URL: 'sqlite:./prod.db', SECRET_KEY: '07'.repeat(32), WORKERS: '1' }, 15_000, {
+      cwd: dir,
+      command: { file: NPM, args: ['start'] },
+    });
     const { baseUrl } = server;
     const output = server.output();
     try {

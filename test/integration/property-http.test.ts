@@ -60,7 +60,11 @@ function schemaArb(schema: JsonSchema | undefined, doc: OpenApiValidator['doc'],
       }
       default:
         if (schema.format === 'uuid') return fc.oneof(fc.constant('<own-item>'), fc.constant('<own-project>'), fc.uuid());
-        if (schema.format === 'date-time') return fc.oneof(fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()), junkString);
+        if (schema.format === 'date-time')
+          return fc.oneof(
+            fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()),
+            junkString,
+          );
         if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^[A-Za-z0-9_-]{32}$')) return fc.stringMatching(/^[A-Za-z0-9_-]{32}$/);
         return fc.oneof({ weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 40 }) }, { weight: 1, arbitrary: junkString });
     }
@@ -119,10 +123,16 @@ describe.each(DIALECTS)('random requests over HTTP, from the OpenAPI document al
   function requestArb(): fc.Arbitrary<Generated> {
     const ops = v.operations().filter((o) => o.path !== '/api/v1/openapi.json');
     return fc.constantFrom(...ops).chain((op) => {
-      const parameters = ((op.operation as { parameters?: Array<{ in: string; name: string; schema?: JsonSchema }> }).parameters ?? []).filter((p) => p.in === 'query');
-      const queryArb = parameters.length === 0
-        ? fc.constant<Array<[string, string]>>([])
-        : fc.array(fc.constantFrom(...parameters).chain((p) => fc.tuple(fc.constant(p.name), fc.oneof(schemaArb(p.schema, v.doc).map(String), junkString))), { maxLength: 3 });
+      const parameters = ((op.operation as { parameters?: Array<{ in: string; name: string; schema?: JsonSchema }> }).parameters ?? []).filter(
+        (p) => p.in === 'query',
+      );
+      const queryArb =
+        parameters.length === 0
+          ? fc.constant<Array<[string, string]>>([])
+          : fc.array(
+              fc.constantFrom(...parameters).chain((p) => fc.tuple(fc.constant(p.name), fc.oneof(schemaArb(p.schema, v.doc).map(String), junkString))),
+              { maxLength: 3 },
+            );
       const bodySchema = op.operation.requestBody?.content?.['application/json']?.schema;
       const bodyArb = fc.oneof(
         { weight: 6, arbitrary: schemaArb(bodySchema, v.doc).map((b) => JSON.stringify(b)) },
@@ -132,11 +142,21 @@ describe.each(DIALECTS)('random requests over HTTP, from the OpenAPI document al
       );
       return fc.record({
         op: fc.constant(op),
-        method: fc.oneof({ weight: 15, arbitrary: fc.constant(op.method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') }),
-        id: fc.oneof({ weight: 6, arbitrary: fc.constant('<own>') }, { weight: 1, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom('x', '%25', '..', 'x'.repeat(120)) }),
+        method: fc.oneof(
+          { weight: 15, arbitrary: fc.constant(op.method.toUpperCase()) },
+          { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') },
+        ),
+        id: fc.oneof(
+          { weight: 6, arbitrary: fc.constant('<own>') },
+          { weight: 1, arbitrary: fc.uuid() },
+          { weight: 1, arbitrary: fc.constantFrom('x', '%25', '..', 'x'.repeat(120)) },
+        ),
         query: queryArb,
         body: bodyArb,
-        contentType: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/x-www-form-urlencoded') }),
+        contentType: fc.oneof(
+          { weight: 10, arbitrary: fc.constant('application/json') },
+          { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/x-www-form-urlencoded') },
+        ),
         key: fc.oneof({ weight: 4, arbitrary: fc.constantFrom<KeyKind>('all', ...SCOPES) }, { weight: 1, arbitrary: fc.constantFrom<KeyKind>(...KEY_KINDS) }),
       });
     });
@@ -151,7 +171,8 @@ describe.each(DIALECTS)('random requests over HTTP, from the OpenAPI document al
     }
     const query = new URLSearchParams(g.query).toString();
     let body = g.body;
-    if (body?.includes('"<own-')) body = body.replaceAll('"<own-item>"', JSON.stringify(await firstId('items'))).replaceAll('"<own-project>"', JSON.stringify(await firstId('projects')));
+    if (body?.includes('"<own-'))
+      body = body.replaceAll('"<own-item>"', JSON.stringify(await firstId('items'))).replaceAll('"<own-project>"', JSON.stringify(await firstId('projects')));
     const headers: Record<string, string | string[]> = {};
     if (g.key === 'garbage') headers.authorization = 'Bearer cin_abcdefgh_0123456789abcdef0123456789abcdef';
     else if (g.key === 'double') headers.authorization = [`Bearer ${user.token}`, 'Bearer junk'];
@@ -170,7 +191,12 @@ describe.each(DIALECTS)('random requests over HTTP, from the OpenAPI document al
       fc.asyncProperty(requestArb(), async (g) => {
         const { url, headers, body } = await build(g);
         before ??= await fingerprint(t.services.db);
-        const res = await request(`${base}${url}`, { method: g.method as 'GET', headers, dispatcher, ...(body !== undefined && g.method !== 'GET' ? { body } : {}) });
+        const res = await request(`${base}${url}`, {
+          method: g.method as 'GET',
+          headers,
+          dispatcher,
+          ...(body !== undefined && g.method !== 'GET' ? { body } : {}),
+        });
         const text = await res.body.text();
         const status = res.statusCode;
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -193,7 +219,8 @@ describe.each(DIALECTS)('random requests over HTTP, from the OpenAPI document al
           const lacking = authenticated && named.length > 0 && !named.some((s) => held.includes(s));
           const scopeRefusal = status === 403 && (parsed as { error?: string } | undefined)?.error === 'insufficient_scope';
           expect(scopeRefusal, what).toBe(lacking);
-          if (['expired', 'garbage', 'double', 'none'].includes(g.key) && named.length + (g.op.path === '/api/v1/me' ? 1 : 0) > 0) expect(status, what).toBe(401);
+          if (['expired', 'garbage', 'double', 'none'].includes(g.key) && named.length + (g.op.path === '/api/v1/me' ? 1 : 0) > 0)
+            expect(status, what).toBe(401);
         }
         if (status >= 400) {
           expect(await fingerprint(t.services.db), `a ${status} wrote to the database: ${what}`).toEqual(before);
@@ -204,7 +231,10 @@ describe.each(DIALECTS)('random requests over HTTP, from the OpenAPI document al
       { numRuns: RUNS[dialect] ?? 500, endOnFailure: true },
     );
     const count = (pred: (s: number) => boolean) => [...statuses].filter(([s]) => pred(s)).reduce((n, [, c]) => n + c, 0);
-    expect(count((s) => s < 300), JSON.stringify([...statuses])).toBeGreaterThan(100);
+    expect(
+      count((s) => s < 300),
+      JSON.stringify([...statuses]),
+    ).toBeGreaterThan(100);
     for (const s of [400, 401, 403, 404]) expect(statuses.get(s) ?? 0, `status ${s}: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
   }, 120_000);
 });

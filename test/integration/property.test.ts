@@ -15,7 +15,6 @@ const RUNS: Record<string, number> = { sqlite: 3000, postgres: 1200 };
 const ONE_MIB = 1024 * 1024;
 const OVERSIZED = JSON.stringify({ text: 'x'.repeat(ONE_MIB), name: 'x' });
 
-
 type Ref = 'own-item' | 'own-project' | 'other-item' | 'other-project';
 const REFS: Ref[] = ['own-item', 'own-project', 'other-item', 'other-project'];
 
@@ -30,7 +29,11 @@ interface Route {
 
 // Ids and other users' ids are not known while generating; bodies carry placeholders resolved per request.
 const mostly = <T>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: invalid });
-const otherIdArb = fc.oneof(fc.constantFrom(...REFS.map((r) => `<${r}>`)), fc.uuid(), fc.uuid().map((u) => u.toUpperCase()));
+const otherIdArb = fc.oneof(
+  fc.constantFrom(...REFS.map((r) => `<${r}>`)),
+  fc.uuid(),
+  fc.uuid().map((u) => u.toUpperCase()),
+);
 const projectIdArb = mostly(fc.constant('<own-project>'), otherIdArb);
 const itemIdArb = mostly(fc.constant('<own-item>'), otherIdArb);
 const junkString = fc.oneof(
@@ -70,7 +73,14 @@ const clientIdArb = fc.constantFrom('0190a6f4-8c00-7000-8000-000000000001', '019
 const bulkOpArb = mostly(fc.constantFrom('toggle', 'archive', 'unarchive', 'delete', 'move'), fc.constantFrom('explode', 'TOGGLE', ''));
 const bulkIdsArb = fc.oneof(
   { weight: 9, arbitrary: fc.array(itemIdArb, { minLength: 1, maxLength: 4 }) },
-  { weight: 1, arbitrary: fc.constantFrom<string[]>([], Array.from({ length: 101 }, () => '<own-item>'), ['not-a-uuid']) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<string[]>(
+      [],
+      Array.from({ length: 101 }, () => '<own-item>'),
+      ['not-a-uuid'],
+    ),
+  },
 );
 
 const ROUTES: Route[] = [
@@ -138,7 +148,11 @@ const ROUTES: Route[] = [
   { path: '/api/v1/tags', methods: ['GET'] },
   // Random bodies are never a valid audio form; what matters is that every refusal is documented.
   { path: '/api/v1/voice/transcribe', methods: ['POST'] },
-  { path: '/api/v1/connect/start', methods: ['POST'], body: fc.record({ state: stateArb, label: fc.oneof(textArb, fc.constantFrom('x'.repeat(100), 'x'.repeat(101))) }) },
+  {
+    path: '/api/v1/connect/start',
+    methods: ['POST'],
+    body: fc.record({ state: stateArb, label: fc.oneof(textArb, fc.constantFrom('x'.repeat(100), 'x'.repeat(101))) }),
+  },
   { path: '/api/v1/connect/exchange', methods: ['POST'], body: fc.record({ state: stateArb }) },
   {
     path: '/api/v1/webhooks',
@@ -147,7 +161,16 @@ const ROUTES: Route[] = [
       {
         url: mostly(
           fc.constantFrom('https://hooks.example.com/in', 'https://8.8.8.8/x', 'https://Example.COM'),
-          fc.constantFrom('http://hooks.example.com/', 'https://localhost/', 'https://0x7f.1/', 'https://[::ffff:10.0.0.1]/', 'https://a.internal./', 'https://u:p@x.example/', 'nope', ''),
+          fc.constantFrom(
+            'http://hooks.example.com/',
+            'https://localhost/',
+            'https://0x7f.1/',
+            'https://[::ffff:10.0.0.1]/',
+            'https://a.internal./',
+            'https://u:p@x.example/',
+            'nope',
+            '',
+          ),
         ),
         events: mostly(
           fc.subarray(['item.created', 'item.updated', 'item.completed', 'item.uncompleted', 'item.archived', 'item.deleted'], { minLength: 1 }),
@@ -175,7 +198,33 @@ const truncate = (text: string, at: number, brace: boolean): string => text.slic
 function bodyArb(route: Route): fc.Arbitrary<string | undefined> {
   const valid = route.body ?? fc.constant({});
   const mutated = fc
-    .tuple(valid, fc.constantFrom('text', 'name', 'title', 'organize', 'project_id', 'parent_id', 'tags', 'due_at', 'status', 'timezone', 'type', 'client_id', 'op', 'ids', 'payload', 'state', 'label', 'url', 'events', 'description', 'extra'), junkValue)
+    .tuple(
+      valid,
+      fc.constantFrom(
+        'text',
+        'name',
+        'title',
+        'organize',
+        'project_id',
+        'parent_id',
+        'tags',
+        'due_at',
+        'status',
+        'timezone',
+        'type',
+        'client_id',
+        'op',
+        'ids',
+        'payload',
+        'state',
+        'label',
+        'url',
+        'events',
+        'description',
+        'extra',
+      ),
+      junkValue,
+    )
     .map(([obj, key, value]) => ({ ...obj, [key]: value }));
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
@@ -184,7 +233,10 @@ function bodyArb(route: Route): fc.Arbitrary<string | undefined> {
     { weight: 2, arbitrary: fc.json() },
     { weight: 2, arbitrary: fc.anything().map((v) => JSON.stringify(v) ?? 'undefined') },
     // Valid JSON cut short, sometimes with a closing brace pasted on.
-    { weight: 2, arbitrary: fc.tuple(valid, fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean()).map(([b, at, brace]) => truncate(JSON.stringify(b), at, brace)) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean()).map(([b, at, brace]) => truncate(JSON.stringify(b), at, brace)),
+    },
     { weight: 1, arbitrary: fc.constantFrom('', ' ', '{', '}', '[', 'null', 'nul', "{'a':1}", '{"a":1,}', '\u0000', '{"__proto__":{"x":1}}') },
     { weight: 1, arbitrary: fc.constant('<oversized>') },
   );
@@ -203,7 +255,19 @@ const queryArb = fc.array(
     fc.oneof(
       fc.integer({ min: -5, max: 5000 }).map(String),
       fc.constantFrom('', 'abc', '1.5', '1e3', 'null', '2026-11-21T10:00:00Z', '2026-11-21T10:00:00', 'tomorrow', 'W10', 'WyJjcmVhdGVkOjoiLCJ4IiwieSJd'),
-      fc.constantFrom('todo', 'archived', 'note', 'true', 'false', 'Work', 'child', 'par', '"child" OR NEAR(x*)', '-:&|!()', '0190f5e2-7c3a-7b1d-9e2f-123456789abc'),
+      fc.constantFrom(
+        'todo',
+        'archived',
+        'note',
+        'true',
+        'false',
+        'Work',
+        'child',
+        'par',
+        '"child" OR NEAR(x*)',
+        '-:&|!()',
+        '0190f5e2-7c3a-7b1d-9e2f-123456789abc',
+      ),
       fc.base64String({ maxLength: 40 }),
       junkString,
     ),
@@ -231,24 +295,37 @@ const contentTypeArb = fc.oneof(
   },
 );
 
-const requestArb = fc
-  .integer({ min: 0, max: ROUTES.length - 1 })
-  .chain((r) => {
-    const route = ROUTES[r]!;
-    return fc.record({
-      route: fc.constant(route),
-      method: fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...route.methods) }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'POST', 'DELETE', 'PATCH', 'GET') }),
-      id: idArb,
-      query: queryArb,
-      body: bodyArb(route),
-      contentType: contentTypeArb,
-      auth: fc.oneof(
-        { weight: 30, arbitrary: fc.constant('user') },
-        { weight: 2, arbitrary: fc.constantFrom('other', 'pro') },
-        { weight: 3, arbitrary: fc.constantFrom('none', 'revoked', 'Bearer', 'Bearer garbage', 'Basic dXNlcjpwYXNz', 'Bearer cin_abcdefgh_0123456789abcdef0123456789abcdef', 'lowercase', 'spaces') },
-      ),
-    });
+const requestArb = fc.integer({ min: 0, max: ROUTES.length - 1 }).chain((r) => {
+  const route = ROUTES[r]!;
+  return fc.record({
+    route: fc.constant(route),
+    method: fc.oneof(
+      { weight: 20, arbitrary: fc.constantFrom(...route.methods) },
+      { weight: 1, arbitrary: fc.constantFrom('PUT', 'POST', 'DELETE', 'PATCH', 'GET') },
+    ),
+    id: idArb,
+    query: queryArb,
+    body: bodyArb(route),
+    contentType: contentTypeArb,
+    auth: fc.oneof(
+      { weight: 30, arbitrary: fc.constant('user') },
+      { weight: 2, arbitrary: fc.constantFrom('other', 'pro') },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          'none',
+          'revoked',
+          'Bearer',
+          'Bearer garbage',
+          'Basic dXNlcjpwYXNz',
+          'Bearer cin_abcdefgh_0123456789abcdef0123456789abcdef',
+          'lowercase',
+          'spaces',
+        ),
+      },
+    ),
   });
+});
 
 type GeneratedRequest = typeof requestArb extends fc.Arbitrary<infer T> ? T : never;
 

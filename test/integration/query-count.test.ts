@@ -78,7 +78,9 @@ describe.each(DIALECTS)('queries per listing do not grow with the page (%s)', (d
     expect((await measure(`items/${parentId}/children?limit=20&cursor=${next}`)).queries).toBe((await measure(`items/${parentId}/children?limit=20`)).queries);
     const search = await api.get('items/search?q=item&limit=20');
     expect(search.body.next_cursor).toEqual(expect.any(String));
-    expect((await measure(`items/search?q=item&limit=20&cursor=${search.body.next_cursor}`)).queries).toBe((await measure('items/search?q=item&limit=20')).queries);
+    expect((await measure(`items/search?q=item&limit=20&cursor=${search.body.next_cursor}`)).queries).toBe(
+      (await measure('items/search?q=item&limit=20')).queries,
+    );
   });
 
   it('a single item with tags is a small constant too', async () => {
@@ -166,7 +168,12 @@ describe.each(DIALECTS)('queries per bulk call do not grow with the ids (%s)', (
   it('items in different states cost one UPDATE per distinct change, not per item', async () => {
     /** Open, done, archived open and archived done items, `each` of every kind, interleaved. */
     async function mixed(each: number): Promise<string[]> {
-      const [open, done, archivedOpen, archivedDone] = [await fresh(each), await fresh(each, { op: 'toggle' }), await fresh(each, { op: 'archive' }), await fresh(each, { op: 'toggle' })];
+      const [open, done, archivedOpen, archivedDone] = [
+        await fresh(each),
+        await fresh(each, { op: 'toggle' }),
+        await fresh(each, { op: 'archive' }),
+        await fresh(each, { op: 'toggle' }),
+      ];
       expect((await bulk('archive', archivedDone)).status).toBe(200);
       return open.flatMap((id, i) => [id, done[i]!, archivedOpen[i]!, archivedDone[i]!]);
     }

@@ -40,7 +40,10 @@ describe.each(STORES)('quotas (%s store)', (storeName: StoreName) => {
       const user = { id: 'user-a' };
       await limits.consumeAiRun(user);
       await limits.consumeAiRun(user);
-      const refused = await limits.consumeAiRun(user).then(() => undefined, (e: unknown) => e);
+      const refused = await limits.consumeAiRun(user).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(refused).toBeInstanceOf(AppError);
       const error = refused as AppError;
       expect(error.statusCode).toBe(429);

@@ -76,7 +76,11 @@ describe.each(DIALECTS)('Redis-backed limits (%s)', (dialect) => {
 
       await proxy.start();
       // The client reconnects on its own; counting picks up where Redis left it (1 counted).
-      await waitFor(async () => (await api.get('me')).headers['x-ratelimit-remaining'] !== '5', { timeoutMs: 15_000, intervalMs: 100, what: 'counting to resume' });
+      await waitFor(async () => (await api.get('me')).headers['x-ratelimit-remaining'] !== '5', {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+        what: 'counting to resume',
+      });
       let status = 200;
       for (let i = 0; i < 6 && status === 200; i += 1) status = (await api.get('me')).status;
       expect(status).toBe(429);

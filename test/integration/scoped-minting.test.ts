@@ -40,7 +40,9 @@ describe.each(DIALECTS)('minting scoped keys (%s)', (dialect) => {
       const key = (await t.services.keys.list(userId)).find((k) => k.label === 'capture only')!;
       expect(key.expires_at).toBe(new Date(t.clock.now().getTime() + 7 * DAY).toISOString());
       const page = (await web.get('/settings/keys')).body;
-      expect(page).toMatch(/<td data-label="Label">capture only<\/td>[\s\S]*?<td data-label="Scopes">capture<\/td>\s*<td data-label="Expires"><time datetime="[^"]+">/);
+      expect(page).toMatch(
+        /<td data-label="Label">capture only<\/td>[\s\S]*?<td data-label="Scopes">capture<\/td>\s*<td data-label="Expires"><time datetime="[^"]+">/,
+      );
     });
 
     it('refuses a key with nothing ticked or an odd expiry, and mints nothing', async () => {

@@ -37,7 +37,9 @@ describe.each(DIALECTS)('key scopes (%s)', (dialect) => {
   const tokens = {} as Record<Scope, string>;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { limits: { free: { perMinute: 1000, perDay: 100_000 }, pro: { perMinute: 5, perDay: 100_000 }, aiDailyQuota: 100, pairingPerMinute: 1000 } });
+    t = await createTestApp(dialect, {
+      limits: { free: { perMinute: 1000, perDay: 100_000 }, pro: { perMinute: 5, perDay: 100_000 }, aiDailyQuota: 100, pairingPerMinute: 1000 },
+    });
     v = await loadOpenApiValidator(t.app);
     owner = await createUser(t, 'free');
     for (const scope of SCOPES) tokens[scope] = (await t.services.keys.mint(owner.id, `only ${scope}`, { scopes: [scope] })).token;

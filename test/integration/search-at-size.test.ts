@@ -82,7 +82,11 @@ describe.each(DIALECTS)('GET /api/v1/items/search at size (%s)', (dialect) => {
   }, 120_000);
   afterAll(async () => t?.close());
 
-  const expected = (filter: (item: SeededItem) => boolean): string[] => items.filter(filter).sort(newestFirst).map((i) => i.id);
+  const expected = (filter: (item: SeededItem) => boolean): string[] =>
+    items
+      .filter(filter)
+      .sort(newestFirst)
+      .map((i) => i.id);
 
   it('pages through 1,000+ matches of one word exactly once, newest first', async () => {
     const want = expected((i) => matches(i, 'alpha'));
@@ -103,8 +107,12 @@ describe.each(DIALECTS)('GET /api/v1/items/search at size (%s)', (dialect) => {
     ['q=alpha&status=todo&tag=work', 37, (i: SeededItem) => matches(i, 'alpha') && i.status === 'todo' && i.tags.some((t) => t.toLowerCase() === 'work')],
     ['q=alp%20caf', 61, (i: SeededItem) => matches(i, 'alp caf')],
     ['q=%C3%BCml%20report&is_completed=false', 23, (i: SeededItem) => matches(i, 'üml report') && !i.is_completed],
-    ['q=alphabet&type=todo&due_after=2026-01-10T00:00:00Z&due_before=2026-02-10T00:00:00Z', 29, (i: SeededItem) =>
-      matches(i, 'alphabet') && i.type === 'todo' && i.due_at !== null && i.due_at >= '2026-01-10T00:00:00.000Z' && i.due_at <= '2026-02-10T00:00:00.000Z'],
+    [
+      'q=alphabet&type=todo&due_after=2026-01-10T00:00:00Z&due_before=2026-02-10T00:00:00Z',
+      29,
+      (i: SeededItem) =>
+        matches(i, 'alphabet') && i.type === 'todo' && i.due_at !== null && i.due_at >= '2026-01-10T00:00:00.000Z' && i.due_at <= '2026-02-10T00:00:00.000Z',
+    ],
     ['status=archived&is_completed=true', 17, (i: SeededItem) => i.status === 'archived' && i.is_completed],
     ['tag=HOME', 43, (i: SeededItem) => i.tags.includes('home')],
   ])('pages %s (limit %i) with every filter applied', async (query, limit, filter) => {

@@ -149,7 +149,9 @@ describe.each(DIALECTS)('GET /api/v1/items/search filters and paging (%s)', (dia
         if ([0, 1, 3, 6, 10, 15, 21, 28, 36].includes(i)) t.clock.advance(1);
         rows.push(await capture(b.c, `tie ${i}`));
       }
-      const expected = [...rows].sort((x, y) => (x.created_at === y.created_at ? (x.id < y.id ? 1 : -1) : x.created_at < y.created_at ? 1 : -1)).map((r) => r.id);
+      const expected = [...rows]
+        .sort((x, y) => (x.created_at === y.created_at ? (x.id < y.id ? 1 : -1) : x.created_at < y.created_at ? 1 : -1))
+        .map((r) => r.id);
       for (const limit of [1, 2, 3, 4, 5, 7, 40]) {
         expect((await allSearchPages(b.c, 'q=tie', limit)).ids, `limit ${limit}`).toEqual(expected);
         expect((await allSearchPages(b.c, 'type=todo', limit)).ids, `limit ${limit} without q`).toEqual(expected);

@@ -35,7 +35,9 @@ describe.each(DIALECTS)('search migration on existing items (%s)', (dialect) => 
     const down = await migrator.migrateTo('2026-11-21-0001-core');
     expect(down.error).toBeUndefined();
     // Every migration after core is undone, newest first; the search migration is among them.
-    const later = Object.keys(migrations).filter((name) => name > '2026-11-21-0001-core').reverse();
+    const later = Object.keys(migrations)
+      .filter((name) => name > '2026-11-21-0001-core')
+      .reverse();
     expect(later).toContain('2026-11-22-0001-search');
     expect(down.results?.map((r) => [r.migrationName, r.direction, r.status])).toEqual(later.map((name) => [name, 'Down', 'Success']));
 
@@ -52,14 +54,30 @@ describe.each(DIALECTS)('search migration on existing items (%s)', (dialect) => 
     ] as const;
     for (const [id, title, created] of rows) {
       await insertItem(db.handle.db, {
-        id, user_id: user.id, project_id: inbox.id, parent_id: null, type: 'todo', title, content_md: null,
-        is_completed: 0, status: 'todo', status_before_archive: null, due_at: null, archived_at: null,
-        client_id: null, created_at: created, updated_at: created,
+        id,
+        user_id: user.id,
+        project_id: inbox.id,
+        parent_id: null,
+        type: 'todo',
+        title,
+        content_md: null,
+        is_completed: 0,
+        status: 'todo',
+        status_before_archive: null,
+        due_at: null,
+        archived_at: null,
+        client_id: null,
+        created_at: created,
+        updated_at: created,
       });
     }
 
     await migrateToLatest(db.handle.db);
-    const expected = rows.filter(([, title]) => title.startsWith('Legacy')).map(([id, , created_at]) => ({ id, created_at })).sort(newestFirst).map((r) => r.id);
+    const expected = rows
+      .filter(([, title]) => title.startsWith('Legacy'))
+      .map(([id, , created_at]) => ({ id, created_at }))
+      .sort(newestFirst)
+      .map((r) => r.id);
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 10; page += 1) {
@@ -121,9 +139,21 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
         const id = `0190f5e2-0000-7000-8000-${String(u)}${String((i * 7) % 12).padStart(11, '0')}`;
         const created_at = `2026-01-01T00:00:0${i % 3}.${String((i % 2) * 500).padStart(3, '0')}Z`;
         await insertItem(db.handle.db, {
-          id, user_id: user.id, project_id: inbox.id, parent_id: null, type: 'todo', title: `Shared word ${i}`, content_md: null,
-          is_completed: 0, status: 'todo', status_before_archive: null, due_at: null, archived_at: null,
-          client_id: null, created_at, updated_at: created_at,
+          id,
+          user_id: user.id,
+          project_id: inbox.id,
+          parent_id: null,
+          type: 'todo',
+          title: `Shared word ${i}`,
+          content_md: null,
+          is_completed: 0,
+          status: 'todo',
+          status_before_archive: null,
+          due_at: null,
+          archived_at: null,
+          client_id: null,
+          created_at,
+          updated_at: created_at,
         });
         mine.push({ id, created_at });
       }
@@ -136,7 +166,10 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
       for (const limit of [1, 2, 5, 50]) expect(await searchAll(user.id, 'shared', limit)).toEqual(ids);
     }
     // New items after the migration land in the same user's range, newest first.
-    const fresh = await services.items.capture({ id: users[1]!.id, email: 'b@example.test', plan: 'free', timezone: 'UTC', keyId: 'test' }, { text: 'Shared word fresh' });
+    const fresh = await services.items.capture(
+      { id: users[1]!.id, email: 'b@example.test', plan: 'free', timezone: 'UTC', keyId: 'test' },
+      { text: 'Shared word fresh' },
+    );
     expect((await searchAll(users[1]!.id, 'shared', 3))[0]).toBe(fresh.item.id);
     expect(await searchAll(users[0]!.id, 'fresh', 3)).toEqual([]);
   });
@@ -152,9 +185,21 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
   });
 
   const itemRow = (userId: string, projectId: string, n: number, created_at: string) => ({
-    id: `0190f5e3-0000-7000-8000-${String(n).padStart(12, '0')}`, user_id: userId, project_id: projectId, parent_id: null, type: 'note' as const,
-    title: `burst ${n}`, content_md: null, is_completed: 0, status: 'backlog' as const, status_before_archive: null, due_at: null,
-    archived_at: null, client_id: null, created_at, updated_at: created_at,
+    id: `0190f5e3-0000-7000-8000-${String(n).padStart(12, '0')}`,
+    user_id: userId,
+    project_id: projectId,
+    parent_id: null,
+    type: 'note' as const,
+    title: `burst ${n}`,
+    content_md: null,
+    is_completed: 0,
+    status: 'backlog' as const,
+    status_before_archive: null,
+    due_at: null,
+    archived_at: null,
+    client_id: null,
+    created_at,
+    updated_at: created_at,
   });
 
   it('takes any number of items of one user within one second', async () => {
@@ -196,9 +241,21 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key counter (sqlite)', () =>
     const inbox = await services.projects.requireInbox(t.handle.db, user.id);
     const add = (n: number, at: string) =>
       insertItem(t.handle.db, {
-        id: `0190f5e4-0000-7000-8000-${String(n).padStart(12, '0')}`, user_id: user.id, project_id: inbox.id, parent_id: null, type: 'note',
-        title: `order ${n}`, content_md: null, is_completed: 0, status: 'backlog', status_before_archive: null, due_at: null,
-        archived_at: null, client_id: null, created_at: at, updated_at: at,
+        id: `0190f5e4-0000-7000-8000-${String(n).padStart(12, '0')}`,
+        user_id: user.id,
+        project_id: inbox.id,
+        parent_id: null,
+        type: 'note',
+        title: `order ${n}`,
+        content_md: null,
+        is_completed: 0,
+        status: 'backlog',
+        status_before_archive: null,
+        due_at: null,
+        archived_at: null,
+        client_id: null,
+        created_at: at,
+        updated_at: at,
       });
     for (let n = 0; n < 10; n += 1) await add(n, `2026-03-01T00:00:${String(n + 10)}.000Z`);
     expect(await unordered(user.id)).toBe(0);

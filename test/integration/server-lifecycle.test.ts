@@ -44,14 +44,20 @@ describe('server process', () => {
     const body = JSON.stringify({ text: 'captured during shutdown' });
     const half = Math.floor(body.length / 2);
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${baseUrl}/api/v1/capture`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => { text += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        `${baseUrl}/api/v1/capture`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, half));
       // Once the server has logged the request's arrival (at debug level) it is in flight; SIGTERM, then the rest of the body.

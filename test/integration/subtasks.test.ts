@@ -205,7 +205,10 @@ describe.each(DIALECTS)('subtasks (%s)', (dialect) => {
       expect(ok(await a.c.get(`items/${root.id}`))).toEqual(root);
       expect(ok(await a.c.get(`items/${root.id}/children`))).toEqual([]);
       expect((await a.events.take()).map((e) => [e.event, e.data.item.id]).sort()).toEqual(
-        [['item.deleted', child.id], ['item.deleted', grandchild.id]].sort(),
+        [
+          ['item.deleted', child.id],
+          ['item.deleted', grandchild.id],
+        ].sort(),
       );
     });
 

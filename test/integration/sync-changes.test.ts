@@ -114,7 +114,15 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     const before = await fingerprint(t.services.db);
     const itemsCursor = ok(await a.c.get('items?limit=1')).next_cursor as string | null;
     const forged = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-    const bad = ['nope!', 'abc', forged(['changes', -1, 1, 1]), forged(['changes', 1.5, 1, 1]), forged(['items', 1, 1, 1]), forged(['changes', 1, 1]), 'x'.repeat(600)];
+    const bad = [
+      'nope!',
+      'abc',
+      forged(['changes', -1, 1, 1]),
+      forged(['changes', 1.5, 1, 1]),
+      forged(['items', 1, 1, 1]),
+      forged(['changes', 1, 1]),
+      'x'.repeat(600),
+    ];
     if (itemsCursor) bad.push(itemsCursor);
     for (const cursor of bad) expectError(await a.c.get(`changes?cursor=${encodeURIComponent(cursor)}`), 400, 'bad_request');
     expectError(await a.c.get('changes?limit=0'), 400, 'bad_request');

@@ -12,7 +12,15 @@ vi.setConfig({ testTimeout: 90_000 });
 const DAY = 24 * 3600_000;
 const key = (name: string) => ({ 'idempotency-key': `${name}-${Math.random().toString(36).slice(2)}` });
 const itemCount = async (t: TestApp, userId: string) =>
-  Number((await t.services.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.services.db
+        .selectFrom('items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe.each(DIALECTS)('Idempotency-Key on POST (%s)', (dialect) => {
   let t: TestApp;
@@ -205,7 +213,12 @@ describe.each(DIALECTS)('Idempotency-Key on POST (%s)', (dialect) => {
     const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav');
     const form = await encodeForm([audioFile(clip)]);
     const send = (body: Buffer, contentType: string) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/voice/transcribe', headers: { authorization: `Bearer ${pro.user.token}`, 'content-type': contentType, ...k }, payload: body });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/voice/transcribe',
+        headers: { authorization: `Bearer ${pro.user.token}`, 'content-type': contentType, ...k },
+        payload: body,
+      });
     const first = await send(form.body, form.contentType);
     expect(first.statusCode, first.body).toBe(200);
     const again = await send(form.body, form.contentType);
@@ -219,4 +232,3 @@ describe.each(DIALECTS)('Idempotency-Key on POST (%s)', (dialect) => {
     expect(temp.entries()).toEqual([]);
   });
 });
-

@@ -38,38 +38,46 @@ describe(`POST /api/v1/voice/transcribe accuracy with pocketsphinx (${dialect})`
     expect(t.services.voice.engineName).toBe('pocketsphinx');
   });
 
-  it.each(['wav', 'mp3', 'ogg'] satisfies Container[])('keeps the word error rate of %s uploads under the bound', async (container) => {
-    const clips = librivoxClips();
-    expect(clips).toHaveLength(5);
-    let errors = 0;
-    let total = 0;
-    const lines: string[] = [];
-    for (const clip of clips) {
-      const file = await convert(clip.path, container, temp.dir, clip.id);
-      const res = await transcribe(t.app, pro.token, [audioFile(file), { name: 'language', value: 'en' }]);
-      expect(res.status, res.text).toBe(200);
-      expect(res.body.language).toBe('en');
-      const reference = words(clip.reference);
-      const clipErrors = wordErrors(reference, words(res.body.text));
-      errors += clipErrors;
-      total += reference.length;
-      lines.push(`  ${clip.id.slice(-4)} ${clipErrors}/${reference.length}: ${res.body.text}`);
-    }
-    const wer = errors / total;
-    console.log(`[voice accuracy] ${container}: WER ${(wer * 100).toFixed(1)} % (${errors} errors in ${total} words)\n${lines.join('\n')}`);
-    expect(wer).toBeLessThan(WER_BOUND);
-  }, 240_000);
+  it.each(['wav', 'mp3', 'ogg'] satisfies Container[])(
+    'keeps the word error rate of %s uploads under the bound',
+    async (container) => {
+      const clips = librivoxClips();
+      expect(clips).toHaveLength(5);
+      let errors = 0;
+      let total = 0;
+      const lines: string[] = [];
+      for (const clip of clips) {
+        const file = await convert(clip.path, container, temp.dir, clip.id);
+        const res = await transcribe(t.app, pro.token, [audioFile(file), { name: 'language', value: 'en' }]);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.language).toBe('en');
+        const reference = words(clip.reference);
+        const clipErrors = wordErrors(reference, words(res.body.text));
+        errors += clipErrors;
+        total += reference.length;
+        lines.push(`  ${clip.id.slice(-4)} ${clipErrors}/${reference.length}: ${res.body.text}`);
+      }
+      const wer = errors / total;
+      console.log(`[voice accuracy] ${container}: WER ${(wer * 100).toFixed(1)} % (${errors} errors in ${total} words)\n${lines.join('\n')}`);
+      expect(wer).toBeLessThan(WER_BOUND);
+    },
+    240_000,
+  );
 
-  it.each(['opus', 'webm', 'm4a', 'aac', 'flac'] satisfies Container[])('reads %s as well', async (container) => {
-    const clip = librivoxClips().find((c) => c.id.endsWith('-0920'))!;
-    const file = await convert(clip.path, container, temp.dir, clip.id);
-    const res = await transcribe(t.app, pro.token, [audioFile(file)]);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.duration_ms).toBeGreaterThan(5900);
-    expect(res.body.duration_ms).toBeLessThan(6200);
-    const reference = words(clip.reference);
-    const wer = wordErrors(reference, words(res.body.text)) / reference.length;
-    console.log(`[voice accuracy] ${container}, clip 0920: WER ${(wer * 100).toFixed(1)} %: ${res.body.text}`);
-    expect(wer).toBeLessThan(WER_BOUND);
-  }, 120_000);
+  it.each(['opus', 'webm', 'm4a', 'aac', 'flac'] satisfies Container[])(
+    'reads %s as well',
+    async (container) => {
+      const clip = librivoxClips().find((c) => c.id.endsWith('-0920'))!;
+      const file = await convert(clip.path, container, temp.dir, clip.id);
+      const res = await transcribe(t.app, pro.token, [audioFile(file)]);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.duration_ms).toBeGreaterThan(5900);
+      expect(res.body.duration_ms).toBeLessThan(6200);
+      const reference = words(clip.reference);
+      const wer = wordErrors(reference, words(res.body.text)) / reference.length;
+      console.log(`[voice accuracy] ${container}, clip 0920: WER ${(wer * 100).toFixed(1)} %: ${res.body.text}`);
+      expect(wer).toBeLessThan(WER_BOUND);
+    },
+    120_000,
+  );
 });

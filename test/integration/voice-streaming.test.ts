@@ -98,38 +98,42 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%
       });
       const closed = new Promise<void>((done) => socket.once('close', done));
 
-      socket.on('connect', () => void (async () => {
-        const framing = options.declaredLength === undefined ? 'Transfer-Encoding: chunked' : `Content-Length: ${options.declaredLength}`;
-        socket.write(
-          'POST /api/v1/voice/transcribe HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n' +
-            `Authorization: Bearer ${options.token}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n${framing}\r\n\r\n`,
-        );
-        if (options.declaredLength !== undefined) return;
-        const send = (data: Buffer | string): boolean => {
-          const size = Buffer.byteLength(data);
-          socket.cork();
-          socket.write(`${size.toString(16)}\r\n`);
-          socket.write(data);
-          const ok = socket.write('\r\n');
-          socket.uncork();
-          return ok;
-        };
-        send(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="endless.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
-        while (sentWhenAnswered === undefined && sent < options.maxFileBytes && !socket.destroyed) {
-          if (options.probe && sent === options.probe.at) await options.probe.run();
-          if (options.hangUpAfter !== undefined && sent >= options.hangUpAfter) {
-            socket.destroy();
-            return;
-          }
-          const ok = send(chunk);
-          sent += chunk.length;
-          if (!ok) await Promise.race([new Promise((drained) => socket.once('drain', drained)), closed]);
-        }
-        if (sentWhenAnswered === undefined && !socket.destroyed) {
-          send(`\r\n--${BOUNDARY}--\r\n`);
-          socket.write('0\r\n\r\n');
-        }
-      })());
+      socket.on(
+        'connect',
+        () =>
+          void (async () => {
+            const framing = options.declaredLength === undefined ? 'Transfer-Encoding: chunked' : `Content-Length: ${options.declaredLength}`;
+            socket.write(
+              'POST /api/v1/voice/transcribe HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n' +
+                `Authorization: Bearer ${options.token}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n${framing}\r\n\r\n`,
+            );
+            if (options.declaredLength !== undefined) return;
+            const send = (data: Buffer | string): boolean => {
+              const size = Buffer.byteLength(data);
+              socket.cork();
+              socket.write(`${size.toString(16)}\r\n`);
+              socket.write(data);
+              const ok = socket.write('\r\n');
+              socket.uncork();
+              return ok;
+            };
+            send(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="endless.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+            while (sentWhenAnswered === undefined && sent < options.maxFileBytes && !socket.destroyed) {
+              if (options.probe && sent === options.probe.at) await options.probe.run();
+              if (options.hangUpAfter !== undefined && sent >= options.hangUpAfter) {
+                socket.destroy();
+                return;
+              }
+              const ok = send(chunk);
+              sent += chunk.length;
+              if (!ok) await Promise.race([new Promise((drained) => socket.once('drain', drained)), closed]);
+            }
+            if (sentWhenAnswered === undefined && !socket.destroyed) {
+              send(`\r\n--${BOUNDARY}--\r\n`);
+              socket.write('0\r\n\r\n');
+            }
+          })(),
+      );
     });
   }
 
@@ -144,7 +148,12 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%
     const result = await upload({
       token: pro.token,
       maxFileBytes: 64 * MIB,
-      probe: { at: 9 * MIB, run: async () => { during = await bufferMemory(); } },
+      probe: {
+        at: 9 * MIB,
+        run: async () => {
+          during = await bufferMemory();
+        },
+      },
     });
 
     expect(result.status, result.head).toBe(413);
@@ -155,7 +164,9 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%
     expect(result.sentTotal).toBeLessThan(64 * MIB);
     // With 9 MiB of the file sent, memory holds a few chunks of it, not the file: it is on disk.
     const growth = during - before;
-    console.log(`[voice streaming] answered after ${(result.sentWhenAnswered! / MIB).toFixed(1)} MiB sent; buffers held with 9 MiB in flight: ${(growth / MIB).toFixed(2)} MiB`);
+    console.log(
+      `[voice streaming] answered after ${(result.sentWhenAnswered! / MIB).toFixed(1)} MiB sent; buffers held with 9 MiB in flight: ${(growth / MIB).toFixed(2)} MiB`,
+    );
     expect(during).toBeGreaterThan(0);
     expect(growth).toBeLessThan(2 * MIB);
     expect(await untilEmpty(temp.entries)).toEqual([]);
@@ -183,7 +194,12 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%
       maxFileBytes: 64 * MIB,
       hangUpAfter: 2 * MIB,
       // Hang up only once the server has started writing the upload to its temp directory.
-      probe: { at: 2 * MIB, run: async () => { receiving = await until(() => temp.entries().length > 0); } },
+      probe: {
+        at: 2 * MIB,
+        run: async () => {
+          receiving = await until(() => temp.entries().length > 0);
+        },
+      },
     });
     expect(receiving).toBe(true);
     expect(result.status).toBeUndefined();

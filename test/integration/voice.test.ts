@@ -152,7 +152,11 @@ describe.each(DIALECTS)('POST /api/v1/voice/transcribe (%s)', (dialect) => {
 
     it('answers 415 to a body that is not multipart/form-data', async () => {
       const api = client(t.app, pro.token);
-      for (const [body, type] of [['{"file":"x"}', 'application/json'], ['file=x', 'application/x-www-form-urlencoded'], ['RIFF', 'audio/wav']] as const) {
+      for (const [body, type] of [
+        ['{"file":"x"}', 'application/json'],
+        ['file=x', 'application/x-www-form-urlencoded'],
+        ['RIFF', 'audio/wav'],
+      ] as const) {
         const res = await api.post('voice/transcribe', body, { 'content-type': type });
         expect(res.status, type).toBe(415);
         expect(res.body).toEqual({ error: 'unsupported_media_type', message: expect.stringMatching(/multipart\/form-data/) });

@@ -99,7 +99,9 @@ describe.each(DIALECTS)('web account page (%s)', (dialect) => {
       form.append('file', new Blob([content], { type: 'application/json' }), 'export.json');
       const request = new Request('http://x/', { method: 'POST', body: form });
       const res = await t.app.inject({
-        method: 'POST', url: '/account/import', payload: Buffer.from(await request.arrayBuffer()),
+        method: 'POST',
+        url: '/account/import',
+        payload: Buffer.from(await request.arrayBuffer()),
         headers: { cookie: [...web.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': request.headers.get('content-type')! },
       });
       return { status: res.statusCode, body: res.body };

@@ -38,7 +38,7 @@ describe.each(DIALECTS)('owner, admin page and sign-up (%s)', (dialect) => {
       expect((await webClient(t.app).get('/admin')).location).toBe('/login?next=%2Fadmin');
     });
 
-    it('sets a user\'s plan from the admin page; another user cannot', async () => {
+    it("sets a user's plan from the admin page; another user cannot", async () => {
       const other = webClient(t.app);
       const email = newEmail();
       await other.signUp(email);
@@ -57,7 +57,11 @@ describe.each(DIALECTS)('owner, admin page and sign-up (%s)', (dialect) => {
       const closed = await stranger.get('/signup');
       expect(closed.body).toContain('Sign-up is closed');
       const before = await fingerprint(t.services.db);
-      const refused = await stranger.postRaw('/signup', { _csrf: csrfOf((await stranger.get('/login')).body), email: newEmail(), password: 'correct horse battery' });
+      const refused = await stranger.postRaw('/signup', {
+        _csrf: csrfOf((await stranger.get('/login')).body),
+        email: newEmail(),
+        password: 'correct horse battery',
+      });
       expect(refused.status).toBe(403);
       expect(await fingerprint(t.services.db)).toEqual(before);
       await owner.submit('/admin', '/admin/signup', { open: 'true' });
@@ -80,11 +84,21 @@ describe.each(DIALECTS)('owner, admin page and sign-up (%s)', (dialect) => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.body).toContain('Imported 1 items, 0 new projects and 1 new tags.');
       const bad = multipart({ _csrf: csrfOf(page.body) }, { name: 'x.json', type: 'application/json', content: '{"format":"nope"}' });
-      const refused = await t.app.inject({ method: 'POST', url: '/settings/import', headers: { cookie, 'content-type': bad.contentType }, payload: bad.payload });
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/settings/import',
+        headers: { cookie, 'content-type': bad.contentType },
+        payload: bad.payload,
+      });
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toContain('Nothing was imported');
       const noToken = multipart({}, { name: 'todoist.csv', type: 'text/csv', content: csv });
-      const forged = await t.app.inject({ method: 'POST', url: '/settings/import', headers: { cookie, 'content-type': noToken.contentType }, payload: noToken.payload });
+      const forged = await t.app.inject({
+        method: 'POST',
+        url: '/settings/import',
+        headers: { cookie, 'content-type': noToken.contentType },
+        payload: noToken.payload,
+      });
       expect(forged.statusCode).toBe(403);
     });
 

@@ -8,7 +8,6 @@ const setCookies = (res: PageResponse): string[] => {
   return raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
 };
 
-
 const DAY = 24 * 60 * 60_000;
 describe.each(DIALECTS)('web accounts (%s)', (dialect) => {
   let t: TestApp;
@@ -183,7 +182,10 @@ describe.each(DIALECTS)('web accounts (%s)', (dialect) => {
       t.clock.set(new Date(Math.ceil(t.clock.now().getTime() / 60_000) * 60_000));
       const { email } = await signedInBrowser(t);
       const answers: string[] = [];
-      for (const [address, who] of [['198.51.100.7', email], ['198.51.100.8', newEmail()]] as const) {
+      for (const [address, who] of [
+        ['198.51.100.7', email],
+        ['198.51.100.8', newEmail()],
+      ] as const) {
         const web = webClient(t.app, { remoteAddress: address });
         const wrong = await web.signIn(who, 'not the password');
         expect(wrong.status).toBe(401);

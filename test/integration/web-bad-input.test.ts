@@ -42,7 +42,9 @@ describe.each(DIALECTS)('web pages with odd input (%s)', (dialect) => {
     expect((await web.submit('/', `/inbox/items/${itemId}/undo-organize`, { undo: 'not base64 json', return: '/' })).status).toBe(400);
     expect((await web.submit('/account', '/account/sessions/zzz/end')).status).toBe(404);
     expect((await web.submit('/', '/inbox/items/not-a-uuid/subtasks', { text: 'x' })).status).toBe(404);
-    expect((await web.submit(`/inbox/items/${itemId}`, `/inbox/items/${itemId}`, { title: 'T', project_id: 'not-a-uuid', status: 'weird', type: 'weird' })).status).toBe(400);
+    expect(
+      (await web.submit(`/inbox/items/${itemId}`, `/inbox/items/${itemId}`, { title: 'T', project_id: 'not-a-uuid', status: 'weird', type: 'weird' })).status,
+    ).toBe(400);
     expect((await web.submit('/projects', '/projects/not-a-uuid/rename', { name: 'x' })).status).toBe(404);
     expect((await web.submit('/projects', '/projects/not-a-uuid/delete')).status).toBe(404);
     expect(await fingerprint(t.services.db)).toEqual(before);

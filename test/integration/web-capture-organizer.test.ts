@@ -24,13 +24,23 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     const { web, userId } = await proBrowser();
     const page = await web.get('/');
     expect(page.body).toMatch(/<input type="checkbox" name="organize" value="1" checked>/);
-    const res = await web.postRaw('/inbox/capture', { _csrf: csrfOf(page.body), text: 'Buy milk tomorrow 5pm', return: '/', organize_shown: '1', organize: '1' });
+    const res = await web.postRaw('/inbox/capture', {
+      _csrf: csrfOf(page.body),
+      text: 'Buy milk tomorrow 5pm',
+      return: '/',
+      organize_shown: '1',
+      organize: '1',
+    });
     expect(res.status).toBe(303);
     const [item] = await only(userId);
     expect(item).toMatchObject({ title: 'Buy milk', due_at: '2026-11-27T16:00:00.000Z' });
     const shown = await web.get(res.location!);
     expect(shown.body).toContain('<strong>Organized:</strong> Kept in Inbox · due Fri 27 Nov, 17:00 · todo · titled “Buy milk”');
-    const undo = await web.postRaw(`/inbox/items/${item!.id}/undo-organize`, { _csrf: csrfOf(shown.body), return: '/', undo: /name="undo" value="([^"]+)"/.exec(shown.body)![1]! });
+    const undo = await web.postRaw(`/inbox/items/${item!.id}/undo-organize`, {
+      _csrf: csrfOf(shown.body),
+      return: '/',
+      undo: /name="undo" value="([^"]+)"/.exec(shown.body)![1]!,
+    });
     expect(undo.status).toBe(303);
     expect((await only(userId))[0]).toMatchObject({ id: item!.id, title: 'Buy milk tomorrow 5pm', due_at: null });
   });
@@ -50,7 +60,11 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     const shown = await web.get(res.location!);
     const [item] = await only(userId);
     await t.services.items.patch(userId, item!.id, { title: 'Pay the rent' });
-    const undo = await web.postRaw(`/inbox/items/${item!.id}/undo-organize`, { _csrf: csrfOf(shown.body), return: '/', undo: /name="undo" value="([^"]+)"/.exec(shown.body)![1]! });
+    const undo = await web.postRaw(`/inbox/items/${item!.id}/undo-organize`, {
+      _csrf: csrfOf(shown.body),
+      return: '/',
+      undo: /name="undo" value="([^"]+)"/.exec(shown.body)![1]!,
+    });
     expect(undo.status).toBe(409);
     expect((await only(userId))[0]!.title).toBe('Pay the rent');
   });

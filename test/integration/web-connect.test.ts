@@ -127,7 +127,9 @@ describe.each(DIALECTS)('web pairing approval /connect/agent (%s)', (dialect) =>
       expect((await decide(alice, state, 'maybe')).status).toBe(400);
       const token = csrfOf((await alice.web.get(page(state))).body);
       expect((await alice.web.postRaw('/connect/agent', { state, decision: 'approve' })).status).toBe(403);
-      expect((await alice.web.postRaw('/connect/agent', { _csrf: `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`, state, decision: 'approve' })).status).toBe(403);
+      expect(
+        (await alice.web.postRaw('/connect/agent', { _csrf: `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`, state, decision: 'approve' })).status,
+      ).toBe(403);
       const anonymous = webClient(t.app);
       const anonymousPage = await anonymous.get('/login');
       const res = await anonymous.postRaw('/connect/agent', { _csrf: csrfOf(anonymousPage.body), state, decision: 'approve' });
@@ -183,7 +185,11 @@ describe.each(DIALECTS)('web pairing approval /connect/agent (%s)', (dialect) =>
       await victim.get('/login');
       // The attacker's page knows Bob's password but not the token of Alice's browser.
       const attackerToken = csrfOf((await webClient(t.app).get('/login')).body);
-      const forged = await victim.postRaw('/login', { _csrf: attackerToken, email: bob.email, password: 'correct horse battery' }, { origin: 'https://evil.example' });
+      const forged = await victim.postRaw(
+        '/login',
+        { _csrf: attackerToken, email: bob.email, password: 'correct horse battery' },
+        { origin: 'https://evil.example' },
+      );
       expect(forged.status).toBe(403);
       const forgedSameToken = await victim.postRaw('/login', { _csrf: attackerToken, email: bob.email, password: 'correct horse battery' });
       expect(forgedSameToken.status).toBe(403);

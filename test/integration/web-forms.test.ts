@@ -55,8 +55,18 @@ describe.each(DIALECTS)('every web form (%s)', (dialect) => {
     const actions = new Set(forms.map((f) => f.action.replace(/[0-9a-f-]{36}/, '{id}')));
     // The forms the app has: each must be found, so none escapes this test.
     expect([...actions].sort()).toEqual([
-      '/connect/agent', '/inbox/capture', '/inbox/items/{id}/archive', '/inbox/items/{id}/delete', '/inbox/items/{id}/toggle',
-      '/login', '/logout', '/settings/import', '/settings/keys', '/settings/keys/{id}/revoke', '/settings/timezone', '/signup',
+      '/connect/agent',
+      '/inbox/capture',
+      '/inbox/items/{id}/archive',
+      '/inbox/items/{id}/delete',
+      '/inbox/items/{id}/toggle',
+      '/login',
+      '/logout',
+      '/settings/import',
+      '/settings/keys',
+      '/settings/keys/{id}/revoke',
+      '/settings/timezone',
+      '/signup',
     ]);
     for (const form of forms) {
       expect(form.fields._csrf, `${form.page} → ${form.action} has a token`).toBeDefined();
@@ -108,7 +118,12 @@ describe.each(DIALECTS)('web error pages (%s)', (dialect) => {
     const wrongType = await t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'text/plain' }, payload: 'x' });
     expect(wrongType.statusCode).toBe(415);
     expect(wrongType.headers['content-type']).toBe('text/html; charset=utf-8');
-    const huge = await t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `email=${'x'.repeat(1024 * 1024 + 10)}` });
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=${'x'.repeat(1024 * 1024 + 10)}`,
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.headers['content-type']).toBe('text/html; charset=utf-8');
     const repeated = await t.app.inject({ method: 'GET', url: '/login?next=/a&next=/b', headers: { accept: 'text/html' } });

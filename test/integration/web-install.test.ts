@@ -56,7 +56,9 @@ describe.each(DIALECTS)('web app install, share and voice (%s)', (dialect) => {
     const request = new Request('http://x/', { method: 'POST', body: form });
     const cookie = [...web.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await t.app.inject({
-      method: 'POST', url: '/inbox/voice', payload: Buffer.from(await request.arrayBuffer()),
+      method: 'POST',
+      url: '/inbox/voice',
+      payload: Buffer.from(await request.arrayBuffer()),
       headers: { cookie, 'content-type': request.headers.get('content-type')! },
     });
     return { status: res.statusCode, body: res.json<{ text?: string; error?: string }>() };
@@ -94,7 +96,9 @@ describe.each(DIALECTS)('web app install, share and voice (%s)', (dialect) => {
       form.append('file', new Blob([Buffer.from('RIFF')], { type: 'audio/wav' }), 'voice.wav');
       const request = new Request('http://x/', { method: 'POST', body: form });
       const res = await bare.app.inject({
-        method: 'POST', url: '/inbox/voice', payload: Buffer.from(await request.arrayBuffer()),
+        method: 'POST',
+        url: '/inbox/voice',
+        payload: Buffer.from(await request.arrayBuffer()),
         headers: { cookie: [...web.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': request.headers.get('content-type')! },
       });
       expect(res.statusCode).toBe(503);

@@ -24,7 +24,20 @@ describe.each(DIALECTS)('web item page (%s)', (dialect) => {
   async function edit(id: string, changes: Record<string, string>, page?: string) {
     const body = page ?? (await web.get(`/inbox/items/${id}`)).body;
     const version = /name="version" value="([^"]+)"/.exec(body)![1]!.replaceAll('&quot;', '"');
-    const form = { _csrf: csrfOf(body), version, title: '', notes: '', type: 'todo', status: 'todo', due_date: '', due_time: '', project_id: '', new_tags: '', parent_id: '', ...changes };
+    const form = {
+      _csrf: csrfOf(body),
+      version,
+      title: '',
+      notes: '',
+      type: 'todo',
+      status: 'todo',
+      due_date: '',
+      due_time: '',
+      project_id: '',
+      new_tags: '',
+      parent_id: '',
+      ...changes,
+    };
     return web.postRaw(`/inbox/items/${id}`, form);
   }
 
@@ -52,19 +65,34 @@ describe.each(DIALECTS)('web item page (%s)', (dialect) => {
     await api.patch(`items/${id}`, { tags: ['old', 'keep'] });
     const work = await t.services.projects.findOrCreate(userId, 'Work');
     const res = await edit(id, {
-      title: 'Book the train', notes: 'Seat *61*', type: 'todo', status: 'doing', due_date: '2026-12-01', due_time: '09:30',
-      project_id: work.id, tag: 'keep', new_tags: 'travel, Urgent', parent_id: parent.id,
+      title: 'Book the train',
+      notes: 'Seat *61*',
+      type: 'todo',
+      status: 'doing',
+      due_date: '2026-12-01',
+      due_time: '09:30',
+      project_id: work.id,
+      tag: 'keep',
+      new_tags: 'travel, Urgent',
+      parent_id: parent.id,
     });
     expect(res.status, res.body.slice(0, 500)).toBe(303);
     expect(res.location).toBe(`/inbox/items/${id}?done=saved`);
     const item = (await api.get(`items/${id}`)).body;
-    expect(item).toMatchObject({ title: 'Book the train', content_md: 'Seat *61*', status: 'doing', due_at: '2026-12-01T08:30:00.000Z', project_id: work.id, parent_id: parent.id });
+    expect(item).toMatchObject({
+      title: 'Book the train',
+      content_md: 'Seat *61*',
+      status: 'doing',
+      due_at: '2026-12-01T08:30:00.000Z',
+      project_id: work.id,
+      parent_id: parent.id,
+    });
     expect(item.tags).toEqual(['keep', 'travel', 'Urgent']);
     const parentPage = await web.get(`/inbox/items/${parent.id}`);
     expect(parentPage.body).toContain('Book the train');
   });
 
-  it('refuses a stale edit with the user\'s values kept, and saves them on a deliberate second try', async () => {
+  it("refuses a stale edit with the user's values kept, and saves them on a deliberate second try", async () => {
     const { id } = await newItem('Original');
     const page = (await web.get(`/inbox/items/${id}`)).body;
     expect((await api.patch(`items/${id}`, { title: 'Changed on the phone' })).status).toBe(200);
@@ -113,7 +141,7 @@ describe.each(DIALECTS)('web item page (%s)', (dialect) => {
     expect(blank.body).toContain('Type the subtask.');
   });
 
-  it('the page\'s Archive and Delete refuse an item changed since the page was loaded', async () => {
+  it("the page's Archive and Delete refuse an item changed since the page was loaded", async () => {
     const { id } = await newItem('Shared list');
     const page = (await web.get(`/inbox/items/${id}`)).body;
     const version = /name="version" value="([^"]+)"/.exec(page)![1]!.replaceAll('&quot;', '"');

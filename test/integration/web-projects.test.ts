@@ -27,7 +27,9 @@ describe.each(DIALECTS)('web projects (%s)', (dialect) => {
     expect(page.body).toContain('<h1>Garden</h1>');
     expect(page.body).toContain('Plant tulips');
     expect(page.body).not.toContain('Not in the garden');
-    expect(page.body).toMatch(new RegExp(`href="/projects/${garden.id}" aria-current="page"><span>Garden</span><span class="count" aria-label="1 items">1</span>`));
+    expect(page.body).toMatch(
+      new RegExp(`href="/projects/${garden.id}" aria-current="page"><span>Garden</span><span class="count" aria-label="1 items">1</span>`),
+    );
   });
 
   it('refuses a blank or duplicate name next to the field, keeping what was typed, writing nothing', async () => {

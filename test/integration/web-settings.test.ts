@@ -49,7 +49,9 @@ describe.each(DIALECTS)('web developer settings (%s)', (dialect) => {
     expect(page.body).toContain(`<code>cin_${prefix}_…</code>`);
     expect(page.body).toMatch(/<td data-label="Label">laptop script<\/td>/);
     // Used once just now: "Last used" shows a time instead of "Never".
-    expect(page.body).toMatch(new RegExp(`cin_${prefix}_…</code></td>\\s*<td data-label="Created"><time[^>]*>[^<]+</time></td>\\s*<td data-label="Last used"><time`));
+    expect(page.body).toMatch(
+      new RegExp(`cin_${prefix}_…</code></td>\\s*<td data-label="Created"><time[^>]*>[^<]+</time></td>\\s*<td data-label="Last used"><time`),
+    );
   });
 
   it('refuses a key without a label, or with a label over 100 characters', async () => {

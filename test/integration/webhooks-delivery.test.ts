@@ -96,17 +96,20 @@ describe.each(DIALECTS)('webhook deliveries (%s)', (dialect) => {
     const expected = [
       'item.created',
       'item.updated',
-      'item.updated', 'item.completed',
+      'item.updated',
+      'item.completed',
       'item.uncompleted',
       'item.archived',
       'item.updated',
-      'item.updated', 'item.archived',
+      'item.updated',
+      'item.archived',
       'item.updated',
       'item.created',
       'item.updated',
       'item.updated',
       'item.updated',
-      'item.deleted', 'item.deleted',
+      'item.deleted',
+      'item.deleted',
     ];
     const outbox = await b.events.take();
     expect(outbox.map((e) => e.event)).toEqual(expected);
@@ -119,7 +122,10 @@ describe.each(DIALECTS)('webhook deliveries (%s)', (dialect) => {
       expect(body).toEqual(byId.get(body.id));
       expect(r.headers['x-service-event']).toBe(body.event);
     }
-    const deleted = bodies(receiver, path('all')).filter((e) => e.event === 'item.deleted').map((e) => e.data.item.id).sort();
+    const deleted = bodies(receiver, path('all'))
+      .filter((e) => e.event === 'item.deleted')
+      .map((e) => e.data.item.id)
+      .sort();
     expect(deleted).toEqual([parent.id, child.id].sort());
   });
 
@@ -143,7 +149,11 @@ describe.each(DIALECTS)('webhook deliveries (%s)', (dialect) => {
     await drain();
 
     const received = bodies(receiver, path('bulk'));
-    const perItem = (id: string) => received.filter((e) => e.data.item.id === id).sort((x, y) => x.id.localeCompare(y.id)).map((e) => e.event);
+    const perItem = (id: string) =>
+      received
+        .filter((e) => e.data.item.id === id)
+        .sort((x, y) => x.id.localeCompare(y.id))
+        .map((e) => e.event);
     for (const id of ids) {
       expect(perItem(id)).toEqual(['item.completed', 'item.uncompleted', 'item.archived', 'item.updated', 'item.updated', 'item.deleted']);
     }

@@ -124,7 +124,11 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
       first.services.webhookWorker.start();
       await receiver.waitFor(1, path('shutdown'));
       await first.services.webhookWorker.stop();
-      const [row] = await first.services.db.selectFrom('webhook_deliveries').select(['status', 'lease_owner', 'round_attempts']).where('webhook_id', '=', webhook.id).execute();
+      const [row] = await first.services.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'lease_owner', 'round_attempts'])
+        .where('webhook_id', '=', webhook.id)
+        .execute();
       // The receiver got the POST: the attempt was started, so it counts.
       expect(row).toEqual({ status: 'pending', lease_owner: null, round_attempts: 1 });
       await second.services.webhookWorker.drain(); // no clock change needed: nothing to wait for
@@ -141,7 +145,10 @@ describe.each(DIALECTS)('webhook delivery durability (%s)', (dialect) => {
     afterAll(async () => t?.close());
 
     it('holds at most its per-webhook share and never delays another user’s deliveries', async () => {
-      replies.plan(path('slow'), Array.from({ length: 20 }, () => 'hang' as const));
+      replies.plan(
+        path('slow'),
+        Array.from({ length: 20 }, () => 'hang' as const),
+      );
       const slow = await actor(t, 'pro');
       const fast = await actor(t, 'pro');
       await registerWebhook(slow, receiver.url(path('slow')), ['item.created']);

@@ -67,7 +67,11 @@ describe('bench settings', () => {
     const s = readSettings({});
     expect(s).toMatchObject({ rounds: 3, durationS: 8, warmupS: 3, items: 100_000, databases: ['sqlite', 'postgres'], connections: 32 });
     expect(s.configs).toEqual(['default', 'workers-auto', 'log-warn']);
-    expect(readSettings({ BENCH_SCALE: '0.05', BENCH_CONFIGS: 'default', BENCH_DATABASES: 'postgres' })).toMatchObject({ items: 5_000, configs: ['default'], databases: ['postgres'] });
+    expect(readSettings({ BENCH_SCALE: '0.05', BENCH_CONFIGS: 'default', BENCH_DATABASES: 'postgres' })).toMatchObject({
+      items: 5_000,
+      configs: ['default'],
+      databases: ['postgres'],
+    });
     expect(() => readSettings({ BENCH_DATABASES: 'mysql' })).toThrow(/mysql/);
     expect(() => readSettings({ BENCH_ROUNDS: '0' })).toThrow(/BENCH_ROUNDS/);
     expect(() => readSettings({ BENCH_DURATION_S: '2.5' })).toThrow(/BENCH_DURATION_S/);
@@ -109,7 +113,14 @@ describe('bench report', () => {
   });
 
   it('ratio = median of the per-round ratios with their range; medians per side; errors summed', () => {
-    const runs = [run('service', 1, 800), run('baseline', 1, 1000), run('service', 2, 900), run('baseline', 2, 1000), run('service', 3, 500, 40), run('baseline', 3, 1000)];
+    const runs = [
+      run('service', 1, 800),
+      run('baseline', 1, 1000),
+      run('service', 2, 900),
+      run('baseline', 2, 1000),
+      run('service', 3, 500, 40),
+      run('baseline', 3, 1000),
+    ];
     const lives = [1, 2, 3].flatMap((n) => [life('service', n, 900 + n, 150 + n), life('baseline', n, 400, 100)]);
     const s = summarize('sqlite', 'default', runs, lives);
     expect(s.rounds).toBe(3);

@@ -88,14 +88,21 @@ describe('loadConfig', () => {
   });
 
   it('reads the transcription settings; the model defaults to whisper-1', () => {
-    const config = loadConfig({ TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_BASE_URL: 'https://api.example.com/v1/', TRANSCRIBE_API_KEY: 'sk-x', PATH: '/usr/bin' });
+    const config = loadConfig({
+      TRANSCRIBE_ENGINE: 'openai',
+      TRANSCRIBE_BASE_URL: 'https://api.example.com/v1/',
+      TRANSCRIBE_API_KEY: 'sk-x',
+      PATH: '/usr/bin',
+    });
     expect(config.transcribe).toEqual({
       engine: 'openai',
       openai: { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-x', model: 'whisper-1' },
       searchPath: '/usr/bin',
     });
     expect(loadConfig({ TRANSCRIBE_BASE_URL: 'http://127.0.0.1:9000/v1', TRANSCRIBE_MODEL: 'small' }).transcribe.openai).toEqual({
-      baseUrl: 'http://127.0.0.1:9000/v1', apiKey: undefined, model: 'small',
+      baseUrl: 'http://127.0.0.1:9000/v1',
+      apiKey: undefined,
+      model: 'small',
     });
   });
 

@@ -48,14 +48,17 @@ describe('SQLite group commit', () => {
     const outside = otherConnection(path);
     const done = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        db.transaction().execute(async (trx) => {
-          await insert(trx, i + 1);
-          return i;
-        }).then((i) => {
-          // Answered only once committed: another connection already sees the row.
-          expect(outside.prepare('select count(*) as n from t where id = ?').get(i + 1)).toEqual({ n: 1 });
-          return i;
-        }),
+        db
+          .transaction()
+          .execute(async (trx) => {
+            await insert(trx, i + 1);
+            return i;
+          })
+          .then((i) => {
+            // Answered only once committed: another connection already sees the row.
+            expect(outside.prepare('select count(*) as n from t where id = ?').get(i + 1)).toEqual({ n: 1 });
+            return i;
+          }),
       ),
     );
     expect(done).toHaveLength(20);

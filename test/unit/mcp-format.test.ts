@@ -31,8 +31,20 @@ describe('quoteTitle', () => {
 
 describe('describeItem', () => {
   const item: ItemView = {
-    id: 'id-1', project_id: 'p', project_name: 'Health', type: 'todo', title: 'Call the dentist', content_md: null, is_completed: false,
-    status: 'todo', due_at: null, parent_id: null, tags: [], archived_at: null, created_at: '', updated_at: '',
+    id: 'id-1',
+    project_id: 'p',
+    project_name: 'Health',
+    type: 'todo',
+    title: 'Call the dentist',
+    content_md: null,
+    is_completed: false,
+    status: 'todo',
+    due_at: null,
+    parent_id: null,
+    tags: [],
+    archived_at: null,
+    created_at: '',
+    updated_at: '',
   };
   it('names project, status other than todo, and tags; leaves out what is absent', () => {
     expect(describeItem(item, 'UTC')).toBe("'Call the dentist' → Health · id id-1");

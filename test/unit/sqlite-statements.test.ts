@@ -24,9 +24,15 @@ describe('SQLite statement cache with rows built from raw arrays', () => {
     await sql`create table t (a integer, b text)`.execute(handle.db);
     await sql`insert into t values (1, 'one'), (2, null)`.execute(handle.db);
     const select = () => sql<{ a: number; b: string | null }>`select a, b from t order by a`.execute(handle.db);
-    expect((await select()).rows).toEqual([{ a: 1, b: 'one' }, { a: 2, b: null }]);
+    expect((await select()).rows).toEqual([
+      { a: 1, b: 'one' },
+      { a: 2, b: null },
+    ]);
     // The second run reuses the cached statement.
-    expect((await select()).rows).toEqual([{ a: 1, b: 'one' }, { a: 2, b: null }]);
+    expect((await select()).rows).toEqual([
+      { a: 1, b: 'one' },
+      { a: 2, b: null },
+    ]);
     await handle.db.destroy();
   });
 
@@ -37,7 +43,13 @@ break", 5 as a, 6 as a`.execute(handle.db);
     const [row] = rows;
     expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe(3);
-    expect(Object.entries(row!)).toEqual([['we"ird', 1], ['back\\slash', 2], ['__proto__', 3], ['line\nbreak', 4], ['a', 6]]);
+    expect(Object.entries(row!)).toEqual([
+      ['we"ird', 1],
+      ['back\\slash', 2],
+      ['__proto__', 3],
+      ['line\nbreak', 4],
+      ['a', 6],
+    ]);
     await handle.db.destroy();
   });
 
@@ -77,7 +89,9 @@ break", 5 as a, 6 as a`.execute(handle.db);
     const other = new SQLite(path);
     other.exec('begin immediate');
     let ticks = 0;
-    const ticker = setInterval(() => { ticks += 1; }, 5);
+    const ticker = setInterval(() => {
+      ticks += 1;
+    }, 5);
     const write = handle.db.transaction().execute(async (trx) => {
       await sql`insert into t values (1)`.execute(trx);
     });

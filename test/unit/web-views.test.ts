@@ -7,7 +7,9 @@ describe('html``', () => {
     const name = `<img src=x onerror="alert('1')"> & co`;
     const out = html`<p title="${name}">${name}${html`<b>ok</b>`}</p>`;
     expect(out).toBeInstanceOf(SafeHtml);
-    expect(out.value).toBe('<p title="&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; co">&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; co<b>ok</b></p>');
+    expect(out.value).toBe(
+      '<p title="&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; co">&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; co<b>ok</b></p>',
+    );
   });
 
   it('renders arrays, and nothing for null, undefined and booleans', () => {
@@ -43,8 +45,20 @@ describe('developer settings webhooks section', () => {
       ...base,
       webhooks: [
         hook({}),
-        hook({ id: 'w2', url: 'https://down.example.test/', last_failure_status: 503, last_failure_reason: 'http_status', last_failure_at: '2026-11-21T10:00:00.000Z' }),
-        hook({ id: 'w3', url: 'https://slow.example.test/', last_failure_status: 0, last_failure_reason: 'timeout', last_failure_at: '2026-11-21T10:00:00.000Z' }),
+        hook({
+          id: 'w2',
+          url: 'https://down.example.test/',
+          last_failure_status: 503,
+          last_failure_reason: 'http_status',
+          last_failure_at: '2026-11-21T10:00:00.000Z',
+        }),
+        hook({
+          id: 'w3',
+          url: 'https://slow.example.test/',
+          last_failure_status: 0,
+          last_failure_reason: 'timeout',
+          last_failure_at: '2026-11-21T10:00:00.000Z',
+        }),
       ],
     });
     expect(page).toContain('<h2 id="webhooks-heading">Webhooks</h2>');

@@ -71,13 +71,24 @@ describe('deliveryHeaders', () => {
     expect(verifyStandardWebhook(secret, request)).toEqual(JSON.parse(body));
     expect(serviceSignatureValid('another secret', request)).toBe(false);
     expect(() => verifyStandardWebhook(secret, { ...request, body: `${body} ` })).toThrow();
-    expect(headers).toMatchObject({ 'user-agent': 'CaptureInbox-Webhooks/1.0', 'x-service-delivery': 'msg_1', 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp) });
+    expect(headers).toMatchObject({
+      'user-agent': 'CaptureInbox-Webhooks/1.0',
+      'x-service-delivery': 'msg_1',
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(timestamp),
+    });
   });
 
   it('refuses a replayed old timestamp in the Standard Webhooks verifier', () => {
     const secret = newWebhookSecret();
     const body = '{}';
-    const headers = deliveryHeaders({ signingKey: signingKeyOf(secret), eventId: 'msg_2', eventName: 'item.updated', body, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const headers = deliveryHeaders({
+      signingKey: signingKeyOf(secret),
+      eventId: 'msg_2',
+      eventName: 'item.updated',
+      body,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     expect(() => verifyStandardWebhook(secret, { method: 'POST', path: '/', headers, body, index: 0 })).toThrow(/timestamp/i);
   });
 });

@@ -7,7 +7,13 @@ function gate<T = string>(value: T) {
   const opened = new Promise<void>((resolve) => {
     open = resolve;
   });
-  return { open, task: async (): Promise<T> => { await opened; return value; } };
+  return {
+    open,
+    task: async (): Promise<T> => {
+      await opened;
+      return value;
+    },
+  };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -21,10 +27,12 @@ describe('createWorkLimiter', () => {
     const limiter = createWorkLimiter({ concurrency: 2, maxWaiting: 10, maxWaitMs: 60_000 });
     const gates = ['a', 'b', 'c', 'd'].map((v) => gate(v));
     const started: string[] = [];
-    const results = gates.map((g, i) => limiter.run(async () => {
-      started.push(String(i));
-      return g.task();
-    }));
+    const results = gates.map((g, i) =>
+      limiter.run(async () => {
+        started.push(String(i));
+        return g.task();
+      }),
+    );
     await settle();
     expect(started).toEqual(['0', '1']);
     expect([limiter.running, limiter.waiting]).toEqual([2, 2]);
@@ -40,7 +48,11 @@ describe('createWorkLimiter', () => {
 
   it('frees the slot when a task fails', async () => {
     const limiter = createWorkLimiter({ concurrency: 1, maxWaiting: 1, maxWaitMs: 60_000 });
-    await expect(limiter.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      limiter.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await limiter.run(async () => 'next')).toBe('next');
     expect(limiter.running).toBe(0);
   });
@@ -79,7 +91,11 @@ describe('createWorkLimiter', () => {
     const running = limiter.run(busy.task);
     const controller = new AbortController();
     let started = false;
-    const waiting = limiter.run(async () => { started = true; }, controller.signal).catch((error: unknown) => error);
+    const waiting = limiter
+      .run(async () => {
+        started = true;
+      }, controller.signal)
+      .catch((error: unknown) => error);
     controller.abort(new Error('client left'));
     expect(await waiting).toEqual(new Error('client left'));
     expect(limiter.waiting).toBe(0);

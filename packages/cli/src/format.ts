@@ -49,7 +49,12 @@ export function itemRows(items: Item[], ctx: RowContext): string[] {
   ]);
   const widths = [0, 1, 2, 3].map((col) => Math.max(0, ...cells.map((row) => Array.from(row[col] ?? '').length)));
   const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - Array.from(text).length));
-  return cells.map((row) => row.map((cell, col) => (col < 4 ? pad(cell, widths[col] ?? 0) : cell)).join('  ').trimEnd());
+  return cells.map((row) =>
+    row
+      .map((cell, col) => (col < 4 ? pad(cell, widths[col] ?? 0) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** The long form of `cin show`: label, value lines, then the Markdown body. */

@@ -49,5 +49,7 @@ export function manualPage(command: Command): string {
 
 /** The short reminder printed on stderr after a usage error. */
 export function usageLine(command: Command | undefined): string {
-  return command ? `usage: ${command.usage}\nRun "cin help ${command.name}" for its manual.` : 'usage: cin COMMAND [ARGS] [FLAGS]\nRun "cin --help" for the commands.';
+  return command
+    ? `usage: ${command.usage}\nRun "cin help ${command.name}" for its manual.`
+    : 'usage: cin COMMAND [ARGS] [FLAGS]\nRun "cin --help" for the commands.';
 }

@@ -21,7 +21,16 @@ export function formatDue(iso: string, timeZone: string | null, now: Date = new 
   if (Number.isNaN(date.getTime())) return iso;
   const parts = (d: Date) =>
     Object.fromEntries(
-      new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
         .formatToParts(d)
         .map((p) => [p.type, p.value]),
     );

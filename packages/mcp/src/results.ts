@@ -24,7 +24,8 @@ function errorText(error: unknown): string {
     const details = (error.details ?? []).map((d) => `${d.field} ${d.message}`);
     return `${error.error}: ${error.message}${details.length > 1 ? ` (${details.join('; ')})` : ''}`;
   }
-  if (error instanceof Error && error.name === 'ZodError') return `internal_error: the API answered in a shape this MCP server does not know (${error.message.slice(0, 300)})`;
+  if (error instanceof Error && error.name === 'ZodError')
+    return `internal_error: the API answered in a shape this MCP server does not know (${error.message.slice(0, 300)})`;
   if (error instanceof Error && error.name === 'NetworkError') return `unavailable: ${error.message}`;
   // The service could not be reached (stdio with the server down) or answered nonsense.
   const message = error instanceof Error ? error.message : String(error);

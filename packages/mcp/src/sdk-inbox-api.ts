@@ -30,5 +30,7 @@ export function inboxApiFromSdk(inbox: CaptureInbox): InboxApi {
 }
 
 export function createInboxApi({ baseUrl, token, fetch, retry }: InboxApiOptions): InboxApi {
-  return inboxApiFromSdk(createClient({ baseUrl, token, ...(fetch ? { fetch } : {}), ...(retry ? { retry } : {}), headers: { 'user-agent': 'capture-inbox-mcp/0.1.0' } }));
+  return inboxApiFromSdk(
+    createClient({ baseUrl, token, ...(fetch ? { fetch } : {}), ...(retry ? { retry } : {}), headers: { 'user-agent': 'capture-inbox-mcp/0.1.0' } }),
+  );
 }

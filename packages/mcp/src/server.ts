@@ -12,7 +12,17 @@ export const SERVER_VERSION = '0.1.0';
 const MAX_TOOL_INPUT_ELEMENTS = 200;
 
 /** The tools, by the names clients call them (an interface: never renamed). */
-export const TOOL_NAMES = ['capture', 'search', 'list_items', 'get_item', 'update_item', 'complete_item', 'archive_item', 'list_projects', 'organize_item'] as const;
+export const TOOL_NAMES = [
+  'capture',
+  'search',
+  'list_items',
+  'get_item',
+  'update_item',
+  'complete_item',
+  'archive_item',
+  'list_projects',
+  'organize_item',
+] as const;
 
 export interface InboxMcpServerOptions {
   api: InboxApi;

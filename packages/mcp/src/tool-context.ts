@@ -29,7 +29,10 @@ export class ToolContext {
   /** The user's IANA zone, for due dates in summaries; null when it cannot be read (then UTC is shown). */
   async timeZone(): Promise<string | null> {
     if (this.cache.zone && this.now() - this.cache.zone.at < CACHE_MS) return this.cache.zone.value;
-    const value = await this.api.me().then((me) => me.timezone, () => null);
+    const value = await this.api.me().then(
+      (me) => me.timezone,
+      () => null,
+    );
     this.cache.zone = { value, at: this.now() };
     return value;
   }
@@ -83,4 +86,3 @@ export class ToolContext {
     this.cache.projects = undefined;
   }
 }
-

@@ -1,7 +1,19 @@
 // Every operation of the API through the SDK, checked by `tsc --noEmit` (test/clients/sdk-package.test.ts).
 // The @ts-expect-error lines prove the types are tight: were any of them loose, tsc would fail on
 // the unused directive.
-import { ApiError, createClient, etagOf, NetworkError, pair, type CapturedItem, type Change, type Item, type Me, type PairResult, type Project } from '@capture-inbox/sdk';
+import {
+  ApiError,
+  createClient,
+  etagOf,
+  NetworkError,
+  pair,
+  type CapturedItem,
+  type Change,
+  type Item,
+  type Me,
+  type PairResult,
+  type Project,
+} from '@capture-inbox/sdk';
 
 export async function everyOperation(baseUrl: string, token: string): Promise<void> {
   const inbox = createClient({ baseUrl, token, retry: { retries: 2, maxDelayMs: 10_000 } });

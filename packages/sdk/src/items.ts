@@ -41,8 +41,7 @@ export function itemsApi(api: Api) {
       unwrap(api.POST('/api/v1/items/{id}/archive', { params: { ...path(id), header: conditional(options) } })),
     unarchive: (id: string, options: ChangeOptions = {}): Promise<Item> =>
       unwrap(api.POST('/api/v1/items/{id}/unarchive', { params: { ...path(id), header: conditional(options) } })),
-    children: (id: string, query: PageQuery = {}): Promise<Page<Item>> =>
-      arrayPage(api.GET('/api/v1/items/{id}/children', { params: { ...path(id), query } })),
+    children: (id: string, query: PageQuery = {}): Promise<Page<Item>> => arrayPage(api.GET('/api/v1/items/{id}/children', { params: { ...path(id), query } })),
     /** One page of search results, newest first. */
     search: (query: SearchQuery = {}): Promise<ItemPage> => unwrap(api.GET('/api/v1/items/search', { params: { query } })),
     /** Every search result, page after page. */
@@ -55,4 +54,3 @@ export function itemsApi(api: Api) {
       unwrap(api.POST('/api/v1/items/{id}/organize', { params: { ...path(id), header: conditional(options) } })),
   };
 }
-

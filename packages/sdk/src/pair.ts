@@ -38,7 +38,9 @@ const WAIT_BOUND_MS = 11 * 60_000;
 /** 24 random bytes, base64url: the 32-character single-use state the server asks for. */
 function newState(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }
 
 /**
@@ -50,7 +52,10 @@ export async function pair(options: PairOptions): Promise<Pairing> {
   const api = createApi({ baseUrl: root, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.retry ? { retry: options.retry } : {}) });
   const state = newState();
   const started = await unwrap(
-    api.POST('/api/v1/connect/start', { body: { state, label: options.label, ...(options.scopes ? { scopes: options.scopes } : {}) }, signal: options.signal ?? null }),
+    api.POST('/api/v1/connect/start', {
+      body: { state, label: options.label, ...(options.scopes ? { scopes: options.scopes } : {}) },
+      signal: options.signal ?? null,
+    }),
   );
   const deadline = Date.now() + WAIT_BOUND_MS;
 

@@ -19,4 +19,3 @@ export function projectsApi(api: Api) {
       paginate((cursor) => arrayPage(api.GET('/api/v1/projects/{id}/items', { params: { ...path(id), query: { ...query, ...(cursor ? { cursor } : {}) } } }))),
   };
 }
-

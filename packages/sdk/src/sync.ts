@@ -1,6 +1,18 @@
 import { sleep } from './retry.js';
 import { unwrap, type Api } from './transport.js';
-import type { Change, ChangePage, ChangesQuery, CreatedWebhook, DeliveriesQuery, DeliveryPage, ExportDocument, ImportDocument, ImportResult, Webhook, WebhookInput } from './types.js';
+import type {
+  Change,
+  ChangePage,
+  ChangesQuery,
+  CreatedWebhook,
+  DeliveriesQuery,
+  DeliveryPage,
+  ExportDocument,
+  ImportDocument,
+  ImportResult,
+  Webhook,
+  WebhookInput,
+} from './types.js';
 
 export interface FollowOptions {
   /** Where to start: a `next_cursor` or a change's `cursor` saved earlier (default: the oldest kept change). */

@@ -71,16 +71,8 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.createIndex('items_created_idx').on('items').columns(['user_id', 'created_at', 'id']).execute();
   await db.schema.createIndex('items_updated_idx').on('items').columns(['user_id', 'updated_at', 'id']).execute();
-  await db.schema
-    .createIndex('items_project_idx')
-    .on('items')
-    .columns(['user_id', 'project_id', 'created_at', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('items_parent_idx')
-    .on('items')
-    .columns(['user_id', 'parent_id', 'created_at', 'id'])
-    .execute();
+  await db.schema.createIndex('items_project_idx').on('items').columns(['user_id', 'project_id', 'created_at', 'id']).execute();
+  await db.schema.createIndex('items_parent_idx').on('items').columns(['user_id', 'parent_id', 'created_at', 'id']).execute();
 
   await db.schema
     .createTable('tags')
@@ -99,12 +91,8 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('item_id', 'text', (c) => c.notNull())
     .addColumn('tag_id', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('item_tags_pk', ['user_id', 'item_id', 'tag_id'])
-    .addForeignKeyConstraint('item_tags_item_fk', ['user_id', 'item_id'], 'items', ['user_id', 'id'], (fk) =>
-      fk.onDelete('cascade'),
-    )
-    .addForeignKeyConstraint('item_tags_tag_fk', ['user_id', 'tag_id'], 'tags', ['user_id', 'id'], (fk) =>
-      fk.onDelete('cascade'),
-    )
+    .addForeignKeyConstraint('item_tags_item_fk', ['user_id', 'item_id'], 'items', ['user_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('item_tags_tag_fk', ['user_id', 'tag_id'], 'tags', ['user_id', 'id'], (fk) => fk.onDelete('cascade'))
     .execute();
   await db.schema.createIndex('item_tags_tag_idx').on('item_tags').columns(['user_id', 'tag_id']).execute();
 

@@ -51,43 +51,67 @@ export const FTS_TABLE_OPTIONS = `content='', contentless_delete=1, detail=full,
 
 /** Keys for existing rows: slots within a millisecond follow (user_id, id), which is the result order. */
 export async function assignMsKeys(db: AnyDb): Promise<void> {
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     update items set search_key = numbered.k
     from (select rowid as r, (${msOf('created_at')} << 20) + row_number() over (partition by created_at order by user_id, id) - 1 as k
           from items) as numbered
-    where items.rowid = numbered.r`).execute(db);
+    where items.rowid = numbered.r`,
+    )
+    .execute(db);
 }
 
 async function upSqlite(db: AnyDb): Promise<void> {
   await sql`alter table items add column search_key integer`.execute(db);
   await assignMsKeys(db);
   await sql`create unique index items_search_key_uq on items (search_key)`.execute(db);
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create virtual table items_fts using fts5(
       owner, title, content_md,
       ${FTS_TABLE_OPTIONS}
-    )`).execute(db);
-  await sql.raw(`
+    )`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `
     insert into items_fts (rowid, owner, title, content_md)
-    select search_key, ${ownerToken('user_id')}, title, content_md from items`).execute(db);
+    select search_key, ${ownerToken('user_id')}, title, content_md from items`,
+    )
+    .execute(db);
 
   // created_at and user_id never change, so neither does an item's key or owner token.
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create trigger items_search_insert after insert on items begin
       update items set search_key = ${nextMsKey('new.created_at')} where rowid = new.rowid;
       insert into items_fts (rowid, owner, title, content_md)
         select search_key, ${ownerToken('new.user_id')}, new.title, new.content_md from items where rowid = new.rowid;
-    end`).execute(db);
-  await sql.raw(`
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `
     create trigger items_search_update after update of title, content_md on items begin
       delete from items_fts where rowid = old.search_key;
       insert into items_fts (rowid, owner, title, content_md)
         values (new.search_key, ${ownerToken('new.user_id')}, new.title, new.content_md);
-    end`).execute(db);
-  await sql.raw(`
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `
     create trigger items_search_delete after delete on items begin
       delete from items_fts where rowid = old.search_key;
-    end`).execute(db);
+    end`,
+    )
+    .execute(db);
 }
 
 async function upPostgres(db: AnyDb): Promise<void> {

@@ -55,18 +55,10 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('last_attempt_at', 'text')
     .addPrimaryKeyConstraint('webhook_deliveries_pk', ['user_id', 'id'])
     .addUniqueConstraint('webhook_deliveries_event_uq', ['user_id', 'webhook_id', 'event_id'])
-    .addForeignKeyConstraint('webhook_deliveries_webhook_fk', ['user_id', 'webhook_id'], 'webhooks', ['user_id', 'id'], (fk) =>
-      fk.onDelete('cascade'),
-    )
-    .addForeignKeyConstraint('webhook_deliveries_event_fk', ['user_id', 'event_id'], 'outbox_events', ['user_id', 'id'], (fk) =>
-      fk.onDelete('cascade'),
-    )
+    .addForeignKeyConstraint('webhook_deliveries_webhook_fk', ['user_id', 'webhook_id'], 'webhooks', ['user_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('webhook_deliveries_event_fk', ['user_id', 'event_id'], 'outbox_events', ['user_id', 'id'], (fk) => fk.onDelete('cascade'))
     .execute();
-  await db.schema
-    .createIndex('webhook_deliveries_log_idx')
-    .on('webhook_deliveries')
-    .columns(['user_id', 'webhook_id', 'created_at', 'id'])
-    .execute();
+  await db.schema.createIndex('webhook_deliveries_log_idx').on('webhook_deliveries').columns(['user_id', 'webhook_id', 'created_at', 'id']).execute();
   await db.schema.createIndex('webhook_deliveries_event_idx').on('webhook_deliveries').columns(['user_id', 'event_id']).execute();
   // The worker's queue: only pending rows, so it stays small however long the log grows.
   await db.schema

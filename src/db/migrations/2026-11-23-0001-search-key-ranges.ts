@@ -32,8 +32,7 @@ export const PER_SECOND = 2 ** SECOND_SHIFT;
 export const SECOND_FULL_MESSAGE = `more than ${PER_SECOND} items of one user created within one second`;
 
 /** The first key of a user's second, in SQL: `slot` and `createdAt` are SQL expressions. */
-const secondBase = (slot: string, createdAt: string) =>
-  `((${slot}) << ${SLOT_SHIFT}) + (cast(unixepoch(${createdAt}) as integer) << ${SECOND_SHIFT})`;
+const secondBase = (slot: string, createdAt: string) => `((${slot}) << ${SLOT_SHIFT}) + (cast(unixepoch(${createdAt}) as integer) << ${SECOND_SHIFT})`;
 
 const slotOf = (userId: string) => `(select search_slot from users where id = ${userId})`;
 
@@ -53,30 +52,46 @@ async function dropSearchTriggers(db: AnyDb): Promise<void> {
 async function createSearchTriggers(db: AnyDb, key: string, ownerColumn: boolean): Promise<void> {
   const owner = (userId: string) => (ownerColumn ? `${ownerToken(userId)}, ` : '');
   const columns = ownerColumn ? 'owner, title, content_md' : 'title, content_md';
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create trigger items_search_insert after insert on items begin
       update items set search_key = ${key} where rowid = new.rowid;
       insert into items_fts (rowid, ${columns})
         select search_key, ${owner('new.user_id')}new.title, new.content_md from items where rowid = new.rowid;
-    end`).execute(db);
-  await sql.raw(`
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `
     create trigger items_search_update after update of title, content_md on items begin
       delete from items_fts where rowid = old.search_key;
       insert into items_fts (rowid, ${columns}) values (new.search_key, ${owner('new.user_id')}new.title, new.content_md);
-    end`).execute(db);
-  await sql.raw(`
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `
     create trigger items_search_delete after delete on items begin
       delete from items_fts where rowid = old.search_key;
-    end`).execute(db);
+    end`,
+    )
+    .execute(db);
 }
 
 /** Rebuilds items_fts (with or without the owner column) from items, whose keys are already set. */
 async function rebuildFts(db: AnyDb, ownerColumn: boolean): Promise<void> {
   await sql`drop table items_fts`.execute(db);
   await sql.raw(`create virtual table items_fts using fts5(${ownerColumn ? 'owner, ' : ''}title, content_md, ${FTS_TABLE_OPTIONS})`).execute(db);
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     insert into items_fts (rowid, ${ownerColumn ? 'owner, ' : ''}title, content_md)
-    select search_key, ${ownerColumn ? `${ownerToken('user_id')}, ` : ''}title, content_md from items order by search_key`).execute(db);
+    select search_key, ${ownerColumn ? `${ownerToken('user_id')}, ` : ''}title, content_md from items order by search_key`,
+    )
+    .execute(db);
 }
 
 export async function up(db: AnyDb): Promise<void> {
@@ -87,11 +102,15 @@ export async function up(db: AnyDb): Promise<void> {
     from (select rowid as r, row_number() over (order by created_at, id) as n from users) as numbered
     where users.rowid = numbered.r`.execute(db);
   await sql`create unique index users_search_slot_uq on users (search_slot)`.execute(db);
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create trigger users_search_slot after insert on users begin
       select raise(abort, 'no search slot left for another user') where (select max(search_slot) from users) >= ${MAX_SEARCH_SLOT};
       update users set search_slot = coalesce((select max(search_slot) from users), 0) + 1 where rowid = new.rowid;
-    end`).execute(db);
+    end`,
+    )
+    .execute(db);
 
   await createSecondKeyLayout(db);
 }
@@ -101,23 +120,31 @@ export async function createSecondKeyLayout(db: AnyDb): Promise<void> {
   // New keys for every item: the unique index would trip over old and new values mid-update.
   await dropSearchTriggers(db);
   await sql`drop index items_search_key_uq`.execute(db);
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     update items set search_key = numbered.k
     from (select items.rowid as r,
                  ${secondBase('users.search_slot', 'items.created_at')}
                    + row_number() over (partition by items.user_id, cast(unixepoch(items.created_at) as integer)
                                         order by items.created_at, items.id) - 1 as k
           from items join users on users.id = items.user_id) as numbered
-    where items.rowid = numbered.r`).execute(db);
+    where items.rowid = numbered.r`,
+    )
+    .execute(db);
   await sql`create unique index items_search_key_uq on items (search_key)`.execute(db);
   await rebuildFts(db, false);
   await createSearchTriggers(db, nextKey('new.user_id', 'new.created_at'), false);
   // A 1025th item of one user within one second would take the next second's first key.
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create trigger items_search_key_full before insert on items begin
       select raise(abort, '${SECOND_FULL_MESSAGE}')
       where ${nextKey('new.user_id', 'new.created_at')} >= ${secondBase(slotOf('new.user_id'), 'new.created_at')} + ${PER_SECOND};
-    end`).execute(db);
+    end`,
+    )
+    .execute(db);
 }
 
 export async function down(db: AnyDb): Promise<void> {

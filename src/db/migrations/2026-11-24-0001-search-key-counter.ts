@@ -43,12 +43,16 @@ async function dropTriggers(db: AnyDb): Promise<void> {
 /** Keys 1, 2, 3… per user in (created_at, id) order; every item and FTS entry is rewritten. */
 async function numberAllItems(db: AnyDb): Promise<void> {
   await sql`drop index items_search_key_uq`.execute(db);
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     update items set search_key = numbered.k
     from (select items.rowid as r,
                  (users.search_slot << ${SLOT_SHIFT}) + row_number() over (partition by items.user_id order by items.created_at, items.id) as k
           from items join users on users.id = items.user_id) as numbered
-    where items.rowid = numbered.r`).execute(db);
+    where items.rowid = numbered.r`,
+    )
+    .execute(db);
   await sql`create unique index items_search_key_uq on items (search_key)`.execute(db);
   await sql`drop table items_fts`.execute(db);
   await sql.raw(`create virtual table items_fts using fts5(title, content_md, ${FTS_TABLE_OPTIONS})`).execute(db);
@@ -70,7 +74,9 @@ export async function up(db: AnyDb): Promise<void> {
     )`.execute(db);
   // An insert without a key gets the next one (a capture supplies it: one write instead of two).
   // When the item before it in key order is newer, the user's keys no longer follow created_at.
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create trigger items_search_insert after insert on items begin
       update items set search_key = ${nextKeySql('new.user_id')} where rowid = new.rowid and search_key is null;
       update users set search_unordered = 1
@@ -82,7 +88,9 @@ export async function up(db: AnyDb): Promise<void> {
             and before_it.created_at > new.created_at);
       insert into items_fts_pending (op, search_key, title, content_md)
         select 'i', search_key, new.title, new.content_md from items where rowid = new.rowid;
-    end`).execute(db);
+    end`,
+    )
+    .execute(db);
   await sql`
     create trigger items_search_update after update of title, content_md on items begin
       insert into items_fts_pending (op, search_key) values ('d', old.search_key);

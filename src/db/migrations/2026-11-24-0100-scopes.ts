@@ -10,9 +10,15 @@ type AnyDb = Kysely<any>;
 const ALL_SCOPES = 'read,capture,write,webhooks';
 
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema.alterTable('api_keys').addColumn('scopes', 'text', (c) => c.notNull().defaultTo(ALL_SCOPES)).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .addColumn('scopes', 'text', (c) => c.notNull().defaultTo(ALL_SCOPES))
+    .execute();
   await db.schema.alterTable('api_keys').addColumn('expires_at', 'text').execute();
-  await db.schema.alterTable('pairings').addColumn('scopes', 'text', (c) => c.notNull().defaultTo(ALL_SCOPES)).execute();
+  await db.schema
+    .alterTable('pairings')
+    .addColumn('scopes', 'text', (c) => c.notNull().defaultTo(ALL_SCOPES))
+    .execute();
   await db.schema.alterTable('web_sessions').addColumn('last_seen_at', 'text').execute();
 }
 

@@ -21,8 +21,14 @@ const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof Sql
 export async function up(db: AnyDb): Promise<void> {
   const sqlite = isSqlite(db);
   if (sqlite) {
-    await db.schema.alterTable('outbox_events').addColumn('txid', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('outbox_events').addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('outbox_events')
+      .addColumn('txid', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('outbox_events')
+      .addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
     await sql`update outbox_events set seq = (
         select n from (select rowid as r, row_number() over (order by created_at, id) as n from outbox_events) as ordered
         where ordered.r = outbox_events.rowid)`.execute(db);
@@ -41,7 +47,10 @@ export async function up(db: AnyDb): Promise<void> {
       .alterTable('outbox_events')
       .addColumn('txid', 'bigint', (c) => c.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`))
       .execute();
-    await db.schema.alterTable('outbox_events').addColumn('seq', 'bigint', (c) => c.notNull().generatedByDefaultAsIdentity()).execute();
+    await db.schema
+      .alterTable('outbox_events')
+      .addColumn('seq', 'bigint', (c) => c.notNull().generatedByDefaultAsIdentity())
+      .execute();
     // Existing events in the order they were written (the identity numbered them in storage order).
     await sql`update outbox_events e set seq = o.n
       from (select user_id, id, row_number() over (order by created_at, id) as n from outbox_events) o

@@ -16,4 +16,3 @@ export function newBatch(): Batch {
   done.catch(() => undefined);
   return { units: 0, done, settle };
 }
-

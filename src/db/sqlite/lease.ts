@@ -16,4 +16,3 @@ export class Lease implements DatabaseConnection {
     yield* this.driver.stream<R>(this, query);
   }
 }
-

@@ -17,7 +17,8 @@ function rowBuilder(names: readonly string[]): RowBuilder {
     build = names.includes('__proto__')
       ? (values) => {
           const row: Record<string, unknown> = {};
-          for (let i = 0; i < names.length; i += 1) Object.defineProperty(row, names[i]!, { value: values[i], enumerable: true, writable: true, configurable: true });
+          for (let i = 0; i < names.length; i += 1)
+            Object.defineProperty(row, names[i]!, { value: values[i], enumerable: true, writable: true, configurable: true });
           return row;
         }
       : // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiled once per column list, from quoted names (above)

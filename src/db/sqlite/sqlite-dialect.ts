@@ -1,4 +1,14 @@
-import { SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseIntrospector, type Dialect, type DialectAdapter, type Driver, type Kysely, type QueryCompiler } from 'kysely';
+import {
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+} from 'kysely';
 import { GroupCommitDriver, type Connections } from './group-commit-driver.js';
 
 /** Kysely's SQLite dialect with our driver (group commit, a read connection); the rest is Kysely's own. */

@@ -39,13 +39,17 @@ export function createAccountSettingsService(deps: { db: Db; clock: Clock; users
     async changePassword({ userId, email, sessionToken, current, next, ip }) {
       // Guessing the current password from a stolen session is throttled like signing in.
       const decision = await deps.limits.checkLoginAttempt(emailKey(email), ip);
-      if (!decision.allowed) throw new AppError('rate_limited', `too many attempts; try again in ${Math.ceil(decision.retryAfter / 60)} minutes`, { headers: { 'retry-after': String(decision.retryAfter) } });
+      if (!decision.allowed)
+        throw new AppError('rate_limited', `too many attempts; try again in ${Math.ceil(decision.retryAfter / 60)} minutes`, {
+          headers: { 'retry-after': String(decision.retryAfter) },
+        });
       const row = await users.requireByEmail(email);
       if (row.id !== userId || !row.password_hash || !(await verifyPassword(current, row.password_hash))) {
         throw badRequest('the current password is wrong', 'current_password');
       }
       const length = Array.from(next).length;
-      if (length < PASSWORD_MIN || length > PASSWORD_MAX) throw badRequest(`the new password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'new_password');
+      if (length < PASSWORD_MIN || length > PASSWORD_MAX)
+        throw badRequest(`the new password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'new_password');
       await users.setPasswordHash(userId, await hashPassword(next));
       await deleteOtherSessions(db, userId, hashToken(sessionToken));
     },

@@ -52,13 +52,7 @@ function checkPasswordLength(password: string): void {
   }
 }
 
-export function createAccountsService(deps: {
-  db: Db;
-  clock: Clock;
-  users: UsersService;
-  limits: LimitsService;
-  instance: InstanceService;
-}): AccountsService {
+export function createAccountsService(deps: { db: Db; clock: Clock; users: UsersService; limits: LimitsService; instance: InstanceService }): AccountsService {
   const { db, clock, users, limits } = deps;
   // Unknown emails still pay for one password hash, so the answer's timing does not tell which exist.
   let decoy: Promise<string> | undefined;

@@ -5,18 +5,22 @@ import { errorResponses, ref } from '../../schemas/common.js';
 import { BulkBody, BulkResultSchema } from './bulk.schemas.js';
 
 export const bulkRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'bulk'>> = async (app, { bulk }) => {
-  app.post('/items/bulk', {
-    config: { scope: 'write' },
-    schema: {
-      tags: ['items'],
-      operationId: 'bulkItems',
-      summary: 'Apply one op to up to 100 items in one transaction',
-      description:
-        'Each id gets the effect and events of the single-item route. Ids that are not yours fail with not_found; ' +
-        'the call still answers 200. move needs payload.project_id (missing: 400; unknown project: 404, nothing changes). ' +
-        'Deleting an item and one of its subtasks in one call deletes both and counts both as updated.',
-      body: BulkBody,
-      response: { 200: ref(BulkResultSchema, 'what the op did'), ...errorResponses(400, 401, 404, 413, 415, 429) },
+  app.post(
+    '/items/bulk',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags: ['items'],
+        operationId: 'bulkItems',
+        summary: 'Apply one op to up to 100 items in one transaction',
+        description:
+          'Each id gets the effect and events of the single-item route. Ids that are not yours fail with not_found; ' +
+          'the call still answers 200. move needs payload.project_id (missing: 400; unknown project: 404, nothing changes). ' +
+          'Deleting an item and one of its subtasks in one call deletes both and counts both as updated.',
+        body: BulkBody,
+        response: { 200: ref(BulkResultSchema, 'what the op did'), ...errorResponses(400, 401, 404, 413, 415, 429) },
+      },
     },
-  }, async (request) => bulk.run(authUser(request).id, request.body));
+    async (request) => bulk.run(authUser(request).id, request.body),
+  );
 };

@@ -3,10 +3,9 @@ import { Uuid } from '../../schemas/common.js';
 
 const BULK_MAX_IDS = 100;
 
-const BulkOpSchema = Type.Union(
-  [Type.Literal('toggle'), Type.Literal('archive'), Type.Literal('unarchive'), Type.Literal('delete'), Type.Literal('move')],
-  { description: 'toggle | archive | unarchive | delete | move' },
-);
+const BulkOpSchema = Type.Union([Type.Literal('toggle'), Type.Literal('archive'), Type.Literal('unarchive'), Type.Literal('delete'), Type.Literal('move')], {
+  description: 'toggle | archive | unarchive | delete | move',
+});
 
 export const BulkBody = Type.Object({
   op: BulkOpSchema,

@@ -14,12 +14,7 @@ export interface BulkService {
 /** Applies the op to all of the user's listed rows at once (in the order listed), inside the call's transaction. */
 type Batch = (trx: Executor, rows: readonly ItemRow[]) => Promise<unknown>;
 
-export function createBulkService(deps: {
-  db: Db;
-  loader: ItemLoader;
-  writes: ItemWrites;
-  projects: ProjectsService;
-}): BulkService {
+export function createBulkService(deps: { db: Db; loader: ItemLoader; writes: ItemWrites; projects: ProjectsService }): BulkService {
   const { writes } = deps;
 
   /** The op as one batch; checks that need no database run before the transaction opens. */

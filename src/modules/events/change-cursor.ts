@@ -12,8 +12,7 @@ export interface ChangeCursor extends FeedPosition {
 
 const TAG = 'changes';
 
-export const encodeChangeCursor = (c: ChangeCursor): string =>
-  Buffer.from(JSON.stringify([TAG, c.txid, c.seq, c.issuedAt]), 'utf8').toString('base64url');
+export const encodeChangeCursor = (c: ChangeCursor): string => Buffer.from(JSON.stringify([TAG, c.txid, c.seq, c.issuedAt]), 'utf8').toString('base64url');
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 

@@ -55,7 +55,14 @@ export async function insertOutboxEvents(db: Executor, dialect: DialectName, use
 const outboxInsert = preparedQuery(
   (
     db,
-    p: { userId: string; ids: readonly string[]; events: readonly string[]; itemIds: readonly string[]; payloads: readonly string[]; createdAts: readonly string[] },
+    p: {
+      userId: string;
+      ids: readonly string[];
+      events: readonly string[];
+      itemIds: readonly string[];
+      payloads: readonly string[];
+      createdAts: readonly string[];
+    },
     dialect,
   ) =>
     db.insertInto('outbox_events').values(
@@ -80,6 +87,10 @@ export async function findFeedPage(db: Executor, dialect: DialectName, userId: s
     .where('user_id', '=', userId)
     .where(({ eb, refTuple, tuple }) => eb(refTuple('txid', 'seq'), '>', tuple(after.txid, after.seq)));
   if (dialect === 'postgres') query = query.where('txid', '<', SNAPSHOT_XMIN);
-  const rows = await query.orderBy('txid').orderBy('seq').limit(limit + 1).execute();
+  const rows = await query
+    .orderBy('txid')
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
   return rows.map((r) => ({ txid: Number(r.txid), seq: Number(r.seq), payload: r.payload }));
 }

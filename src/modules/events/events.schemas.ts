@@ -24,6 +24,12 @@ export const ChangePageSchema = Type.Object(
 );
 
 export const ChangesQuery = Type.Object({
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'next_cursor (or a change\'s cursor) from an earlier call; without it, from the oldest kept change' })),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description: "next_cursor (or a change's cursor) from an earlier call; without it, from the oldest kept change",
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: 'default 100, at most 500 (larger values are clamped)' })),
 });

@@ -21,13 +21,7 @@ const CURSOR_LIFETIME_MS = 30 * DAY_MS;
  */
 export const EVENT_RETENTION_MS = 31 * DAY_MS;
 
-export type ItemEventName =
-  | 'item.created'
-  | 'item.updated'
-  | 'item.completed'
-  | 'item.uncompleted'
-  | 'item.archived'
-  | 'item.deleted';
+export type ItemEventName = 'item.created' | 'item.updated' | 'item.completed' | 'item.uncompleted' | 'item.archived' | 'item.deleted';
 
 export const ITEM_EVENT_NAMES: readonly ItemEventName[] = [
   'item.created',
@@ -89,7 +83,10 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
       if (query.cursor !== undefined) {
         const cursor = decodeChangeCursor(query.cursor);
         if (cursor.issuedAt < issuedAt - CURSOR_LIFETIME_MS) {
-          throw new AppError('cursor_expired', 'this cursor is older than 30 days and its changes may be gone; re-read GET /items and start the feed again without a cursor');
+          throw new AppError(
+            'cursor_expired',
+            'this cursor is older than 30 days and its changes may be gone; re-read GET /items and start the feed again without a cursor',
+          );
         }
         after = { txid: cursor.txid, seq: cursor.seq };
       }

@@ -16,13 +16,7 @@ export interface UndispatchedEvent {
 
 /** Marks up to `limit` undispatched outbox events as dispatched and answers them (oldest first). */
 export async function claimUndispatchedEvents(trx: Executor, dialect: DialectName, now: string, limit: number): Promise<UndispatchedEvent[]> {
-  let pick = trx
-    .selectFrom('outbox_events')
-    .select(['user_id', 'id'])
-    .where('dispatched_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit);
+  let pick = trx.selectFrom('outbox_events').select(['user_id', 'id']).where('dispatched_at', 'is', null).orderBy('created_at').orderBy('id').limit(limit);
   if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
   return trx
     .updateTable('outbox_events')

@@ -38,7 +38,15 @@ export async function findKeyRecord(db: Executor, userId: string, key: string): 
 export async function takeOverClaim(db: Executor, claim: NewClaim, now: string): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({ fingerprint: claim.fingerprint, status: null, headers: null, body: null, lease_until: claim.lease_until, created_at: claim.created_at, expires_at: claim.expires_at })
+    .set({
+      fingerprint: claim.fingerprint,
+      status: null,
+      headers: null,
+      body: null,
+      lease_until: claim.lease_until,
+      created_at: claim.created_at,
+      expires_at: claim.expires_at,
+    })
     .where('user_id', '=', claim.user_id)
     .where('key', '=', claim.key)
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('status', 'is', null), eb('lease_until', '<=', now)])]))

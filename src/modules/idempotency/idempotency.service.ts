@@ -28,11 +28,7 @@ export interface KeyClaim {
   claimedAt: string;
 }
 
-export type KeyOutcome =
-  | { kind: 'run'; claim: KeyClaim }
-  | { kind: 'replay'; answer: KeptAnswer }
-  | { kind: 'reused' }
-  | { kind: 'running' };
+export type KeyOutcome = { kind: 'run'; claim: KeyClaim } | { kind: 'replay'; answer: KeptAnswer } | { kind: 'reused' } | { kind: 'running' };
 
 export interface IdempotencyService {
   /** Decides what a request with this key does: run it (the key is now claimed), replay, or refuse. */

@@ -11,8 +11,19 @@ import type { ItemView } from './item-view.js';
 /** A strong validator: the SHA-256 (base64url) of the item's fields in a fixed order. */
 export function itemEtag(item: ItemView): string {
   const fields = [
-    item.id, item.project_id, item.type, item.title, item.content_md, item.is_completed, item.status,
-    item.due_at, item.parent_id, item.tags, item.archived_at, item.created_at, item.updated_at,
+    item.id,
+    item.project_id,
+    item.type,
+    item.title,
+    item.content_md,
+    item.is_completed,
+    item.status,
+    item.due_at,
+    item.parent_id,
+    item.tags,
+    item.archived_at,
+    item.created_at,
+    item.updated_at,
   ];
   return `"${createHash('sha256').update(JSON.stringify(fields)).digest('base64url')}"`;
 }

@@ -24,7 +24,11 @@ export interface ItemLoader {
 
 export function createItemLoader(tags: TagsService, dialect: DialectName): ItemLoader {
   const views: ItemLoader['views'] = async (db, userId, rows) => {
-    const names = await tags.namesForItems(db, userId, rows.map((r) => r.id));
+    const names = await tags.namesForItems(
+      db,
+      userId,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) => toItemView(row, names.get(row.id) ?? []));
   };
   return {

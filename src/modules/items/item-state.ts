@@ -28,11 +28,7 @@ export function unarchiveState(state: ItemState, target?: Exclude<ItemStatus, 'a
     return { status: target, is_completed: target === 'done', status_before_archive: null, archived_at: null };
   }
   const remembered = state.status_before_archive;
-  const status: ItemStatus = state.is_completed
-    ? 'done'
-    : remembered && remembered !== 'done' && remembered !== 'archived'
-      ? remembered
-      : 'todo';
+  const status: ItemStatus = state.is_completed ? 'done' : remembered && remembered !== 'done' && remembered !== 'archived' ? remembered : 'todo';
   return { ...state, status, status_before_archive: null, archived_at: null };
 }
 

@@ -59,10 +59,9 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
     const known = new Map<string, readonly string[]>();
     for (const change of changes) if (change.tags) known.set(change.row.id, change.tags);
     const views = new Map(
-      (written.every((row) => known.has(row.id))
-        ? written.map((row) => toItemView(row, known.get(row.id)!))
-        : await loader.views(trx, userId, written)
-      ).map((item) => [item.id, item]),
+      (written.every((row) => known.has(row.id)) ? written.map((row) => toItemView(row, known.get(row.id)!)) : await loader.views(trx, userId, written)).map(
+        (item) => [item.id, item],
+      ),
     );
     const events: PendingEvent[] = [];
     for (const change of changes) {
@@ -97,7 +96,11 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
 
     async removeWithSubtasks(trx, userId, rows) {
       const below = new Map<string, string[]>();
-      for (const { root, id } of await findSubtrees(trx, userId, rows.map((r) => r.id))) {
+      for (const { root, id } of await findSubtrees(
+        trx,
+        userId,
+        rows.map((r) => r.id),
+      )) {
         if (id === root) continue;
         const ids = below.get(root);
         if (ids) ids.push(id);
@@ -133,7 +136,11 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
       const ids = await findItemIdsInProject(trx, userId, fromProjectId);
       await moveItemsToProject(trx, userId, ids, toProjectId, now());
       const moved = await loader.views(trx, userId, await findItemsByIds(trx, userId, ids));
-      await deps.events.record(trx, userId, moved.map((item): PendingEvent => ({ name: 'item.updated', item })));
+      await deps.events.record(
+        trx,
+        userId,
+        moved.map((item): PendingEvent => ({ name: 'item.updated', item })),
+      );
     },
   };
 }

@@ -37,7 +37,6 @@ const itemById = preparedQuery((db, p: { userId: string; id: string }) =>
   db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', p.userId).where('id', '=', p.id),
 );
 
-
 /** A row read for a change, with the item's tag names: a change that leaves tags alone answers without asking for them again. */
 export type ItemRowWithTags = ItemRow & { tags: string[] };
 
@@ -46,10 +45,19 @@ export type ItemRowWithTags = ItemRow & { tags: string[] };
  * busiest single-item read, and a second round trip for the tags was a third of its database time.
  */
 const itemWithTagsById = preparedQuery((db, p: { userId: string; id: string }, dialect) =>
-  db.selectFrom('items').select([...ITEM_COLUMNS, tagNamesJson(dialect).as('tag_names')]).where('user_id', '=', p.userId).where('id', '=', p.id),
+  db
+    .selectFrom('items')
+    .select([...ITEM_COLUMNS, tagNamesJson(dialect).as('tag_names')])
+    .where('user_id', '=', p.userId)
+    .where('id', '=', p.id),
 );
 
-export async function findItemWithTagsById(db: Executor, dialect: DialectName, userId: string, id: string): Promise<{ row: ItemRow; tags: string[] } | undefined> {
+export async function findItemWithTagsById(
+  db: Executor,
+  dialect: DialectName,
+  userId: string,
+  id: string,
+): Promise<{ row: ItemRow; tags: string[] } | undefined> {
   const [found] = await itemWithTagsById(db, { userId, id }, dialect);
   if (!found) return undefined;
   const { tag_names, ...row } = found;
@@ -90,12 +98,7 @@ const itemsLocked = preparedQuery((db, p: { userId: string; ids: readonly string
 });
 
 export async function findItemByClientId(db: Executor, userId: string, clientId: string): Promise<ItemRow | undefined> {
-  return db
-    .selectFrom('items')
-    .select(ITEM_COLUMNS)
-    .where('user_id', '=', userId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
+  return db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst();
 }
 
 export interface ItemPageQuery {
@@ -123,7 +126,10 @@ const itemPage = preparedQuery((db, p: PageParams, shape) => {
   const [order, dialect] = shape.split(':') as [ItemPageQuery['order'], DialectName];
   const key = order === 'created' ? 'created_at' : 'updated_at';
   const dir = order === 'created' ? 'desc' : 'asc';
-  let query = db.selectFrom('items').select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')]).where('user_id', '=', p.userId);
+  let query = db
+    .selectFrom('items')
+    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
+    .where('user_id', '=', p.userId);
   if (p.projectId !== undefined) query = query.where('project_id', '=', p.projectId);
   if (p.parentId !== undefined) query = query.where('parent_id', '=', p.parentId);
   if (p.since !== undefined) query = query.where('updated_at', '>=', p.since);
@@ -168,29 +174,13 @@ const itemsUpdated = preparedQuery((db, p: PatchParams & { userId: string; ids: 
 });
 
 export async function findItemIdsInProject(db: Executor, userId: string, projectId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('items')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('project_id', '=', projectId)
-    .execute();
+  const rows = await db.selectFrom('items').select('id').where('user_id', '=', userId).where('project_id', '=', projectId).execute();
   return rows.map((r) => r.id);
 }
 
-export async function moveItemsToProject(
-  db: Executor,
-  userId: string,
-  ids: readonly string[],
-  projectId: string,
-  now: string,
-): Promise<void> {
+export async function moveItemsToProject(db: Executor, userId: string, ids: readonly string[], projectId: string, now: string): Promise<void> {
   if (ids.length === 0) return;
-  await db
-    .updateTable('items')
-    .set({ project_id: projectId, updated_at: now })
-    .where('user_id', '=', userId)
-    .where('id', 'in', ids)
-    .execute();
+  await db.updateTable('items').set({ project_id: projectId, updated_at: now }).where('user_id', '=', userId).where('id', 'in', ids).execute();
 }
 
 /**

@@ -11,81 +11,100 @@ import { CaptureBody, CapturedItemSchema, ItemArray, ItemPageSchema, ItemSchema,
 const tags = ['items'];
 
 export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = async (app, { items }) => {
-
-  app.post('/capture', {
-    // write keys capture too (scopes.ts: write covers capture).
-    config: { scope: 'capture', pro: organizeRequested },
-    schema: {
-      tags,
-      operationId: 'capture',
-      summary: 'Capture free text as a new item',
-      description: 'Creates an item (201). Repeating a client_id returns the item it created, with 200.',
-      body: CaptureBody,
-      response: {
-        201: ref(CapturedItemSchema, 'the new item'),
-        200: ref(CapturedItemSchema, 'the item an earlier capture with this client_id created'),
-        ...errorResponses(400, 401, 402, 404, 413, 415, 429),
+  app.post(
+    '/capture',
+    {
+      // write keys capture too (scopes.ts: write covers capture).
+      config: { scope: 'capture', pro: organizeRequested },
+      schema: {
+        tags,
+        operationId: 'capture',
+        summary: 'Capture free text as a new item',
+        description: 'Creates an item (201). Repeating a client_id returns the item it created, with 200.',
+        body: CaptureBody,
+        response: {
+          201: ref(CapturedItemSchema, 'the new item'),
+          200: ref(CapturedItemSchema, 'the item an earlier capture with this client_id created'),
+          ...errorResponses(400, 401, 402, 404, 413, 415, 429),
+        },
       },
     },
-  }, async (request, reply) => {
-    const { item, created } = await items.capture(authUser(request), request.body);
-    return reply.status(created ? 201 : 200).send(item);
-  });
-
-  app.get('/items', {
-    config: { scope: 'read' },
-    schema: {
-      tags,
-      operationId: 'listItems',
-      summary: 'List items, newest first, or as a sync feed with since',
-      querystring: ItemsQuery,
-      response: { 200: ref(ItemPageSchema, 'a page of items'), ...errorResponses(400, 401, 429) },
+    async (request, reply) => {
+      const { item, created } = await items.capture(authUser(request), request.body);
+      return reply.status(created ? 201 : 200).send(item);
     },
-  }, async (request) => items.list(authUser(request).id, request.query));
+  );
 
-  app.get('/items/:id', {
-    config: { scope: 'read' },
-    schema: {
-      tags,
-      operationId: 'getItem',
-      summary: 'Get an item',
-      params: IdParams,
-      headers: IfNoneMatchHeaders,
-      response: {
-        200: ref(ItemSchema, 'the item'),
-        304: Type.Null({ description: 'not modified: If-None-Match matches the current ETag (no body)' }),
-        ...errorResponses(401, 404, 429),
+  app.get(
+    '/items',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        operationId: 'listItems',
+        summary: 'List items, newest first, or as a sync feed with since',
+        querystring: ItemsQuery,
+        response: { 200: ref(ItemPageSchema, 'a page of items'), ...errorResponses(400, 401, 429) },
       },
     },
-  }, async (request) => items.get(authUser(request).id, request.params.id));
+    async (request) => items.list(authUser(request).id, request.query),
+  );
 
-  app.patch('/items/:id', {
-    config: { scope: 'write' },
-    schema: {
-      tags,
-      operationId: 'updateItem',
-      summary: 'Update fields of an item',
-      params: IdParams,
-      headers: IfMatchHeaders,
-      body: PatchItemBody,
-      response: { 200: ref(ItemSchema, 'the updated item'), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
+  app.get(
+    '/items/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        operationId: 'getItem',
+        summary: 'Get an item',
+        params: IdParams,
+        headers: IfNoneMatchHeaders,
+        response: {
+          200: ref(ItemSchema, 'the item'),
+          304: Type.Null({ description: 'not modified: If-None-Match matches the current ETag (no body)' }),
+          ...errorResponses(401, 404, 429),
+        },
+      },
     },
-  }, async (request) => items.patch(authUser(request).id, request.params.id, request.body, ifMatchPrecondition(request.headers['if-match'])));
+    async (request) => items.get(authUser(request).id, request.params.id),
+  );
 
-  app.delete('/items/:id', {
-    config: { scope: 'write' },
-    schema: {
-      tags,
-      operationId: 'deleteItem',
-      summary: 'Delete an item and its subtasks',
-      params: IdParams,
-      headers: IfMatchHeaders,
-      response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
+  app.patch(
+    '/items/:id',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        operationId: 'updateItem',
+        summary: 'Update fields of an item',
+        params: IdParams,
+        headers: IfMatchHeaders,
+        body: PatchItemBody,
+        response: { 200: ref(ItemSchema, 'the updated item'), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
+      },
     },
-  }, async (request, reply) => {
-    await items.remove(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match']));
-    return reply.status(204).send(null);
-  });
+    async (request) => items.patch(authUser(request).id, request.params.id, request.body, ifMatchPrecondition(request.headers['if-match'])),
+  );
+
+  app.delete(
+    '/items/:id',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        operationId: 'deleteItem',
+        summary: 'Delete an item and its subtasks',
+        params: IdParams,
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      await items.remove(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match']));
+      return reply.status(204).send(null);
+    },
+  );
 
   const stateRoutes = [
     ['toggle', 'toggleItem', 'Flip is_completed', items.toggle],
@@ -93,32 +112,40 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = a
     ['unarchive', 'unarchiveItem', 'Unarchive an item', items.unarchive],
   ] as const;
   for (const [action, operationId, summary, run] of stateRoutes) {
-    app.post(`/items/:id/${action}`, {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        operationId,
-        summary,
-        params: IdParams,
-        headers: IfMatchHeaders,
-        response: { 200: ref(ItemSchema, 'the item after the change'), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
+    app.post(
+      `/items/:id/${action}`,
+      {
+        config: { scope: 'write' },
+        schema: {
+          tags,
+          operationId,
+          summary,
+          params: IdParams,
+          headers: IfMatchHeaders,
+          response: { 200: ref(ItemSchema, 'the item after the change'), ...errorResponses(400, 401, 404, 412, 413, 415, 429) },
+        },
       },
-    }, async (request) => run(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match'])));
+      async (request) => run(authUser(request).id, request.params.id, ifMatchPrecondition(request.headers['if-match'])),
+    );
   }
 
-  app.get('/items/:id/children', {
-    config: { scope: 'read' },
-    schema: {
-      tags,
-      operationId: 'listChildren',
-      summary: 'List the direct subtasks of an item',
-      params: IdParams,
-      querystring: ArrayPageQuery,
-      response: { 200: ItemArray, ...errorResponses(400, 401, 404, 429) },
+  app.get(
+    '/items/:id/children',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        operationId: 'listChildren',
+        summary: 'List the direct subtasks of an item',
+        params: IdParams,
+        querystring: ArrayPageQuery,
+        response: { 200: ItemArray, ...errorResponses(400, 401, 404, 429) },
+      },
     },
-  }, async (request, reply) => {
-    const page = await items.children(authUser(request).id, request.params.id, request.query);
-    if (page.next_cursor) void reply.header('x-next-cursor', page.next_cursor);
-    return page.items;
-  });
+    async (request, reply) => {
+      const page = await items.children(authUser(request).id, request.params.id, request.query);
+      if (page.next_cursor) void reply.header('x-next-cursor', page.next_cursor);
+      return page.items;
+    },
+  );
 };

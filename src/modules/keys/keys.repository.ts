@@ -52,11 +52,7 @@ export async function updateKeyLastUsed(db: Executor, keyId: string, at: string)
 }
 
 export async function findKeyById(db: Executor, keyId: string): Promise<KeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .select(KEY_COLUMNS)
-    .where('id', '=', keyId)
-    .executeTakeFirst();
+  return db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', keyId).executeTakeFirst();
 }
 
 export async function markKeyRevoked(db: Executor, keyId: string, at: string): Promise<void> {
@@ -64,10 +60,5 @@ export async function markKeyRevoked(db: Executor, keyId: string, at: string): P
 }
 
 export async function findKeysOfUser(db: Executor, userId: string): Promise<KeyRow[]> {
-  return db
-    .selectFrom('api_keys')
-    .select(KEY_COLUMNS)
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .execute();
+  return db.selectFrom('api_keys').select(KEY_COLUMNS).where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
 }

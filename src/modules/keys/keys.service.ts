@@ -120,7 +120,14 @@ export function createKeysService(deps: { db: Db; clock: Clock; newId: IdGenerat
     async list(userId) {
       const rows = await findKeysOfUser(db, userId);
       return rows.map(({ id, label, prefix, created_at, last_used_at, revoked_at, scopes, expires_at }) => ({
-        id, label, prefix, created_at, last_used_at, revoked_at, scopes: parseStoredScopes(scopes), expires_at,
+        id,
+        label,
+        prefix,
+        created_at,
+        last_used_at,
+        revoked_at,
+        scopes: parseStoredScopes(scopes),
+        expires_at,
       }));
     },
 

@@ -40,14 +40,23 @@ export function normalizeScopes(scopes: Iterable<Scope>): Scope[] {
 
 /** Stored as a comma list in canonical order; an unknown stored name is dropped, never granted. */
 export const formatScopes = (scopes: readonly Scope[]): string => normalizeScopes(scopes).join(',');
-export const parseStoredScopes = (stored: string): Scope[] => normalizeScopes(stored.split(',').map((s) => s.trim()).filter(isScope));
+export const parseStoredScopes = (stored: string): Scope[] =>
+  normalizeScopes(
+    stored
+      .split(',')
+      .map((s) => s.trim())
+      .filter(isScope),
+  );
 
 /**
  * Parses a user-supplied comma list (`--scopes read,capture`). Unknown names are an error listing
  * them; an empty list is an error too (a key that may do nothing is a mistake, not a choice).
  */
 export function parseScopeList(text: string): Scope[] {
-  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const unknown = names.filter((n) => !isScope(n));
   if (unknown.length > 0) throw new Error(`unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; use ${SCOPES.join(', ')}`);
   if (names.length === 0) throw new Error(`name at least one scope of ${SCOPES.join(', ')}`);

@@ -64,13 +64,7 @@ const LOGIN_LIMITS = Object.freeze({
 /** While the store is down every request would log; once per interval is enough to be noticed. */
 const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
 
-export function createLimitsService(deps: {
-  store: CounterStore;
-  config: LimitsConfig;
-  clock: Clock;
-  metrics: Metrics;
-  logger: Logger;
-}): LimitsService {
+export function createLimitsService(deps: { store: CounterStore; config: LimitsConfig; clock: Clock; metrics: Metrics; logger: Logger }): LimitsService {
   const { store, config, clock } = deps;
   let lastErrorLog = 0;
 
@@ -121,10 +115,7 @@ export function createLimitsService(deps: {
       const key = `rl:{u:${user.id}}`;
       const result = await consume([spec(key, limits.perMinute, minute, now), spec(key, limits.perDay, day, now)]);
       const [minuteCount = 0, dayCount = 0] = result.counts;
-      const windows: [WindowState, WindowState] = [
-        state(minute, limits.perMinute, minuteCount, now),
-        state(day, limits.perDay, dayCount, now),
-      ];
+      const windows: [WindowState, WindowState] = [state(minute, limits.perMinute, minuteCount, now), state(day, limits.perDay, dayCount, now)];
       if (result.allowed) return { allowed: true, windows };
       const scope: Scope = dayCount >= limits.perDay ? 'day' : 'minute';
       return { allowed: false, windows, scope, retryAfter: scope === 'day' ? windows[1].reset : windows[0].reset };

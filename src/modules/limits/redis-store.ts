@@ -99,12 +99,7 @@ export function createRedisStore(options: RedisStoreOptions): CounterStore {
     kind: 'redis',
     async consume(specs: readonly CounterSpec[]): Promise<ConsumeResult> {
       const command = await connected();
-      const reply = await command(
-        specs.length,
-        ...specs.map((s) => s.key),
-        ...specs.map((s) => s.limit),
-        ...specs.map((s) => Math.max(1, Math.ceil(s.ttlMs))),
-      );
+      const reply = await command(specs.length, ...specs.map((s) => s.key), ...specs.map((s) => s.limit), ...specs.map((s) => Math.max(1, Math.ceil(s.ttlMs))));
       const [allowed, ...counts] = reply.map(Number);
       return { allowed: allowed === 1, counts };
     },

@@ -23,5 +23,8 @@ export async function sendWebResponse(reply: FastifyReply, response: Response): 
 
 /** A JSON-RPC error answer in the shape the SDK's transport gives its own (id null: no request was read). */
 export function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  return reply
+    .status(status)
+    .type('application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

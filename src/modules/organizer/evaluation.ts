@@ -97,7 +97,11 @@ export function formatReport(r: EvalReport): string {
     `    todo    ${String(r.type.confusion.todo.todo).padStart(6)} ${String(r.type.confusion.todo.note).padStart(6)}`,
     `    note    ${String(r.type.confusion.note.todo).padStart(6)} ${String(r.type.confusion.note.note).padStart(6)}`,
   ];
-  for (const [name, d] of [['date', r.date], ['type', r.type], ['project', r.project]] as const) {
+  for (const [name, d] of [
+    ['date', r.date],
+    ['type', r.type],
+    ['project', r.project],
+  ] as const) {
     lines.push('', `  ${name} misses (${d.misses.length})`);
     for (const m of d.misses) lines.push(`    "${m.text}" [${m.timezone} ${m.now}]: expected ${m.expected}, got ${m.got}`);
   }

@@ -49,7 +49,7 @@ const SYSTEM_PROMPT = [
   '- type: "todo" for something to do; "note" for information, ideas, quotes or records of what happened.',
   '- project_id: the id of one of the given projects when the text clearly belongs there (an explicit #Name or "for name",',
   '  or it is like the examples of that project); otherwise null. Never invent an id; never pick the default project.',
-  '- due_at: an ISO 8601 date-time with the user\'s UTC offset when the text names when it is due, else null. Read dates in',
+  "- due_at: an ISO 8601 date-time with the user's UTC offset when the text names when it is due, else null. Read dates in",
   '  the user\'s time zone relative to "now": a bare time that has passed today means tomorrow; a bare weekday means its next',
   '  occurrence; a date without a time means 09:00; "tonight" 20:00; "eod" 17:00 today; "next week" Monday of next week;',
   '  "this weekend" Saturday; "in 2 hours" from now. Never a past date unless the text says so. Words that only look like',
@@ -89,7 +89,10 @@ function parseAnswer(body: unknown, request: OrganizeRequest): Omit<Decided, 'en
   const content = (body as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') throw new AnswerError('the answer has no choices[0].message.content string');
   // Some models wrap JSON in a Markdown fence even when asked not to.
-  const json = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const json = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let answer: unknown;
   try {
     answer = JSON.parse(json);
@@ -150,7 +153,12 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): OrganizerEngin
       try {
         return { engine: 'openai', ...(await ask(request)) };
       } catch (error) {
-        const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+        const reason =
+          error instanceof Error && error.name === 'TimeoutError'
+            ? `no answer within ${options.timeoutMs} ms`
+            : error instanceof Error
+              ? error.message
+              : String(error);
         options.logger.warn({ engine: 'openai', model: options.model, reason }, 'organizer: the openai engine failed; the local engine decided instead');
         return options.fallback.decide(request);
       }

@@ -7,7 +7,12 @@ const State = Type.String({ pattern: STATE_PATTERN, description: 'single-use, 32
 
 export const StartBody = Type.Object({
   state: State,
-  label: Type.String({ minLength: 1, maxLength: LABEL_MAX, pattern: '\\S', description: 'names the client on the approval page and the key it gets; 1..100 characters' }),
+  label: Type.String({
+    minLength: 1,
+    maxLength: LABEL_MAX,
+    pattern: '\\S',
+    description: 'names the client on the approval page and the key it gets; 1..100 characters',
+  }),
   scopes: Type.Optional(
     Type.Array(StringEnum(SCOPES), {
       minItems: 1,

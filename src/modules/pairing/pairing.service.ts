@@ -6,14 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { KeysService } from '../keys/keys.service.js';
 import { formatScopes, normalizeScopes, parseStoredScopes, SCOPES, type Scope } from '../keys/scopes.js';
-import {
-  deletePairingsExpiredBefore,
-  findPairing,
-  insertPairing,
-  markPairingDecided,
-  markPairingExchanged,
-  type PairingRow,
-} from './pairing.repository.js';
+import { deletePairingsExpiredBefore, findPairing, insertPairing, markPairingDecided, markPairingExchanged, type PairingRow } from './pairing.repository.js';
 
 /** The link lives 10 minutes (contract), for approval and exchange alike. */
 const PAIRING_TTL_MS = 10 * 60_000;
@@ -91,7 +84,12 @@ class LostExchange extends Error {}
 /** The poll interval the contract announces (Retry-After: 2); faster polls of an open request are told to slow down. */
 const POLL_INTERVAL_MS = 2000;
 
-export function createPairingService(deps: { db: Db; clock: Clock; keys: KeysService; pace: (key: string, intervalMs: number) => Promise<boolean> }): PairingService {
+export function createPairingService(deps: {
+  db: Db;
+  clock: Clock;
+  keys: KeysService;
+  pace: (key: string, intervalMs: number) => Promise<boolean>;
+}): PairingService {
   const { db, clock } = deps;
   const now = () => toTimestamp(clock.now());
 

@@ -29,51 +29,26 @@ export async function findProjectById(db: Executor, userId: string, id: string):
 }
 
 export async function findProjectByKey(db: Executor, userId: string, nameKey: string): Promise<ProjectRow | undefined> {
-  return db
-    .selectFrom('projects')
-    .select(PROJECT_COLUMNS)
-    .where('user_id', '=', userId)
-    .where('name_key', '=', nameKey)
-    .executeTakeFirst();
+  return db.selectFrom('projects').select(PROJECT_COLUMNS).where('user_id', '=', userId).where('name_key', '=', nameKey).executeTakeFirst();
 }
 
 export async function findDefaultProject(db: Executor, userId: string): Promise<ProjectRow | undefined> {
-  return db
-    .selectFrom('projects')
-    .select(PROJECT_COLUMNS)
-    .where('user_id', '=', userId)
-    .where('is_default', '=', 1)
-    .executeTakeFirst();
+  return db.selectFrom('projects').select(PROJECT_COLUMNS).where('user_id', '=', userId).where('is_default', '=', 1).executeTakeFirst();
 }
 
 export async function findProjectsWithCounts(db: Executor, userId: string, id?: string): Promise<ProjectWithCount[]> {
   let query = db
     .selectFrom('projects')
     .leftJoin('items', (join) => join.onRef('items.user_id', '=', 'projects.user_id').onRef('items.project_id', '=', 'projects.id'))
-    .select((eb) => [
-      ...PROJECT_COLUMNS.map((c) => `projects.${c}` as const),
-      eb.fn.count<number | string>('items.id').as('item_count'),
-    ])
+    .select((eb) => [...PROJECT_COLUMNS.map((c) => `projects.${c}` as const), eb.fn.count<number | string>('items.id').as('item_count')])
     .where('projects.user_id', '=', userId);
   if (id) query = query.where('projects.id', '=', id);
   const rows = await query.groupBy(PROJECT_COLUMNS.map((c) => `projects.${c}` as const)).execute();
   return rows.map((r) => ({ ...r, item_count: Number(r.item_count) }));
 }
 
-export async function updateProjectName(
-  db: Executor,
-  userId: string,
-  id: string,
-  name: string,
-  nameKey: string,
-  now: string,
-): Promise<void> {
-  await db
-    .updateTable('projects')
-    .set({ name, name_key: nameKey, updated_at: now })
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .execute();
+export async function updateProjectName(db: Executor, userId: string, id: string, name: string, nameKey: string, now: string): Promise<void> {
+  await db.updateTable('projects').set({ name, name_key: nameKey, updated_at: now }).where('user_id', '=', userId).where('id', '=', id).execute();
 }
 
 export async function deleteProjectById(db: Executor, userId: string, id: string): Promise<void> {

@@ -74,12 +74,7 @@ function byDefaultThenName(a: ProjectView, b: ProjectView): number {
   return la < lb ? -1 : la > lb ? 1 : a.created_at.localeCompare(b.created_at);
 }
 
-export function createProjectsService(deps: {
-  db: Db;
-  clock: Clock;
-  newId: IdGenerator;
-  moveItems: ProjectItemsMover;
-}): ProjectsService {
+export function createProjectsService(deps: { db: Db; clock: Clock; newId: IdGenerator; moveItems: ProjectItemsMover }): ProjectsService {
   const { db } = deps;
   const now = () => toTimestamp(deps.clock.now());
   const inboxIds = new Map<string, string>();

@@ -59,9 +59,16 @@ function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, userId: string,
 
 /** Without words: a plain newest-first walk, served by the (user_id, <filter>, created_at, id) indexes. */
 async function filteredPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery, text?: Expression<SqlBool>): Promise<TaggedViewRow[]> {
-  let query = db.selectFrom('items').select(pageColumns(dialect)).where((eb) => filters(eb, userId, q));
+  let query = db
+    .selectFrom('items')
+    .select(pageColumns(dialect))
+    .where((eb) => filters(eb, userId, q));
   if (text) query = query.where(text);
-  return query.orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(q.limit + 1).execute();
+  return query
+    .orderBy('items.created_at', 'desc')
+    .orderBy('items.id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
 }
 
 /** The user's key range (see the search-key-counter migration for the layout). */
@@ -74,9 +81,7 @@ const rangeEnd = (userId: string) => sql<number>`(((select search_slot from user
  * has that created_at any more. The exact cursor condition in filters() still applies.
  */
 const walkEnd = (userId: string, after: CursorKey | undefined) =>
-  after
-    ? sql`coalesce((select max(search_key) + 1 from items where user_id = ${userId} and created_at = ${after.k}), ${rangeEnd(userId)})`
-    : rangeEnd(userId);
+  after ? sql`coalesce((select max(search_key) + 1 from items where user_id = ${userId} and created_at = ${after.k}), ${rangeEnd(userId)})` : rangeEnd(userId);
 
 /** The hits in the user's range of the FTS index from `from` up, joined to their items; CROSS JOIN keeps the index walk as the outer loop. */
 function sqliteHits(db: Executor, userId: string, q: SearchPageQuery, ordered: boolean, from: RawBuilder<number> = rangeStart(userId)) {
@@ -104,7 +109,9 @@ async function sqliteTextPage(db: Executor, userId: string, q: SearchPageQuery):
   const sorted = (from?: RawBuilder<number>) =>
     sqliteHits(db, userId, q, ordered, from).orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(take);
   if (!ordered) return sorted().execute();
-  const walked = sqliteHits(db, userId, q, true).orderBy(sql`items_fts.rowid`, 'desc').limit(take);
+  const walked = sqliteHits(db, userId, q, true)
+    .orderBy(sql`items_fts.rowid`, 'desc')
+    .limit(take);
   const rows = await db.selectFrom(walked.as('hits')).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   const last = rows[q.limit - 1];
   const next = rows[q.limit];
@@ -134,7 +141,9 @@ export async function renumberSearchKeys(db: Executor, userId: string): Promise<
     update items set search_key = numbered.k
     from (select rowid as r, ${rangeStart(userId)} + row_number() over (order by created_at, id) as k from items where user_id = ${userId}) as numbered
     where items.rowid = numbered.r`.execute(db);
-  await sql`insert into items_fts_pending (op, search_key, title, content_md) select 'i', search_key, title, content_md from items where user_id = ${userId}`.execute(db);
+  await sql`insert into items_fts_pending (op, search_key, title, content_md) select 'i', search_key, title, content_md from items where user_id = ${userId}`.execute(
+    db,
+  );
   await sql`update users set search_unordered = 0 where id = ${userId}`.execute(db);
 }
 

@@ -14,7 +14,9 @@ export const SearchQuery = Type.Object({
   ),
   status: Type.Optional(ItemStatusSchema),
   type: Type.Optional(ItemTypeSchema),
-  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*\\S[^\\u0000]*$', description: 'items carrying this tag (name, case-insensitive)' })),
+  tag: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*\\S[^\\u0000]*$', description: 'items carrying this tag (name, case-insensitive)' }),
+  ),
   project_id: Type.Optional(Type.String({ format: 'uuid', description: 'items of this project; a project you do not have matches nothing' })),
   is_completed: Type.Optional(Type.Boolean({ description: 'true or false' })),
   due_before: Type.Optional(Type.String({ format: 'date-time', description: 'due_at at or before this instant; items without a due date never match' })),

@@ -8,14 +8,19 @@ import { bearerMatches } from './metrics-token.js';
 const Status = Type.Object({ status: Type.String() });
 
 /** Probes for orchestrators: liveness never touches the database, readiness does. */
-export const systemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'db' | 'metrics'> & { metricsToken?: string | undefined }> = async (app, { db, metrics, metricsToken }) => {
+export const systemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'db' | 'metrics'> & { metricsToken?: string | undefined }> = async (
+  app,
+  { db, metrics, metricsToken },
+) => {
   app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
   // Prometheus text format; for the operator's scraper, like the probes above.
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     // METRICS_TOKEN: the scraper sends it as a bearer token; everyone else gets a plain 401.
     if (metricsToken !== undefined && !bearerMatches(request.headers.authorization, metricsToken)) {
-      throw new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', { headers: { 'www-authenticate': 'Bearer realm="metrics"' } });
+      throw new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', {
+        headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+      });
     }
     const { registry } = metrics;
     return reply.type(registry.contentType).send(await metrics.render());

@@ -9,12 +9,7 @@ export interface TagRow {
 
 export async function findTagsByKeys(db: Executor, userId: string, keys: readonly string[]): Promise<TagRow[]> {
   if (keys.length === 0) return [];
-  return db
-    .selectFrom('tags')
-    .select(['id', 'name', 'name_key'])
-    .where('user_id', '=', userId)
-    .where('name_key', 'in', keys)
-    .execute();
+  return db.selectFrom('tags').select(['id', 'name', 'name_key']).where('user_id', '=', userId).where('name_key', 'in', keys).execute();
 }
 
 /** Concurrent writers may create the same tag; the unique key keeps the first spelling. */
@@ -40,11 +35,7 @@ const tagNamesForItems = preparedQuery((db, p: { userId: string; itemIds: readon
     .where('item_tags.item_id', 'in', p.itemIds),
 );
 
-export async function findTagNamesForItems(
-  db: Executor,
-  userId: string,
-  itemIds: readonly string[],
-): Promise<{ item_id: string; name: string }[]> {
+export async function findTagNamesForItems(db: Executor, userId: string, itemIds: readonly string[]): Promise<{ item_id: string; name: string }[]> {
   if (itemIds.length === 0) return [];
   return tagNamesForItems(db, { userId, itemIds });
 }

@@ -4,13 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { compareTagNames } from '../items/item-view.js';
-import {
-  findTagNamesForItems,
-  findTagsByKeys,
-  insertTagsIgnoringExisting,
-  listTagsWithCounts,
-  replaceItemTags,
-} from './tags.repository.js';
+import { findTagNamesForItems, findTagsByKeys, insertTagsIgnoringExisting, listTagsWithCounts, replaceItemTags } from './tags.repository.js';
 
 const MAX_TAGS_PER_ITEM = 20;
 const TAG_NAME_MAX = 50;
@@ -63,7 +57,12 @@ export function createTagsService(deps: { db: Db; clock: Clock; newId: IdGenerat
         .map((name) => ({ id: deps.newId(), user_id: userId, name, name_key: tagKey(name), created_at: createdAt }));
       await insertTagsIgnoringExisting(trx, missing);
       const tags = missing.length > 0 ? await findTagsByKeys(trx, userId, keys) : existing;
-      await replaceItemTags(trx, userId, itemId, tags.map((t) => t.id));
+      await replaceItemTags(
+        trx,
+        userId,
+        itemId,
+        tags.map((t) => t.id),
+      );
       return tags.map((t) => t.name).sort(compareTagNames);
     },
 

@@ -20,11 +20,24 @@ export interface ExportService {
   stream(userId: string, format: ExportFormat): AsyncGenerator<string>;
 }
 
-export function createExportService(deps: { clock: Clock; users: UsersService; projects: ProjectsService; tags: TagsService; items: ItemsService }): ExportService {
+export function createExportService(deps: {
+  clock: Clock;
+  users: UsersService;
+  projects: ProjectsService;
+  tags: TagsService;
+  items: ItemsService;
+}): ExportService {
   async function* json(userId: string): AsyncGenerator<string> {
     const me = await deps.users.me(userId);
     const [projects, tags] = await Promise.all([deps.projects.list(userId), deps.tags.list(userId)]);
-    const head = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: toTimestamp(deps.clock.now()), user: { email: me.email, timezone: me.timezone }, projects, tags };
+    const head = {
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      exported_at: toTimestamp(deps.clock.now()),
+      user: { email: me.email, timezone: me.timezone },
+      projects,
+      tags,
+    };
     // The head without its closing brace, then the items one by one.
     yield `${JSON.stringify(head).slice(0, -1)},"items":[`;
     let cursor: string | undefined;

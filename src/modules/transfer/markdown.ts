@@ -6,7 +6,12 @@ const INDENT = '  ';
 function dueText(dueAt: string, zone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone: zone,
-    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
   }).formatToParts(new Date(dueAt));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
@@ -23,7 +28,12 @@ function inline(item: ItemView, zone: string): string {
 
 /** Body lines under a list item, indented to stay inside it. */
 const body = (text: string | null, indent: string): string =>
-  text && text.trim() !== '' ? `${text.split('\n').map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n')}\n` : '';
+  text && text.trim() !== ''
+    ? `${text
+        .split('\n')
+        .map((l) => (l === '' ? '' : `${indent}${l}`))
+        .join('\n')}\n`
+    : '';
 
 function renderItem(item: ItemView, children: Map<string, ItemView[]>, depth: number, zone: string): string {
   const pad = INDENT.repeat(depth);

@@ -36,10 +36,13 @@ function readRows(text: string): CsvRow[] {
 /** `@label` words become tags and leave the title. */
 function splitLabels(content: string): { title: string; tags: string[] } {
   const tags: string[] = [];
-  const title = content.replace(LABEL, (_m, space: string, name: string) => {
-    tags.push(name);
-    return space;
-  }).replace(/\s{2,}/g, ' ').trim();
+  const title = content
+    .replace(LABEL, (_m, space: string, name: string) => {
+      tags.push(name);
+      return space;
+    })
+    .replace(/\s{2,}/g, ' ')
+    .trim();
   return { title, tags };
 }
 
@@ -86,7 +89,13 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
     }
     if (type !== 'task') throw badRequest(`line ${row.line}: TYPE must be task, section or note, not "${row.cells.TYPE ?? ''}"`, 'body');
     const indent = Math.max(1, Number.parseInt(row.cells.INDENT ?? '1', 10) || 1);
-    const parent = indent > 1 ? open.slice(0, indent - 1).reverse().find(Boolean) : undefined;
+    const parent =
+      indent > 1
+        ? open
+            .slice(0, indent - 1)
+            .reverse()
+            .find(Boolean)
+        : undefined;
     const { title, tags } = splitLabels(content);
     if (title === '' && tags.length === 0) throw badRequest(`line ${row.line}: a task without content`, 'body');
     const basis = [ctx.userId, projectRef, parent?.id ?? '', content].join('\n');

@@ -12,49 +12,54 @@ export const transferRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'transfer'
     done(null, typeof body === 'string' ? body : body.toString('utf8'));
   });
 
-  app.get('/export', {
-    config: { scope: 'read' },
-    schema: {
-      tags: ['account'],
-      operationId: 'exportData',
-      summary: "Download the user's whole data",
-      description:
-        'Streams every project, tag and item (archived included; subtasks by parent_id). `format=json` (default) is the export document ' +
-        'POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs. ' +
-        'Counts as one request against the limits, whatever its size.',
-      querystring: ExportQuery,
-      response: {
-        // A stream is sent as it is (no serializer); the schema documents its two shapes.
-        200: Type.Unsafe<Readable>({
-          description: 'the export, streamed, with Content-Disposition: attachment',
-          content: { 'application/json': { schema: ref(ExportDocumentSchema) }, 'text/markdown': { schema: Type.String() } },
-        }),
-        ...errorResponses(400, 401, 429),
+  app.get(
+    '/export',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['account'],
+        operationId: 'exportData',
+        summary: "Download the user's whole data",
+        description:
+          'Streams every project, tag and item (archived included; subtasks by parent_id). `format=json` (default) is the export document ' +
+          'POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs. ' +
+          'Counts as one request against the limits, whatever its size.',
+        querystring: ExportQuery,
+        response: {
+          // A stream is sent as it is (no serializer); the schema documents its two shapes.
+          200: Type.Unsafe<Readable>({
+            description: 'the export, streamed, with Content-Disposition: attachment',
+            content: { 'application/json': { schema: ref(ExportDocumentSchema) }, 'text/markdown': { schema: Type.String() } },
+          }),
+          ...errorResponses(400, 401, 429),
+        },
       },
     },
-  }, async (request, reply) => {
-    const download = transfer.exportData(authUser(request).id, request.query.format);
-    return reply.type(download.contentType).header('content-disposition', `attachment; filename="${download.fileName}"`).send(download.body);
-  });
-
-  app.post('/import', {
-    config: { scope: 'write' },
-    bodyLimit: IMPORT_BODY_LIMIT,
-    schema: {
-      tags: ['account'],
-      operationId: 'importData',
-      summary: 'Import an export document or a Todoist CSV',
-      description:
-        'application/json: an export document (GET /export). text/csv: Todoist\'s CSV export (INDENT makes subtasks, `@label` words become tags, ' +
-        'sections become projects, DATE is read like the organizer reads dates). All or nothing: a malformed document is 400 and imports nothing. ' +
-        'Items keep their ids and timestamps; an id the account already holds is skipped (`exists`), so a second import creates no duplicates. ' +
-        'Emits item.created per created item. Body up to 20 MiB; counts as one request.',
-      body: { content: { 'application/json': { schema: ExportDocumentSchema }, 'text/csv': { schema: Type.String() } } },
-      response: { 200: ref(ImportResultSchema, 'what was imported and what was skipped'), ...errorResponses(400, 401, 413, 415, 429) },
+    async (request, reply) => {
+      const download = transfer.exportData(authUser(request).id, request.query.format);
+      return reply.type(download.contentType).header('content-disposition', `attachment; filename="${download.fileName}"`).send(download.body);
     },
-  }, async (request) =>
-    transfer.importData(
-      authUser(request),
-      typeof request.body === 'string' ? { kind: 'csv', text: request.body } : { kind: 'json', body: request.body },
-    ));
+  );
+
+  app.post(
+    '/import',
+    {
+      config: { scope: 'write' },
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags: ['account'],
+        operationId: 'importData',
+        summary: 'Import an export document or a Todoist CSV',
+        description:
+          "application/json: an export document (GET /export). text/csv: Todoist's CSV export (INDENT makes subtasks, `@label` words become tags, " +
+          'sections become projects, DATE is read like the organizer reads dates). All or nothing: a malformed document is 400 and imports nothing. ' +
+          'Items keep their ids and timestamps; an id the account already holds is skipped (`exists`), so a second import creates no duplicates. ' +
+          'Emits item.created per created item. Body up to 20 MiB; counts as one request.',
+        body: { content: { 'application/json': { schema: ExportDocumentSchema }, 'text/csv': { schema: Type.String() } } },
+        response: { 200: ref(ImportResultSchema, 'what was imported and what was skipped'), ...errorResponses(400, 401, 413, 415, 429) },
+      },
+    },
+    async (request) =>
+      transfer.importData(authUser(request), typeof request.body === 'string' ? { kind: 'csv', text: request.body } : { kind: 'json', body: request.body }),
+  );
 };

@@ -26,8 +26,16 @@ export function createTransferService(deps: { clock: Clock; exporter: ExportServ
     exportData(userId, format = 'json') {
       const day = deps.clock.now().toISOString().slice(0, 10);
       return format === 'markdown'
-        ? { contentType: 'text/markdown; charset=utf-8', fileName: `capture-inbox-${day}.md`, body: ReadableStream.from(deps.exporter.stream(userId, 'markdown')) }
-        : { contentType: 'application/json; charset=utf-8', fileName: `capture-inbox-${day}.json`, body: ReadableStream.from(deps.exporter.stream(userId, 'json')) };
+        ? {
+            contentType: 'text/markdown; charset=utf-8',
+            fileName: `capture-inbox-${day}.md`,
+            body: ReadableStream.from(deps.exporter.stream(userId, 'markdown')),
+          }
+        : {
+            contentType: 'application/json; charset=utf-8',
+            fileName: `capture-inbox-${day}.json`,
+            body: ReadableStream.from(deps.exporter.stream(userId, 'json')),
+          };
     },
 
     async importData(user, source) {

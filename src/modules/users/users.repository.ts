@@ -39,4 +39,3 @@ export async function findFirstUserId(db: Executor): Promise<string | undefined>
   const row = await db.selectFrom('users').select('id').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
   return row?.id;
 }
-

@@ -26,23 +26,36 @@ export const MeSchema = Type.Object(
 const PatchMeBody = Type.Object({ timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA name, e.g. Europe/Berlin' })) });
 
 export const usersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'users'>> = async (app, { users }) => {
-  app.get('/me', {
-    config: { scope: 'none' },
-    schema: { tags: ['account'], operationId: 'getMe', summary: 'The user the key belongs to', response: { 200: ref(MeSchema, 'the current user'), ...errorResponses(401, 429) } },
-  }, async (request) => {
-    const user = authUser(request);
-    return { ...(await users.me(user.id)), key: { id: user.keyId ?? '', scopes: [...(request.keyScopes ?? [])] } };
-  });
-
-  app.patch('/me', {
-    // The time zone changes how the organizer reads dates into items: a change to the inbox.
-    config: { scope: 'write' },
-    schema: {
-      tags: ['account'],
-      operationId: 'updateMe',
-      summary: "Set the user's time zone",
-      body: PatchMeBody,
-      response: { 200: ref(MeSchema, 'the updated user'), ...errorResponses(400, 401, 413, 415, 429) },
+  app.get(
+    '/me',
+    {
+      config: { scope: 'none' },
+      schema: {
+        tags: ['account'],
+        operationId: 'getMe',
+        summary: 'The user the key belongs to',
+        response: { 200: ref(MeSchema, 'the current user'), ...errorResponses(401, 429) },
+      },
     },
-  }, async (request) => users.updateMe(authUser(request).id, request.body));
+    async (request) => {
+      const user = authUser(request);
+      return { ...(await users.me(user.id)), key: { id: user.keyId ?? '', scopes: [...(request.keyScopes ?? [])] } };
+    },
+  );
+
+  app.patch(
+    '/me',
+    {
+      // The time zone changes how the organizer reads dates into items: a change to the inbox.
+      config: { scope: 'write' },
+      schema: {
+        tags: ['account'],
+        operationId: 'updateMe',
+        summary: "Set the user's time zone",
+        body: PatchMeBody,
+        response: { 200: ref(MeSchema, 'the updated user'), ...errorResponses(400, 401, 413, 415, 429) },
+      },
+    },
+    async (request) => users.updateMe(authUser(request).id, request.body),
+  );
 };

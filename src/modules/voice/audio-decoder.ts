@@ -46,12 +46,37 @@ export function createAudioDecoder(options: AudioDecoderOptions): AudioDecoder {
   return {
     async decode(inputPath, pcmPath, signal) {
       const args = [
-        '-nostdin', '-hide_banner', '-loglevel', 'error', '-threads', '1',
-        '-protocol_whitelist', 'file', '-format_whitelist', ALLOWED_DEMUXERS.join(','),
-        '-i', inputPath,
-        '-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1',
-        '-t', limitSeconds, '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le',
-        '-y', pcmPath,
+        '-nostdin',
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-threads',
+        '1',
+        '-protocol_whitelist',
+        'file',
+        '-format_whitelist',
+        ALLOWED_DEMUXERS.join(','),
+        '-i',
+        inputPath,
+        '-map',
+        '0:a:0',
+        '-vn',
+        '-sn',
+        '-dn',
+        '-map_metadata',
+        '-1',
+        '-t',
+        limitSeconds,
+        '-ac',
+        '1',
+        '-ar',
+        String(SAMPLE_RATE),
+        '-c:a',
+        'pcm_s16le',
+        '-f',
+        's16le',
+        '-y',
+        pcmPath,
       ];
       try {
         await runProcess(options.ffmpegPath, args, { timeoutMs: options.timeoutMs, signal, maxOutputBytes: 64 * 1024 });
@@ -71,6 +96,10 @@ export function createAudioDecoder(options: AudioDecoderOptions): AudioDecoder {
   };
 }
 
-const firstLine = (text: string): string => text.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'ffmpeg could not read it';
+const firstLine = (text: string): string =>
+  text
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim() ?? 'ffmpeg could not read it';
 
 const formatMinutes = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${Math.round(ms / 1000)} s`);

@@ -8,12 +8,17 @@ import { LANGUAGE_TAG_PATTERN } from './language.js';
  * when a file part named `file` arrived.
  */
 export const TranscribeForm = Type.Object({
-  file: Type.String({ format: 'binary', description: 'the audio: wav, mp3, ogg/opus, webm, m4a/aac, flac or another common container; at most 10 MiB (10,485,760 bytes) and 10 minutes' }),
-  language: Type.Optional(Type.String({
-    maxLength: 64,
-    pattern: LANGUAGE_TAG_PATTERN,
-    description: 'BCP-47 tag of the spoken language (en, en-US, de, …); when absent the engine decides',
-  })),
+  file: Type.String({
+    format: 'binary',
+    description: 'the audio: wav, mp3, ogg/opus, webm, m4a/aac, flac or another common container; at most 10 MiB (10,485,760 bytes) and 10 minutes',
+  }),
+  language: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      pattern: LANGUAGE_TAG_PATTERN,
+      description: 'BCP-47 tag of the spoken language (en, en-US, de, …); when absent the engine decides',
+    }),
+  ),
 });
 export type TranscribeFormBody = Static<typeof TranscribeForm>;
 

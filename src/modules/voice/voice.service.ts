@@ -100,10 +100,10 @@ export function createVoiceService({ config, options, logger }: VoiceServiceDeps
   const limiter = createWorkLimiter({ concurrency: options.concurrency, maxWaiting: options.maxWaiting, maxWaitMs: options.queueWaitMs });
   const ready = selection.ok
     ? {
-      ok: true as const,
-      engine: selection.engine,
-      decoder: createAudioDecoder({ ffmpegPath: selection.ffmpegPath, timeoutMs: options.decodeTimeoutMs, maxDurationMs: options.maxAudioMs }),
-    }
+        ok: true as const,
+        engine: selection.engine,
+        decoder: createAudioDecoder({ ffmpegPath: selection.ffmpegPath, timeoutMs: options.decodeTimeoutMs, maxDurationMs: options.maxAudioMs }),
+      }
     : selection;
 
   function requireEngine(): { engine: TranscriptionEngine; decoder: AudioDecoder } {
@@ -173,7 +173,7 @@ export function createVoiceService({ config, options, logger }: VoiceServiceDeps
       checkLanguage(engine, language);
       try {
         const { audio, result } = await run(engine, audioDecoder, input, language);
-        return { text: result.text, language: language ?? result.language ?? (engine.languages?.[0] ?? null), duration_ms: audio.durationMs };
+        return { text: result.text, language: language ?? result.language ?? engine.languages?.[0] ?? null, duration_ms: audio.durationMs };
       } catch (error) {
         throw translate(error, engine, input.signal);
       }

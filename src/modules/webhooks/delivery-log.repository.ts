@@ -31,18 +31,17 @@ function logQuery(db: Executor, userId: string, webhookId: string) {
 }
 
 /** Newest first; one row more than `limit` so the caller knows whether another page exists. */
-export async function findDeliveryPage(
-  db: Executor,
-  userId: string,
-  webhookId: string,
-  q: { after?: CursorKey; limit: number },
-): Promise<DeliveryLogRow[]> {
+export async function findDeliveryPage(db: Executor, userId: string, webhookId: string, q: { after?: CursorKey; limit: number }): Promise<DeliveryLogRow[]> {
   let query = logQuery(db, userId, webhookId);
   if (q.after) {
     const { k, id } = q.after;
     query = query.where((eb) => eb.or([eb('d.created_at', '<', k), eb.and([eb('d.created_at', '=', k), eb('d.id', '<', id)])]));
   }
-  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(q.limit + 1).execute();
+  return query
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
 }
 
 export async function findDelivery(db: Executor, userId: string, webhookId: string, id: string): Promise<DeliveryLogRow | undefined> {

@@ -72,10 +72,7 @@ export async function releaseLease(db: Executor, id: string, owner: string, next
  * it) once its lease has run out: failed, with no response (status 0). Answers the webhooks that
  * lost a delivery this way, for their last-failure fields.
  */
-export async function failAbandonedDeliveries(
-  db: Executor,
-  o: { now: string; maxAttempts: number },
-): Promise<Array<{ user_id: string; webhook_id: string }>> {
+export async function failAbandonedDeliveries(db: Executor, o: { now: string; maxAttempts: number }): Promise<Array<{ user_id: string; webhook_id: string }>> {
   return db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', last_status: 0, last_failure_reason: 'network_error', lease_owner: null, lease_until: null })

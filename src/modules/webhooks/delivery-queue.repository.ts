@@ -13,8 +13,7 @@ import type { DatabaseSchema, Executor, WebhookDeliveriesTable } from '../../db/
 type DeliveryExpressions = ExpressionBuilder<DatabaseSchema, 'webhook_deliveries'>;
 
 /** No worker holds the delivery: never leased, or its lease has run out (the holder died or hung). */
-export const leaseIsFree = (eb: DeliveryExpressions, now: string): Expression<SqlBool> =>
-  eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]);
+export const leaseIsFree = (eb: DeliveryExpressions, now: string): Expression<SqlBool> => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]);
 
 /** Owed another attempt of its set and not held by anyone: what a claim may take. */
 const claimable = (eb: DeliveryExpressions, now: string, maxAttempts: number): Expression<SqlBool> =>
@@ -77,7 +76,10 @@ export async function claimDueDeliveries(db: Executor, dialect: DialectName, o: 
           'id',
           'webhook_id',
           'next_attempt_at',
-          eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('webhook_id').orderBy('next_attempt_at').orderBy('id')).as('rn'),
+          eb.fn
+            .agg<number>('row_number')
+            .over((ob) => ob.partitionBy('webhook_id').orderBy('next_attempt_at').orderBy('id'))
+            .as('rn'),
         ])
         .where((eb) => claimable(eb, o.now, o.maxAttempts))
         .where('next_attempt_at', '<=', o.now),
@@ -108,20 +110,22 @@ export async function claimDueDeliveries(db: Executor, dialect: DialectName, o: 
     .limit(o.limit);
   if (dialect === 'postgres') lockable = lockable.forUpdate().skipLocked();
 
-  return db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      lease_owner: o.owner,
-      lease_until: o.leaseUntil,
-      attempts: eb('attempts', '+', 1),
-      round_attempts: eb('round_attempts', '+', 1),
-      last_attempt_at: o.now,
-    }))
-    .where('id', 'in', lockable)
-    // Repeated for PostgreSQL's re-check of a row another transaction changed meanwhile.
-    .where((eb) => claimable(eb, o.now, o.maxAttempts))
-    .returning(['id', 'user_id', 'webhook_id', 'event_id', 'attempts', 'round_attempts'])
-    .execute();
+  return (
+    db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        lease_owner: o.owner,
+        lease_until: o.leaseUntil,
+        attempts: eb('attempts', '+', 1),
+        round_attempts: eb('round_attempts', '+', 1),
+        last_attempt_at: o.now,
+      }))
+      .where('id', 'in', lockable)
+      // Repeated for PostgreSQL's re-check of a row another transaction changed meanwhile.
+      .where((eb) => claimable(eb, o.now, o.maxAttempts))
+      .returning(['id', 'user_id', 'webhook_id', 'event_id', 'attempts', 'round_attempts'])
+      .execute()
+  );
 }
 
 /** What an attempt needs: where to send, the sealed key, and the exact body that was written with the event. */

@@ -65,8 +65,24 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const log = deps.logger.child({ component: 'webhook-worker' });
   const inFlight = new Map<string, { promise: Promise<void>; controller: AbortController }>();
   const at = (offsetMs = 0) => toTimestamp(new Date(clock.now().getTime() + offsetMs));
-  const attemptDeps = { db, clock, log, vault: deps.vault, transport: deps.transport, retryDelaysMs: settings.retryDelaysMs, ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}) };
-  const cleanup = createDeliveryCleanup({ db, clock, log, events: deps.events, retentionMs: settings.retentionMs, eventRetentionMs: settings.eventRetentionMs, pruneEveryMs: settings.pruneEveryMs });
+  const attemptDeps = {
+    db,
+    clock,
+    log,
+    vault: deps.vault,
+    transport: deps.transport,
+    retryDelaysMs: settings.retryDelaysMs,
+    ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
+  };
+  const cleanup = createDeliveryCleanup({
+    db,
+    clock,
+    log,
+    events: deps.events,
+    retentionMs: settings.retentionMs,
+    eventRetentionMs: settings.eventRetentionMs,
+    pruneEveryMs: settings.pruneEveryMs,
+  });
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -111,7 +127,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       perWebhook: settings.perWebhook,
     });
     if (claims.length === 0) return { fannedOut, started: [] };
-    const contexts = new Map((await findAttemptContexts(db, claims.map((c) => c.id))).map((c) => [c.id, c]));
+    const contexts = new Map(
+      (
+        await findAttemptContexts(
+          db,
+          claims.map((c) => c.id),
+        )
+      ).map((c) => [c.id, c]),
+    );
     return { fannedOut, started: claims.map((claim) => track(claim, contexts.get(claim.id), owner)) };
   }
 

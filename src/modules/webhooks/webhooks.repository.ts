@@ -53,12 +53,7 @@ export async function lockUserRow(db: Executor, dialect: DialectName, userId: st
   await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
 }
 
-export async function recordWebhookFailure(
-  db: Executor,
-  userId: string,
-  id: string,
-  failure: { status: number; reason: string; at: string },
-): Promise<void> {
+export async function recordWebhookFailure(db: Executor, userId: string, id: string, failure: { status: number; reason: string; at: string }): Promise<void> {
   await db
     .updateTable('webhooks')
     .set({ last_failure_status: failure.status, last_failure_reason: failure.reason, last_failure_at: failure.at })
@@ -81,6 +76,9 @@ export interface SubscribedWebhook {
  */
 export async function findWebhooksOfUsers(db: Executor, dialect: DialectName, userIds: readonly string[]): Promise<SubscribedWebhook[]> {
   if (userIds.length === 0) return [];
-  const query = db.selectFrom('webhooks').select(['id', 'user_id', 'events', 'created_at']).where('user_id', 'in', [...userIds]);
+  const query = db
+    .selectFrom('webhooks')
+    .select(['id', 'user_id', 'events', 'created_at'])
+    .where('user_id', 'in', [...userIds]);
   return (dialect === 'postgres' ? query.forKeyShare() : query).execute();
 }

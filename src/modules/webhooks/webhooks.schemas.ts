@@ -18,7 +18,9 @@ export const WebhookSchema = Type.Object(
     events: Type.Array(EventName),
     description: Nullable(Type.String()),
     created_at: UtcTimestamp,
-    last_failure_status: Nullable(Type.Integer({ description: 'HTTP status of the last attempt of the last delivery whose attempts all failed; 0 when no response came' })),
+    last_failure_status: Nullable(
+      Type.Integer({ description: 'HTTP status of the last attempt of the last delivery whose attempts all failed; 0 when no response came' }),
+    ),
     last_failure_reason: Nullable(FailureReason),
     last_failure_at: Nullable(UtcTimestamp),
   },
@@ -60,7 +62,11 @@ export const DeliveryPageSchema = Type.Object(
 );
 
 export const CreateWebhookBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048, description: 'public https URL (no credentials, no localhost, .local or .internal, no private or loopback address)' }),
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: 'public https URL (no credentials, no localhost, .local or .internal, no private or loopback address)',
+  }),
   events: Type.Array(EventName, { minItems: 1, maxItems: 50, description: 'one or more event names; repeats count once' }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
 });

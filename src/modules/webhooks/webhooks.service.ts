@@ -9,14 +9,7 @@ import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
 import { checkWebhookUrl, DestinationRuleError } from './destination-rules.js';
 import type { SigningKeyVault } from './signing-keys.js';
 import { newWebhookSecret, signingKeyOf } from './signing.js';
-import {
-  countWebhooks,
-  deleteWebhookById,
-  findWebhooks,
-  insertWebhook,
-  lockUserRow,
-  type WebhookRow,
-} from './webhooks.repository.js';
+import { countWebhooks, deleteWebhookById, findWebhooks, insertWebhook, lockUserRow, type WebhookRow } from './webhooks.repository.js';
 import { MAX_WEBHOOKS_PER_USER, type CreateWebhookBody, type WebhookView } from './webhooks.schemas.js';
 
 export interface WebhooksService extends DeliveryLog {

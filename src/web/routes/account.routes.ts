@@ -28,15 +28,23 @@ const fieldOf = (error: AppError): keyof NonNullable<AccountPageData['errors']> 
   return named === 'current_password' || named === 'new_password' || named === 'confirmation' ? named : 'form';
 };
 
-export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer'> & { cookies: SessionCookies }> = async (app, { accountSettings, transfer, cookies }) => {
-
+export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer'> & { cookies: SessionCookies }> = async (
+  app,
+  { accountSettings, transfer, cookies },
+) => {
   /** The account page of the signed-in user; the routes below redirect signed-out browsers first. */
   function session(request: FastifyRequest): { user: SessionUser; token: string } | null {
     const { user, sessionToken } = webContext(request);
     return user && sessionToken ? { user, token: sessionToken } : null;
   }
 
-  async function render(request: FastifyRequest, reply: FastifyReply, s: { user: SessionUser; token: string }, status: number, extra: Partial<AccountPageData> = {}) {
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    s: { user: SessionUser; token: string },
+    status: number,
+    extra: Partial<AccountPageData> = {},
+  ) {
     const sessions = await accountSettings.sessions(s.user.id, s.token);
     return sendPage(reply, status, accountPage({ user: s.user, csrf: webContext(request).csrf, sessions, ...extra }));
   }
@@ -59,7 +67,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSet
     if (!s) return reply.redirect('/login', 303);
     try {
       await accountSettings.changePassword({
-        userId: s.user.id, email: s.user.email, sessionToken: s.token, current: request.body.current_password ?? '', next: request.body.new_password ?? '', ip: request.ip,
+        userId: s.user.id,
+        email: s.user.email,
+        sessionToken: s.token,
+        current: request.body.current_password ?? '',
+        next: request.body.new_password ?? '',
+        ip: request.ip,
       });
     } catch (error) {
       const e = refused(error);

@@ -21,7 +21,6 @@ const UserParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /** The owner's admin page. Anyone else gets the same 404 as for a page that does not exist. */
 export const adminRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'instance' | 'users'>> = async (app, { instance, users }) => {
-
   async function requireOwner(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null> {
     const { user } = webContext(request);
     if (!user) {

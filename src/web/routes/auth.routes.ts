@@ -18,9 +18,14 @@ function formError(error: unknown): { status: number; message: string; headers: 
   throw error;
 }
 
-export const authRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accounts' | 'instance'> & { cookies: SessionCookies }> = async (app, { accounts, instance, cookies }) => {
-
-  for (const [path, render] of [['/login', loginPage], ['/signup', signupPage]] as const) {
+export const authRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accounts' | 'instance'> & { cookies: SessionCookies }> = async (
+  app,
+  { accounts, instance, cookies },
+) => {
+  for (const [path, render] of [
+    ['/login', loginPage],
+    ['/signup', signupPage],
+  ] as const) {
     app.get(path, { schema: { querystring: NextQuery } }, async (request, reply) => {
       const { user, csrf } = webContext(request);
       const next = safeNext(request.query.next);
@@ -51,15 +56,23 @@ export const authRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accounts' | '
   app.post('/login', { schema: { body: LoginBody } }, async (request, reply) => {
     const { email = '', password = '' } = request.body;
     const next = safeNext(request.body.next);
-    return openSession(reply, next, () => accounts.signIn({ email, password, ip: request.ip }), (error) =>
-      loginPage({ csrf: webContext(request).csrf, next, email, error }));
+    return openSession(
+      reply,
+      next,
+      () => accounts.signIn({ email, password, ip: request.ip }),
+      (error) => loginPage({ csrf: webContext(request).csrf, next, email, error }),
+    );
   });
 
   app.post('/signup', { schema: { body: SignupBody } }, async (request, reply) => {
     const { email = '', password = '', timezone } = request.body;
     const next = safeNext(request.body.next);
-    return openSession(reply, next, () => accounts.signUp({ email, password, ip: request.ip, ...(timezone ? { timezone } : {}) }), (error) =>
-      signupPage({ csrf: webContext(request).csrf, next, email, error }));
+    return openSession(
+      reply,
+      next,
+      () => accounts.signUp({ email, password, ip: request.ip, ...(timezone ? { timezone } : {}) }),
+      (error) => signupPage({ csrf: webContext(request).csrf, next, email, error }),
+    );
   });
 
   app.post('/logout', { schema: { body: Type.Object(CSRF_FIELD) } }, async (request, reply) => {

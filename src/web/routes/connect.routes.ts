@@ -20,7 +20,6 @@ const DecisionBody = Type.Object({ ...CSRF_FIELD, state: field(200), decision: f
 const tickedScopes = (value: string | string[] | undefined): Scope[] => (value === undefined ? [] : [value].flat().filter(isScope));
 
 export const connectRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'limits' | 'pairing'>> = async (app, { clock, limits, pairing }) => {
-
   // States are guessed here as well as at the API: the page spends the same per-address budget.
   app.addHook('onRequest', async (request, reply) => {
     const decision = await limits.checkClientIp(request.ip);
@@ -62,14 +61,30 @@ export const connectRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | '
     if (!user) return reply.redirect(`/login?next=${encodeURIComponent(`/connect/agent?state=${state}`)}`, 303);
     const decision = request.body.decision;
     if (decision !== 'approve' && decision !== 'deny') {
-      return sendPage(reply, 400, errorPage({ title: 'Choose Approve or Deny', message: 'The form did not say whether to approve or deny. Open the link again.', user, csrf: webContext(request).csrf }));
+      return sendPage(
+        reply,
+        400,
+        errorPage({
+          title: 'Choose Approve or Deny',
+          message: 'The form did not say whether to approve or deny. Open the link again.',
+          user,
+          csrf: webContext(request).csrf,
+        }),
+      );
     }
     // The page's form marks that it showed the boxes; a post without the marker (no boxes shown) grants what was asked.
     const granted = request.body.scope_choice ? tickedScopes(request.body.scope) : undefined;
     if (decision === 'approve' && granted?.length === 0) {
       const found = await pairing.find(state);
       if (found?.status !== 'pending') return outcome(request, reply, found);
-      const page = approvalPage({ user, csrf: webContext(request).csrf, state, pairing: found, now: clock.now(), error: 'Tick at least one permission to approve, or deny the request.' });
+      const page = approvalPage({
+        user,
+        csrf: webContext(request).csrf,
+        state,
+        pairing: found,
+        now: clock.now(),
+        error: 'Tick at least one permission to approve, or deny the request.',
+      });
       return sendPage(reply, 400, page);
     }
     // The key will belong to the session's user: nothing in the form names an account.

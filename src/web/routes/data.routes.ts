@@ -13,7 +13,12 @@ import { field } from './forms.js';
 const ExportQuery = Type.Object({ format: field(20) });
 
 /** Renders the settings page with a result or an error of the import (the settings routes own that page). */
-export type SettingsRenderer = (request: FastifyRequest, reply: FastifyReply, status: number, extra: { notice?: string; error?: string }) => Promise<FastifyReply>;
+export type SettingsRenderer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  extra: { notice?: string; error?: string },
+) => Promise<FastifyReply>;
 
 const summary = (r: ImportResult): string => {
   const skipped = r.skipped.length > 0 ? ` ${r.skipped.length} skipped (already in your inbox).` : '';
@@ -33,8 +38,13 @@ function sourceOf(file: Buffer): { kind: 'json'; body: unknown } | { kind: 'csv'
 }
 
 /** Imports an uploaded file for the user: the page's message and status either way. */
-export async function importUpload(transfer: Services['transfer'], user: SessionUser, body: UploadBody | undefined): Promise<{ status: number; notice?: string; error?: string }> {
-  if (!Buffer.isBuffer(body?.file) || body.file.length === 0) return { status: 400, error: 'Choose a file to import: an export of Capture Inbox (.json) or a Todoist CSV.' };
+export async function importUpload(
+  transfer: Services['transfer'],
+  user: SessionUser,
+  body: UploadBody | undefined,
+): Promise<{ status: number; notice?: string; error?: string }> {
+  if (!Buffer.isBuffer(body?.file) || body.file.length === 0)
+    return { status: 400, error: 'Choose a file to import: an export of Capture Inbox (.json) or a Todoist CSV.' };
   try {
     const result = await transfer.importData(user, sourceOf(body.file));
     return { status: 200, notice: summary(result) };

@@ -12,12 +12,22 @@ import { webContext } from '../session.js';
 import { CSRF_FIELD, field, queryOf, safeReturn } from './forms.js';
 
 const InboxQuery = Type.Object({
-  q: field(500), project: field(100), tag: field(200), show: field(20), cursor: field(512),
-  organized: field(100), undo: field(4000),
+  q: field(500),
+  project: field(100),
+  tag: field(200),
+  show: field(20),
+  cursor: field(512),
+  organized: field(100),
+  undo: field(4000),
 });
 const CaptureBody = Type.Object({
-  ...CSRF_FIELD, text: field(100_000 + 1000), type: field(10), project_id: field(100), return: field(2000),
-  organize: field(5), organize_shown: field(5),
+  ...CSRF_FIELD,
+  text: field(100_000 + 1000),
+  type: field(10),
+  project_id: field(100),
+  return: field(2000),
+  organize: field(5),
+  organize_shown: field(5),
 });
 const ActionBody = Type.Object({ ...CSRF_FIELD, return: field(2000), version: field(200) });
 const UndoBody = Type.Object({ ...CSRF_FIELD, return: field(2000), undo: field(4000) });
@@ -49,7 +59,14 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       if (item) {
         const project = await projects.get(user.id, item.project_id);
         const self = safeReturn(`/?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString()}`);
-        notice = organizedNotice({ item, undo, projectName: project.name, dates: dateContext(request, user.timezone, clock), csrf: webContext(request).csrf, self });
+        notice = organizedNotice({
+          item,
+          undo,
+          projectName: project.name,
+          dates: dateContext(request, user.timezone, clock),
+          csrf: webContext(request).csrf,
+          self,
+        });
       }
     } else if (request.cookies[PRO_HINT_COOKIE] === 'pending' && user.plan !== 'pro') {
       notice = proHint;
@@ -111,7 +128,11 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       await items.patch(user.id, request.params.id, undoPatch(undo), ifMatchPrecondition(undo.etag));
     } catch (error) {
       if (error instanceof AppError && error.code === 'precondition_failed') {
-        throw new PageError(409, 'Changed since', 'The item was changed after it was captured, so the organizer’s choices were not undone. Open the item to edit it.');
+        throw new PageError(
+          409,
+          'Changed since',
+          'The item was changed after it was captured, so the organizer’s choices were not undone. Open the item to edit it.',
+        );
       }
       throw error;
     }
@@ -138,7 +159,11 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       await run(user.id, request.params.id, precondition);
     } catch (error) {
       if (error instanceof AppError && error.code === 'precondition_failed') {
-        throw new PageError(409, 'Changed since', 'The item was changed after this page was loaded, so nothing was done. Go back and reload it to see the change.');
+        throw new PageError(
+          409,
+          'Changed since',
+          'The item was changed after this page was loaded, so nothing was done. Go back and reload it to see the change.',
+        );
       }
       throw error;
     }

@@ -24,12 +24,18 @@ export const installRoutes: FastifyPluginAsync = async (app) => {
   const cache = 'public, max-age=86400';
 
   app.get('/manifest.webmanifest', async (_request, reply) =>
-    reply.type('application/manifest+json; charset=utf-8').header('cache-control', cache).header('x-content-type-options', 'nosniff').send(manifest));
+    reply.type('application/manifest+json; charset=utf-8').header('cache-control', cache).header('x-content-type-options', 'nosniff').send(manifest),
+  );
 
   for (const size of ICON_SIZES) {
     // Drawn at the first request, not at start-up, where drawing them was a tenth of the time to ready.
     let png: Buffer | undefined;
     app.get(`/icons/icon-${size}.png`, async (_request, reply) =>
-      reply.type('image/png').header('cache-control', cache).header('x-content-type-options', 'nosniff').send((png ??= iconPng(size))));
+      reply
+        .type('image/png')
+        .header('cache-control', cache)
+        .header('x-content-type-options', 'nosniff')
+        .send((png ??= iconPng(size))),
+    );
   }
 };

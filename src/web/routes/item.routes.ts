@@ -36,8 +36,10 @@ const SubtaskBody = Type.Object({ ...CSRF_FIELD, text: field(101_000) });
 
 const NOTICES: Record<string, string> = { saved: 'Saved.', subtask: 'Subtask added.' };
 
-export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'search' | 'subtasks' | 'tags'>> = async (app, { clock, items, limits, projects, search, subtasks, tags }) => {
-
+export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'search' | 'subtasks' | 'tags'>> = async (
+  app,
+  { clock, items, limits, projects, search, subtasks, tags },
+) => {
   /** Items the item may go under: recent active ones but itself and its own subtasks (the service checks deeper cycles). */
   async function parentChoices(user: AuthUser, item: ItemView, children: ItemView[], parent: ItemView | null) {
     const recent = await search.search(user.id, { limit: 100 }, { notArchived: true });
@@ -52,7 +54,14 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
     reply: FastifyReply,
     user: AuthUser,
     item: ItemView,
-    extra: { status?: number; values?: ItemFormValues; errors?: FieldErrors; notice?: string; stale?: boolean; subtaskDraft?: { text: string; error: string } } = {},
+    extra: {
+      status?: number;
+      values?: ItemFormValues;
+      errors?: FieldErrors;
+      notice?: string;
+      stale?: boolean;
+      subtaskDraft?: { text: string; error: string };
+    } = {},
   ): Promise<FastifyReply> {
     const [projectList, tagList, children, parent] = await Promise.all([
       projects.list(user.id),
@@ -92,7 +101,8 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
     if (!user) return reply.redirect('/login', 303);
     const item = await items.get(user.id, request.params.id);
     const values = valuesFromBody(request.body, valuesOf(item, user.timezone));
-    const again = (errors: FieldErrors, status: number, current = item, stale = false) => render(request, reply, user, current, { values, errors, status, stale });
+    const again = (errors: FieldErrors, status: number, current = item, stale = false) =>
+      render(request, reply, user, current, { values, errors, status, stale });
     const planned = patchOf(values, user.timezone);
     if ('errors' in planned) return again(planned.errors, 400);
     const limited = await overLimit(limits, user, reply);

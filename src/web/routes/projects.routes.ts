@@ -27,7 +27,13 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Servi
   const { projects, limits } = options;
   const renderInbox = createInboxRenderer(options);
 
-  async function renderList(request: FastifyRequest, reply: FastifyReply, user: AuthUser, status: number, extra: { notice?: string; draft?: { name: string; error: string } } = {}) {
+  async function renderList(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: AuthUser,
+    status: number,
+    extra: { notice?: string; draft?: { name: string; error: string } } = {},
+  ) {
     return sendPage(reply, status, projectsPage({ user, csrf: webContext(request).csrf, projects: await projects.list(user.id), ...extra }));
   }
 

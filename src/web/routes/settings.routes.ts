@@ -41,8 +41,10 @@ function zonesFor(current: string): string[] {
   return ['UTC', ...(current !== 'UTC' && !zones.includes(current) ? [current] : []), ...zones];
 }
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys' | 'transfer' | 'users'> & { webhooks?: WebhookSource }> = async (app, { keys, transfer, users, webhooks }) => {
-
+export const settingsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys' | 'transfer' | 'users'> & { webhooks?: WebhookSource }> = async (
+  app,
+  { keys, transfer, users, webhooks },
+) => {
   async function render(request: FastifyRequest, reply: FastifyReply, user: SessionUser, status: number, extra: Partial<SettingsPageData> = {}) {
     const [keyList, hooks, isOwner] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null, users.isOwner(user.id)]);
     const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, timeZones: zonesFor(user.timezone), webhooks: hooks, isOwner, ...extra });

@@ -24,7 +24,8 @@ export const webVoiceRoutes: FastifyPluginAsync<Pick<Services, 'limits' | 'voice
     const answer = (status: number, body: VoiceAnswer) => reply.status(status).type('application/json; charset=utf-8').send(body);
     if (!user) return answer(401, { error: 'Sign in again to record.' });
     if (user.plan !== 'pro') return answer(402, { error: 'Voice capture is part of the Pro plan.' });
-    if (voice.engineName === null) return answer(503, { error: `This server cannot turn speech into text: ${voice.unavailableReason ?? 'no speech engine is installed'}.` });
+    if (voice.engineName === null)
+      return answer(503, { error: `This server cannot turn speech into text: ${voice.unavailableReason ?? 'no speech engine is installed'}.` });
     const limited = await overLimit(limits, user, reply);
     if (limited) return answer(429, { error: limited });
     const body = request.body as UploadBody | undefined;
@@ -40,7 +41,8 @@ export const webVoiceRoutes: FastifyPluginAsync<Pick<Services, 'limits' | 'voice
       const result = await voice.transcribe({ audioPath, workDir, language: undefined, signal: workspace.signal });
       return answer(200, { text: result.text });
     } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) return answer(error.statusCode, { error: `The recording could not be transcribed: ${error.message}.` });
+      if (error instanceof AppError && error.statusCode < 500)
+        return answer(error.statusCode, { error: `The recording could not be transcribed: ${error.message}.` });
       if (error instanceof AppError) return answer(error.statusCode, { error: `Transcription is unavailable right now: ${error.message}.` });
       throw error;
     } finally {

@@ -42,13 +42,17 @@ function sessionsSection(d: AccountPageData): SafeHtml {
   return html`<section class="card sessions" aria-labelledby="sessions-heading"><h2 id="sessions-heading">Signed-in browsers</h2>
   <table><caption class="visually-hidden">Browsers signed in to this account</caption>
   <thead><tr><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-  <tbody>${d.sessions.map((s, i) => html`<tr>
+  <tbody>${d.sessions.map(
+    (s, i) => html`<tr>
     <td data-label="Signed in"><time datetime="${s.created_at}">${formatDateTime(s.created_at, zone)}</time></td>
     <td data-label="Last seen"><time datetime="${s.last_seen_at}">${formatDateTime(s.last_seen_at, zone)}</time></td>
-    <td data-label="">${s.current
-      ? html`<strong>This browser</strong>`
-      : html`<form method="post" action="/account/sessions/${s.id}/end">${csrfField(d.csrf)}<button class="small" type="submit" aria-label="Sign out browser ${i + 1} (signed in ${formatDateTime(s.created_at, zone)})">Sign out</button></form>`}</td>
-  </tr>`)}</tbody></table></section>`;
+    <td data-label="">${
+      s.current
+        ? html`<strong>This browser</strong>`
+        : html`<form method="post" action="/account/sessions/${s.id}/end">${csrfField(d.csrf)}<button class="small" type="submit" aria-label="Sign out browser ${i + 1} (signed in ${formatDateTime(s.created_at, zone)})">Sign out</button></form>`
+    }</td>
+  </tr>`,
+  )}</tbody></table></section>`;
 }
 
 function dataSection(d: AccountPageData, errors: Errors): SafeHtml {

@@ -19,10 +19,12 @@ function signupSection(d: AdminPageData): SafeHtml {
   return html`<section class="card" aria-labelledby="signup-heading">
   <h2 id="signup-heading">Sign-up</h2>
   <p>Sign-up is <strong data-signup-state="${d.signup.open ? 'open' : 'closed'}">${state}</strong>. New accounts get the ${d.defaultPlan === 'pro' ? 'Pro' : 'Free'} plan (<code>DEFAULT_PLAN</code>).</p>
-  ${d.signup.closedBySetting
-    ? html`<p class="muted">Closed by the server's setting <code>ALLOW_SIGNUP=false</code>; change it there to open sign-up.</p>`
-    : html`<form method="post" action="/admin/signup">${csrfField(d.csrf)}<input type="hidden" name="open" value="${d.signup.open ? 'false' : 'true'}">
-    <button type="submit">${d.signup.open ? 'Close sign-up' : 'Open sign-up'}</button></form>`}
+  ${
+    d.signup.closedBySetting
+      ? html`<p class="muted">Closed by the server's setting <code>ALLOW_SIGNUP=false</code>; change it there to open sign-up.</p>`
+      : html`<form method="post" action="/admin/signup">${csrfField(d.csrf)}<input type="hidden" name="open" value="${d.signup.open ? 'false' : 'true'}">
+    <button type="submit">${d.signup.open ? 'Close sign-up' : 'Open sign-up'}</button></form>`
+  }
   <p class="muted small">Create an account while sign-up is closed: <code>npm run --silent admin -- user create --email E</code>, then <code>user set-password</code>.</p>
 </section>`;
 }

@@ -31,9 +31,11 @@ export function captureForm(d: CaptureFormData): SafeHtml {
   <div class="options">
     <select name="type" aria-label="Type">${option('todo', 'Todo', true)}${option('note', 'Note', false)}</select>
     <select name="project_id" aria-label="Project">${d.projects.map((p) => option(p.id, p.name, p.id === d.project))}</select>
-    ${d.organize
-      ? html`<input type="hidden" name="organize_shown" value="1"><label class="check-label"><input type="checkbox" name="organize" value="1"${d.organize.checked ? html` checked` : ''}> Organize</label>`
-      : ''}
+    ${
+      d.organize
+        ? html`<input type="hidden" name="organize_shown" value="1"><label class="check-label"><input type="checkbox" name="organize" value="1"${d.organize.checked ? html` checked` : ''}> Organize</label>`
+        : ''
+    }
     ${d.voice ? html`<button type="button" class="voice" data-voice hidden aria-pressed="false"${d.voice.unavailable ? html` data-voice-unavailable="${d.voice.unavailable}"` : ''}>Record</button>` : ''}
     <button class="primary" type="submit">Capture</button>
   </div>

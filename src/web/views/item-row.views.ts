@@ -43,9 +43,11 @@ export function itemRow(c: RowContext, item: ItemView): SafeHtml {
     </p>
   </div>
   <div class="actions">
-    ${archived
-      ? html`<button class="small" type="submit" formaction="${base}/unarchive" aria-label="Unarchive “${name}”">Unarchive</button>`
-      : html`<button class="small" type="submit" formaction="${base}/archive" data-confirm="Archive “${name}”?" aria-label="Archive “${name}”">Archive</button>`}
+    ${
+      archived
+        ? html`<button class="small" type="submit" formaction="${base}/unarchive" aria-label="Unarchive “${name}”">Unarchive</button>`
+        : html`<button class="small" type="submit" formaction="${base}/archive" data-confirm="Archive “${name}”?" aria-label="Archive “${name}”">Archive</button>`
+    }
     <button class="small danger" type="submit" formaction="${base}/delete" data-confirm="Delete “${name}” and its subtasks?" aria-label="Delete “${name}”">Delete</button>
   </div>
 </form>

@@ -102,10 +102,12 @@ export function itemPage(d: ItemPageData): string {
 <h1 class="item-title${d.item.is_completed ? ' done' : ''}">${name}</h1>
 <p class="meta item-meta"><span>${d.item.type === 'note' ? 'Note' : 'Todo'} · ${STATUS_LABELS[d.item.status]}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${d.item.tags.map((t) => html` <a class="tag" href="/?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
-${d.stale
+${
+  d.stale
     ? html`<div class="alert warn" role="alert"><p><strong>This item changed after you opened it</strong> (on another device or through the API). Nothing was saved.</p>
   <p>It is now: “${name}”${d.item.due_at ? `, due ${formatDueAbsolute(d.item.due_at, d.dates)}` : ''}, ${d.item.status}${d.item.tags.length > 0 ? `, #${d.item.tags.join(' #')}` : ''}. Your version is in the form below: save it to replace the current one, or discard it.</p></div>`
-    : ''}
+    : ''
+}
 ${d.errors.form ? html`<div class="alert error" role="alert">${sentence(d.errors.form)}</div>` : ''}
 ${notes}
 ${editForm(d)}

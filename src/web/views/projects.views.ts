@@ -26,8 +26,10 @@ ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : 
   <button class="primary" type="submit">Create project</button>
 </form>
 <ul class="items project-list">
-${d.projects.map((p) => html`<li class="item"><div class="row"><div class="body"><p class="title"><a href="/projects/${p.id}">${p.name}</a></p>
-  <p class="meta">${plural(p.item_count)}${p.is_default ? ' · captures without a project land here' : ''}</p></div></div></li>`)}
+${d.projects.map(
+  (p) => html`<li class="item"><div class="row"><div class="body"><p class="title"><a href="/projects/${p.id}">${p.name}</a></p>
+  <p class="meta">${plural(p.item_count)}${p.is_default ? ' · captures without a project land here' : ''}</p></div></div></li>`,
+)}
 </ul>`;
   return renderPage({ title: 'Projects', section: 'projects', user: d.user, csrf: d.csrf, body });
 }

@@ -68,14 +68,22 @@ function keyRow(d: SettingsPageData, key: KeyView): SafeHtml {
   <td data-label="Last used">${key.last_used_at ? html`<time datetime="${key.last_used_at}">${formatDateTime(key.last_used_at, zone)}</time>` : 'Never'}</td>
   <td data-label="Scopes">${key.scopes.join(', ')}</td>
   <td data-label="Expires">${key.expires_at ? html`<time datetime="${key.expires_at}">${formatDateTime(key.expires_at, zone)}</time>` : 'Never'}</td>
-  <td data-label="${revoked ? 'Status' : ''}">${revoked
-    ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time></span>`
-    : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}” (cin_${key.prefix}_…)">Revoke</button></form>`}</td>
+  <td data-label="${revoked ? 'Status' : ''}">${
+    revoked
+      ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time></span>`
+      : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}” (cin_${key.prefix}_…)">Revoke</button></form>`
+  }</td>
 </tr>`;
 }
 
 /** The expiry offered when minting: never, or whole days (the CLI takes --expires-in-days). */
-const EXPIRY_CHOICES: ReadonlyArray<readonly [string, string]> = [['', 'Never'], ['7', 'In 7 days'], ['30', 'In 30 days'], ['90', 'In 90 days'], ['365', 'In a year']];
+const EXPIRY_CHOICES: ReadonlyArray<readonly [string, string]> = [
+  ['', 'Never'],
+  ['7', 'In 7 days'],
+  ['30', 'In 30 days'],
+  ['90', 'In 90 days'],
+  ['365', 'In a year'],
+];
 
 function keysSection(d: SettingsPageData): SafeHtml {
   return html`<section class="card" aria-labelledby="keys-heading">
@@ -93,11 +101,13 @@ function keysSection(d: SettingsPageData): SafeHtml {
       <select id="key-expiry" name="expires_in_days">${EXPIRY_CHOICES.map(([days, label]) => html`<option value="${days}">${label}</option>`)}</select></div>
     <button class="primary" type="submit">Create key</button>
   </form>
-  ${d.keys.length > 0
-    ? html`<table><caption class="visually-hidden">Your API keys</caption>
+  ${
+    d.keys.length > 0
+      ? html`<table><caption class="visually-hidden">Your API keys</caption>
   <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Status</span></th></tr></thead>
   <tbody>${d.keys.map((k) => keyRow(d, k))}</tbody></table>`
-    : html`<p class="muted">No keys yet.</p>`}
+      : html`<p class="muted">No keys yet.</p>`
+  }
 </section>`;
 }
 
@@ -110,14 +120,18 @@ function failure(d: SettingsPageData, hook: WebhookSummary): SafeHtml | string {
 function webhooksSection(d: SettingsPageData, hooks: WebhookSummary[]): SafeHtml {
   return html`<section class="card" aria-labelledby="webhooks-heading">
   <h2 id="webhooks-heading">Webhooks</h2>
-  ${hooks.length > 0
-    ? html`<table><caption class="visually-hidden">Your webhooks</caption>
+  ${
+    hooks.length > 0
+      ? html`<table><caption class="visually-hidden">Your webhooks</caption>
   <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Last failure</th></tr></thead>
-  <tbody>${hooks.map((h) => html`<tr>
+  <tbody>${hooks.map(
+    (h) => html`<tr>
     <td data-label="URL"><code>${h.url}</code>${h.description ? html`<br><span class="muted small">${h.description}</span>` : ''}</td>
     <td data-label="Events">${h.events.join(', ')}</td>
-    <td data-label="Last failure">${failure(d, h)}</td></tr>`)}</tbody></table>`
-    : html`<p class="muted">No webhooks. Pro users create them with <code>POST /api/v1/webhooks</code>.</p>`}
+    <td data-label="Last failure">${failure(d, h)}</td></tr>`,
+  )}</tbody></table>`
+      : html`<p class="muted">No webhooks. Pro users create them with <code>POST /api/v1/webhooks</code>.</p>`
+  }
 </section>`;
 }
 

@@ -18,11 +18,13 @@ export function sidebar(d: SidebarData): SafeHtml {
     ${d.projects.map((p) => html`<li><a href="/projects/${p.id}"${current(p.id === d.currentProject)}><span>${p.name}</span><span class="count" aria-label="${p.item_count} items">${p.item_count}</span></a></li>`)}
   </ul>
   <p class="small"><a href="/projects">New project…</a></p>
-  ${d.tags.length > 0
-    ? html`<h2 id="tags-heading">Tags</h2>
+  ${
+    d.tags.length > 0
+      ? html`<h2 id="tags-heading">Tags</h2>
   <ul class="tag-list" aria-labelledby="tags-heading">
     ${d.tags.map((t) => html`<li><a class="tag" href="/?tag=${encodeURIComponent(t.name)}"${current(t.name.toLowerCase() === (d.currentTag ?? '').toLowerCase())}>#${t.name} <span class="count" aria-label="${t.item_count} items">${t.item_count}</span></a></li>`)}
   </ul>`
-    : ''}
+      : ''
+  }
 </aside>`;
 }

@@ -30,7 +30,8 @@ Example:
     const due = ctx.string('due');
     const project = ctx.string('project');
     const tags = ctx.strings('tag');
-    if (title === undefined && due === undefined && project === undefined && tags.length === 0) throw new UsageError('nothing to change: give --title, --due, --project or --tag');
+    if (title === undefined && due === undefined && project === undefined && tags.length === 0)
+      throw new UsageError('nothing to change: give --title, --due, --project or --tag');
     const inbox = await ctx.client();
     const patch: ItemPatch = {
       ...(title !== undefined ? { title } : {}),

@@ -25,7 +25,10 @@ Example:
     }
     const result = await (await ctx.client()).transfer.import(body);
     if (ctx.json) ctx.printJson(result);
-    else ctx.print(`imported ${result.imported.items} items, ${result.imported.projects} projects, ${result.imported.tags} tags; skipped ${result.skipped.length}`);
+    else
+      ctx.print(
+        `imported ${result.imported.items} items, ${result.imported.projects} projects, ${result.imported.tags} tags; skipped ${result.skipped.length}`,
+      );
     return 0;
   },
 };

@@ -18,7 +18,13 @@ export async function printItem(ctx: Context, inbox: CaptureInbox, item: Item, v
 }
 
 /** `cin done|undone|archive ID`: one change to one item, which is then printed. */
-export function itemChange(spec: { name: string; summary: string; manual: string; verb: string; change: (inbox: CaptureInbox, id: string) => Promise<Item> }): Command {
+export function itemChange(spec: {
+  name: string;
+  summary: string;
+  manual: string;
+  verb: string;
+  change: (inbox: CaptureInbox, id: string) => Promise<Item>;
+}): Command {
   return {
     name: spec.name,
     summary: spec.summary,

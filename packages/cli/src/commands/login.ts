@@ -35,7 +35,11 @@ Example:
     if (ctx.positionals.length > 0) throw new UsageError('cin login takes no arguments');
     const server = await ctx.server();
     if (!server) throw new UsageError('which server? give --server URL (or set CAPTURE_INBOX_URL)');
-    const scopes = ctx.string('scopes')?.split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = ctx
+      .string('scopes')
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = scopes?.filter((s) => !SCOPES.includes(s as Scope)) ?? [];
     if (scopes?.length === 0 || unknown.length > 0) throw new UsageError(`--scopes takes a comma-separated list of ${SCOPES.join(', ')}`);
     const label = ctx.string('label') ?? `cin on ${hostname()}`;

@@ -17,7 +17,16 @@ const CaptureInput = z.object({
     ),
   project: z.string().min(1).optional().describe('Project name (case-insensitive) or id. Omitted: the Inbox.'),
   due: DateTimeInput.optional().describe("Due date-time, ISO 8601 with the user's UTC offset, e.g. 2026-11-28T09:00:00+01:00."),
-  tags: z.array(z.string().min(1).regex(/^[^,]*$/, 'a tag name has no comma')).max(20).optional().describe('Tag names; unknown names are created. Needs a key with the write scope.'),
+  tags: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^[^,]*$/, 'a tag name has no comma'),
+    )
+    .max(20)
+    .optional()
+    .describe('Tag names; unknown names are created. Needs a key with the write scope.'),
   type: ItemType.optional().describe('todo (the default) or note.'),
 });
 
@@ -28,7 +37,7 @@ export function registerCaptureTool(server: McpServer, ctx: ToolContext): void {
       title: 'Capture an item',
       description:
         'Save something the user wants to remember or do as a new item in their Capture Inbox: "remind me to call the dentist Friday", "note that…", "add milk to my list". ' +
-        'Pass their words as text. If you can tell the project, due date, tags or type, pass them yourself (due as ISO 8601 with the user\'s offset) and leave organize off. ' +
+        "Pass their words as text. If you can tell the project, due date, tags or type, pass them yourself (due as ISO 8601 with the user's offset) and leave organize off. " +
         'Set organize: true instead when the text holds a date or topic you did not parse, so the server files and dates it (Pro plan); fields you pass explicitly are kept. ' +
         'Each call creates a new item: do not call it again to retry a call that succeeded.',
       inputSchema: CaptureInput,
@@ -52,7 +61,12 @@ export function registerCaptureTool(server: McpServer, ctx: ToolContext): void {
             item = { ...(await ctx.api.updateItem(captured.id, { tags: input.tags })), ai: captured.ai };
           } catch (error) {
             if (!isApiError(error)) throw error;
-            throw new InboxApiError(error.status, error.error, `${error.message} (the item was captured as ${captured.id} without its tags; do not capture it again)`, error.details);
+            throw new InboxApiError(
+              error.status,
+              error.error,
+              `${error.message} (the item was captured as ${captured.id} without its tags; do not capture it again)`,
+              error.details,
+            );
           }
         }
         if (captured.ai) ctx.invalidateProjects();

@@ -14,7 +14,16 @@ const UpdateInput = z.object({
   content_md: z.string().max(100_000).nullable().optional().describe('New Markdown body; null clears it.'),
   due_at: DateTimeInput.nullable().optional().describe("New due date-time, ISO 8601 with the user's offset; null clears it."),
   project: z.string().min(1).optional().describe('Move to this project (name or id).'),
-  tags: z.array(z.string().min(1).regex(/^[^,]*$/, 'a tag name has no comma')).max(20).optional().describe('The complete new set of tag names: it replaces the current tags.'),
+  tags: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^[^,]*$/, 'a tag name has no comma'),
+    )
+    .max(20)
+    .optional()
+    .describe('The complete new set of tag names: it replaces the current tags.'),
   status: ItemStatus.optional().describe('backlog, todo, doing, done (completes the item) or archived.'),
 });
 

@@ -14,7 +14,10 @@ const MAX_FEED_PAGES = 3;
 const FEED_PAGE = 200;
 
 const SearchInput = z.object({
-  query: z.string().max(500).describe('Words to find. Each word must match the start of a word in the title or body, case-insensitively ("dent" finds "dentist").'),
+  query: z
+    .string()
+    .max(500)
+    .describe('Words to find. Each word must match the start of a word in the title or body, case-insensitively ("dent" finds "dentist").'),
   status: ItemStatus.optional().describe('Only items in this status.'),
   tag: z.string().min(1).optional().describe('Only items with this tag (case-insensitive).'),
   project: z.string().min(1).optional().describe('Only items of this project (name or id).'),

@@ -6,15 +6,39 @@ export const TAG_ORDINAL_DAY = 'organizer/ordinalDay';
 
 /** After a bare "the 3rd", only these words keep it a date ("the 3rd at 5" yes, "the 3rd round" no). */
 const AFTER_ORDINAL_DATE = new Set([
-  '', 'at', 'by', 'before', 'after', 'around', 'from', 'to', 'until', 'till', 'and', 'or', 'then', 'in',
-  'morning', 'afternoon', 'evening', 'night', 'noon', 'eod', 'for', 'please', 'pls', 'latest',
+  '',
+  'at',
+  'by',
+  'before',
+  'after',
+  'around',
+  'from',
+  'to',
+  'until',
+  'till',
+  'and',
+  'or',
+  'then',
+  'in',
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'noon',
+  'eod',
+  'for',
+  'please',
+  'pls',
+  'latest',
 ]);
 /** After "on/by the 3rd" anything goes except the nouns that make an ordinal a rank ("on the 2nd floor"). */
 const ORDINAL_NOUNS = new Set(
-  ('floor floors place time times round edition anniversary birthday grade attempt try step page chapter row level draft ' +
+  (
+    'floor floors place time times round edition anniversary birthday grade attempt try step page chapter row level draft ' +
     'version quarter half person year years century street st avenue ave entry item option generation season episode tier ' +
     'class period lesson semester term son daughter child kid house door stop exit seat gear base division prize position ' +
-    'line paragraph section slide call meeting day week month hole lap set verse act scene track volume issue').split(' '),
+    'line paragraph section slide call meeting day week month hole lap set verse act scene track volume issue'
+  ).split(' '),
 );
 
 const eodParser: chrono.Parser = {

@@ -125,8 +125,7 @@ function read(r: Phrase, ctx: Context): Reading {
     // "this weekend" on a Saturday is today, even past nine: the text names it.
     day = nextWeekday(ctx.today, 6, true);
     mayBeEarlierToday = true;
-  }
-  else if (/^next month$/.test(core)) {
+  } else if (/^next month$/.test(core)) {
     const d = new Date(Date.UTC(ctx.today.year, ctx.today.month, 1));
     day = { ...ctx.today, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: 1 };
   } else if (s.isCertain('day')) {

@@ -7,7 +7,31 @@ const WORDS: Record<string, string> = {};
 const add = (to: string, ...from: string[]) => {
   for (const f of from) WORDS[f] = to;
 };
-add('tomorrow', 'tomorow', 'tommorow', 'tommorrow', 'tomorrrow', 'tomorrw', 'tomorow', 'tomororw', 'tomrrow', 'tomrow', 'tmrw', 'tmrow', 'tmr', 'tmw', 'tmrrw', '2moro', '2morrow', '2morow', 'tomoz', 'tomo', 'tomm', 'tomorro', 'tommorw');
+add(
+  'tomorrow',
+  'tomorow',
+  'tommorow',
+  'tommorrow',
+  'tomorrrow',
+  'tomorrw',
+  'tomorow',
+  'tomororw',
+  'tomrrow',
+  'tomrow',
+  'tmrw',
+  'tmrow',
+  'tmr',
+  'tmw',
+  'tmrrw',
+  '2moro',
+  '2morrow',
+  '2morow',
+  'tomoz',
+  'tomo',
+  'tomm',
+  'tomorro',
+  'tommorw',
+);
 add('tonight', 'tonite', '2nite', 'tonigt', 'tonihgt', 'toniht');
 add('today', '2day', 'tdy', 'todya', 'tody');
 add('monday', 'mondy', 'monady', 'mnday', 'mondya', 'moday');

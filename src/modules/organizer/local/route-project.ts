@@ -17,16 +17,28 @@ const MIN_SHARE = 0.6;
 /** Weights of a project's best, second and third most similar items. */
 const TOP_WEIGHTS = [1, 0.5, 0.25];
 
-const slug = (s: string): string => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A project name as a phrase: any run of spaces or dashes between its words, an optional plural or possessive. */
-const namePattern = (name: string): string => name.trim().split(/[\s\-_]+/).map(escape).join('[\\s\\-_]*') + "(?:'s|’s|s)?";
+const namePattern = (name: string): string =>
+  name
+    .trim()
+    .split(/[\s\-_]+/)
+    .map(escape)
+    .join('[\\s\\-_]*') + "(?:'s|’s|s)?";
 
 function byHashtag(title: string, content: string, projects: ProjectContext[]): Routing | undefined {
   for (const m of `${title}\n${content}`.matchAll(/(?:^|\s)#([\p{L}\p{N}_-]+)/gu)) {
     const project = projects.find((p) => slug(p.name) === slug(m[1]!));
     if (!project) continue;
-    const cleaned = title.replace(new RegExp(`(^|\\s)#${escape(m[1]!)}(?=$|[\\s,.;:!?])`, 'u'), '$1').replace(/\s{2,}/g, ' ').trim();
+    const cleaned = title
+      .replace(new RegExp(`(^|\\s)#${escape(m[1]!)}(?=$|[\\s,.;:!?])`, 'u'), '$1')
+      .replace(/\s{2,}/g, ' ')
+      .trim();
     return { projectId: project.id, title: cleaned === '' ? title : cleaned, how: 'hashtag' };
   }
   return undefined;
@@ -43,7 +55,7 @@ function byMention(text: string, projects: ProjectContext[]): Routing | undefine
     if (new RegExp(`^\\s*${namePattern(p.name)}\\s*:`, 'iu').test(text)) return found(p);
   }
   for (const p of named) {
-    const lead = "(?:^|[\\s(])(?:for|into|under|re:?|@)\\s*(?:the\\s+|my\\s+|our\\s+)?";
+    const lead = '(?:^|[\\s(])(?:for|into|under|re:?|@)\\s*(?:the\\s+|my\\s+|our\\s+)?';
     if (new RegExp(`${lead}${namePattern(p.name)}(?![\\p{L}\\p{N}])`, 'iu').test(text)) return found(p);
   }
   for (const p of named) {
@@ -91,7 +103,13 @@ function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: str
     if (score > 0) perProject.set(d.projectId, [...(perProject.get(d.projectId) ?? []), score]);
   }
   return [...perProject]
-    .map(([id, scores]) => ({ id, score: scores.sort((a, b) => b - a).slice(0, TOP_WEIGHTS.length).reduce((sum, s, i) => sum + s * TOP_WEIGHTS[i]!, 0) }))
+    .map(([id, scores]) => ({
+      id,
+      score: scores
+        .sort((a, b) => b - a)
+        .slice(0, TOP_WEIGHTS.length)
+        .reduce((sum, s, i) => sum + s * TOP_WEIGHTS[i]!, 0),
+    }))
     .sort((a, b) => b.score - a.score);
 }
 

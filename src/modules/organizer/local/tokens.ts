@@ -25,6 +25,11 @@ export const tokenWeight = (token: string): number => (GENERIC.has(token) ? GENE
 
 /** Lower-cased, stemmed content words: what two titles about the same thing tend to share. */
 export function contentTokens(text: string): string[] {
-  const words = text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w)).map((w) => stemmer(w));
 }

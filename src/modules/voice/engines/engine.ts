@@ -27,7 +27,10 @@ export interface TranscriptionEngine {
 /** The engine could not transcribe audio that decoded fine; the message is safe to show. */
 export class EngineFailure extends Error {
   override readonly name = 'EngineFailure';
-  constructor(message: string, readonly detail?: Record<string, unknown>) {
+  constructor(
+    message: string,
+    readonly detail?: Record<string, unknown>,
+  ) {
     super(message);
   }
 }

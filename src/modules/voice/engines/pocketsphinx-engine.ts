@@ -37,7 +37,11 @@ export function createPocketsphinxEngine(options: PocketsphinxOptions): Transcri
           signal,
           maxOutputBytes: 1024 * 1024,
         });
-        const text = stdout.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+        const text = stdout
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean)
+          .join(' ');
         return { text, language: 'en' };
       } catch (error) {
         if (!(error instanceof ProcessFailure) || error.kind === 'aborted') throw error;

@@ -14,9 +14,7 @@ export interface EngineSelectionOptions {
   fetch: FetchFn;
 }
 
-export type EngineSelection =
-  | { ok: true; engine: TranscriptionEngine; ffmpegPath: string }
-  | { ok: false; reason: string };
+export type EngineSelection = { ok: true; engine: TranscriptionEngine; ffmpegPath: string } | { ok: false; reason: string };
 
 const INSTALL_POCKETSPHINX = 'apt-get install pocketsphinx pocketsphinx-en-us';
 
@@ -38,9 +36,10 @@ export function selectEngine(options: EngineSelectionOptions): EngineSelection {
   const binaryPath = findExecutable('pocketsphinx_continuous', options.searchPath);
   const model = modelFiles(options.pocketsphinxModelDir);
   if (!binaryPath || !allReadable([model.hmm, model.lm, model.dict])) {
-    const reason = options.engine === 'pocketsphinx'
-      ? `pocketsphinx is not installed (${INSTALL_POCKETSPHINX})`
-      : `no speech engine: install pocketsphinx (${INSTALL_POCKETSPHINX}) or set TRANSCRIBE_BASE_URL`;
+    const reason =
+      options.engine === 'pocketsphinx'
+        ? `pocketsphinx is not installed (${INSTALL_POCKETSPHINX})`
+        : `no speech engine: install pocketsphinx (${INSTALL_POCKETSPHINX}) or set TRANSCRIBE_BASE_URL`;
     return { ok: false, reason };
   }
   return {
