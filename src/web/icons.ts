@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 
 /*
- * The app icon (a white tick on the accent colour, in a rounded square), drawn at start-up into
+ * The app icon (a white tick on the accent colour, in a rounded square), drawn at its first request into
  * PNGs, since installable web apps need raster icons of 192 and 512 pixels and the build has no
  * copy step for binary files. Maskable: the tick stays inside the safe central 80 %.
  */

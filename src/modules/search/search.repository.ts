@@ -57,7 +57,10 @@ function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, userId: string,
   return eb.and(all);
 }
 
-/** Without words: a plain newest-first walk, served by the (user_id, <filter>, created_at, id) indexes. */
+/**
+ * Without words: a plain newest-first walk of (user_id, created_at, id), or of a filter's own index
+ * (project, due date, archived items); the other filters are checked on the way (decisions/0031).
+ */
 async function filteredPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery, text?: Expression<SqlBool>): Promise<TaggedViewRow[]> {
   let query = db
     .selectFrom('items')
