@@ -13,8 +13,8 @@ import { repoRoot } from './paths.js';
  * N items straight into its database (one millisecond apart, oldest first, all in the Inbox) and
  * writes their ids; the service's database then gets the very same items with the very same ids
  * and created_at (the millisecond inside each UUID v7), stored through the items repository's
- * insertItem, the function a capture stores its item with, in transactions of 5,000 like the
- * baseline's. The user and key are made with each side's own admin CLI (operations.md's commands).
+ * insertItem (the import's insert: the same row and search index a capture writes), in
+ * transactions of 5,000 like the baseline's. The user and key are made with each side's own admin CLI (operations.md's commands).
  */
 
 const BENCH_EMAIL = 'bench@example.test';

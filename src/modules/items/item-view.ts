@@ -81,5 +81,8 @@ export function toItemView(row: ItemViewRow, tags: readonly string[]): ItemView 
   };
 }
 
+/** The names of a `tag_names` column (see tagNamesJson). */
+export const parseTagNames = (json: string): string[] => JSON.parse(json) as string[];
+
 /** The view of a row that carries its tag names: no query for the tags. */
-export const taggedItemView = (row: TaggedViewRow): ItemView => toItemView(row, JSON.parse(row.tag_names) as string[]);
+export const taggedItemView = (row: TaggedViewRow): ItemView => toItemView(row, parseTagNames(row.tag_names));

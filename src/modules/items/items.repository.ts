@@ -4,7 +4,7 @@ import { preparedQuery, type PreparedParams } from '../../db/prepared-query.js';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
-import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, tagNamesJson, type ItemRow, type TaggedViewRow } from './item-view.js';
+import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, parseTagNames, tagNamesJson, type ItemRow, type TaggedViewRow } from './item-view.js';
 
 export type NewItemRow = Omit<ItemRow, 'is_completed'> & { is_completed: number };
 export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;
@@ -61,7 +61,7 @@ export async function findItemWithTagsById(
   const [found] = await itemWithTagsById(db, { userId, id }, dialect);
   if (!found) return undefined;
   const { tag_names, ...row } = found;
-  return { row, tags: JSON.parse(tag_names) as string[] };
+  return { row, tags: parseTagNames(tag_names) };
 }
 
 export async function findItemById(db: Executor, userId: string, id: string): Promise<ItemRow | undefined> {
@@ -83,7 +83,7 @@ export async function findItemsByIds(db: Executor, userId: string, ids: readonly
 export async function lockItemsByIds(db: Executor, dialect: DialectName, userId: string, ids: readonly string[]): Promise<ItemRowWithTags[]> {
   if (ids.length === 0) return [];
   const rows = await itemsLocked(db, { userId, ids }, dialect);
-  return rows.map(({ tag_names, ...row }) => ({ ...row, tags: JSON.parse(tag_names) as string[] }));
+  return rows.map(({ tag_names, ...row }) => ({ ...row, tags: parseTagNames(tag_names) }));
 }
 
 // FOR UPDATE locks the items rows only; the tag subquery reads under the same lock (tags of an item
