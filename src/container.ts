@@ -149,7 +149,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   // Items' write steps come first: deleting a project moves its items with them.
   const writes = createItemWrites({ clock, loader, events });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
-  const edits = createItemEdits({ db, loader, tags, projects, writes });
+  const edits = createItemEdits({ db, dialect, loader, tags, projects, writes });
   const search = createSearchService({ db, dialect });
   const bulk = createBulkService({ db, loader, writes, projects });
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : (options.cluster?.counterStore ?? createMemoryStore(clock));

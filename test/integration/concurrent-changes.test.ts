@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, ok, type Actor } from '../helpers/items.js';
+import { findVersionedItem, updateItemAtVersion } from '../../src/modules/items/one-statement-writes.repository.js';
 import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
 
 /*
@@ -35,6 +36,40 @@ describe.each(DIALECTS)('concurrent changes to the same items (%s)', (dialect) =
     const names = (await a.events.take()).map((e) => e.event).sort();
     expect(names).toEqual([...Array<string>(toggles / 2).fill('item.completed'), ...Array<string>(toggles / 2).fill('item.uncompleted')]);
   });
+
+  it.runIf(dialect === 'postgres')(
+    'writes a state change read at an old version of the row nowhere, and the route then makes it on the locked row',
+    async () => {
+      const a = await actor(t);
+      const [item] = await items(a, 1);
+      const stale = await findVersionedItem(t.services.db, a.user.id, item.id);
+      expect(stale?.version).toMatch(/^\d+$/);
+      // Another change moves the row on: the version read above is no longer its version.
+      ok(await a.c.post(`items/${item.id}/archive`));
+      expect(await a.events.names()).toEqual(['item.archived']);
+      const at = '2030-01-01T00:00:00.000Z';
+      const event = {
+        id: '0190f5e2-7c3a-7b1d-9e2f-000000000001',
+        user_id: a.user.id,
+        event: 'item.completed',
+        item_id: item.id,
+        payload: '{}',
+        created_at: at,
+      };
+      const written = await updateItemAtVersion(t.services.db, a.user.id, item.id, stale!.version, { is_completed: 1, status: 'done', updated_at: at }, [
+        event,
+      ]);
+      expect(written).toBe(false);
+      expect(await a.events.take()).toEqual([]);
+      const now = ok(await a.c.get(`items/${item.id}`));
+      expect([now.status, now.is_completed]).toEqual(['archived', false]);
+      // The same guard with the row's current version writes the change and its event.
+      const current = await findVersionedItem(t.services.db, a.user.id, item.id);
+      expect(current!.version).not.toBe(stale!.version);
+      ok(await a.c.post(`items/${item.id}/toggle`));
+      expect(await a.events.names()).toEqual(['item.completed']);
+    },
+  );
 
   it('runs overlapping bulk calls in opposite orders without a deadlock or a lost change', async () => {
     const a = await actor(t);

@@ -79,6 +79,44 @@ const outboxInsert = preparedQuery(
     ),
 );
 
+/** Outbox rows as parallel lists, a prepared query's parameters (a type, not an interface, to fit PreparedParams). */
+export type OutboxColumns = {
+  outboxIds: readonly string[];
+  outboxEvents: readonly string[];
+  outboxItemIds: readonly string[];
+  outboxPayloads: readonly string[];
+  outboxCreatedAts: readonly string[];
+};
+
+export const outboxColumns = (rows: readonly OutboxRow[]): OutboxColumns => ({
+  outboxIds: rows.map((r) => r.id),
+  outboxEvents: rows.map((r) => r.event),
+  outboxItemIds: rows.map((r) => r.item_id),
+  outboxPayloads: rows.map((r) => r.payload),
+  outboxCreatedAts: rows.map((r) => r.created_at),
+});
+
+/** The columns `outboxRowsIfWritten` selects, in its order. */
+export const OUTBOX_INSERT_COLUMNS = ['id', 'user_id', 'event', 'item_id', 'payload', 'created_at', 'dispatched_at'] as const;
+
+/**
+ * PostgreSQL: the outbox rows of a change as a SELECT that yields them only if the data-modifying
+ * CTE `written` of the same statement returned a row. `with written as (update … returning id)
+ * insert into outbox_events … select` then writes a change and its events in one statement, one
+ * round trip and atomic on its own, where a transaction takes four (BEGIN, write, events, COMMIT).
+ */
+export function outboxRowsIfWritten(userId: string, p: OutboxColumns) {
+  const values = sql.join(
+    p.outboxIds.map(
+      (id, i) => sql`(${id}::text, ${p.outboxEvents[i]!}::text, ${p.outboxItemIds[i]!}::text, ${p.outboxPayloads[i]!}::text, ${p.outboxCreatedAts[i]!}::text)`,
+    ),
+  );
+  return sql<OutboxRow & { dispatched_at: string | null }>`select e.id, ${userId}::text, e.event, e.item_id, e.payload, e.created_at,
+    (case when exists (select 1 from webhooks where user_id = ${userId}) then null else e.created_at end)
+    from (values ${values}) as e (id, event, item_id, payload, created_at)
+    where exists (select 1 from written)`;
+}
+
 /** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */
 export async function findFeedPage(db: Executor, dialect: DialectName, userId: string, after: FeedPosition, limit: number): Promise<FeedRow[]> {
   let query = db

@@ -11,6 +11,7 @@ import { findFeedPage, insertOutboxEvents, type FeedPosition, type OutboxRow } f
 import { claimUndispatchedEvents, pruneDispatchedEvents, reopenEventsSince, type UndispatchedEvent } from './outbox-dispatch.repository.js';
 
 export type { UndispatchedEvent } from './outbox-dispatch.repository.js';
+export type { OutboxRow } from './events.repository.js';
 
 const DAY_MS = 24 * 3600_000;
 /** The contract: changes are kept at least 30 days; a cursor issued longer ago is 410. */
@@ -56,6 +57,8 @@ export interface ChangePage {
 export interface EventsService {
   /** Must be called with the transaction of the change itself: that is what makes events crash-safe. */
   record(trx: Executor, userId: string, events: PendingEvent[]): Promise<void>;
+  /** The outbox rows of events, for a statement that writes a change and its events at once (see events.repository.ts). */
+  outboxRows(userId: string, events: readonly PendingEvent[]): OutboxRow[];
   /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
   changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
   /** Webhook fan-out, in its transaction: takes up to `limit` events not yet dispatched, oldest first. */
@@ -67,15 +70,18 @@ export interface EventsService {
 }
 
 export function createEventsService(deps: { db: Db; dialect: DialectName; clock: Clock; newId: IdGenerator }): EventsService {
+  const outboxRows: EventsService['outboxRows'] = (userId, events) => {
+    const createdAt = toTimestamp(deps.clock.now());
+    return events.map(({ name, item }) => {
+      const id = deps.newId();
+      const body: DeliveryBody = { id, event: name, created_at: createdAt, data: { item } };
+      return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
+    });
+  };
   return {
+    outboxRows,
     async record(trx, userId, events) {
-      const createdAt = toTimestamp(deps.clock.now());
-      const rows: OutboxRow[] = events.map(({ name, item }) => {
-        const id = deps.newId();
-        const body: DeliveryBody = { id, event: name, created_at: createdAt, data: { item } };
-        return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
-      });
-      await insertOutboxEvents(trx, deps.dialect, userId, rows);
+      await insertOutboxEvents(trx, deps.dialect, userId, outboxRows(userId, events));
     },
     async changes(userId, query) {
       const issuedAt = deps.clock.now().getTime();

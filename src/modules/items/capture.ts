@@ -15,6 +15,7 @@ import type { ItemLoader } from './item-loader.js';
 import { toItemView, type ItemView } from './item-view.js';
 import { findItemByClientId, insertNewItem } from './items.repository.js';
 import { newItemRow } from './new-item.js';
+import { insertNewItemWithEvents } from './one-statement-writes.repository.js';
 
 /** The contract's limit on captured text, counted after trim. */
 const TEXT_MAX = 100000;
@@ -68,23 +69,32 @@ export function createCapture(deps: CaptureDeps): Capture {
       const fixed = { type: input.type !== undefined, project_id: input.project_id !== undefined, due_at: input.due_at !== undefined };
       ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
     }
+    const stamped = () =>
+      newItemRow({
+        id: deps.newId(),
+        user_id: user.id,
+        ...fields,
+        content_md: text.content_md,
+        client_id: input.client_id ?? null,
+        created_at: toTimestamp(deps.clock.now()),
+      });
     let item!: ItemView;
     try {
-      await db.transaction().execute(async (trx) => {
-        // Stamped inside the transaction, which SQLite runs one at a time: a user's search keys,
-        // which count inserts, then follow created_at (see the search-key-counter migration).
-        const row = newItemRow({
-          id: deps.newId(),
-          user_id: user.id,
-          ...fields,
-          content_md: text.content_md,
-          client_id: input.client_id ?? null,
-          created_at: toTimestamp(deps.clock.now()),
-        });
-        await insertNewItem(trx, deps.dialect, row);
+      if (deps.dialect === 'postgres') {
+        // One statement writes the item and its event: one round trip, atomic on its own.
+        const row = stamped();
         item = toItemView(row, []);
-        await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
-      });
+        await insertNewItemWithEvents(db, row, deps.events.outboxRows(user.id, [{ name: 'item.created', item }]));
+      } else {
+        await db.transaction().execute(async (trx) => {
+          // Stamped inside the transaction, which SQLite runs one at a time: a user's search keys,
+          // which count inserts, then follow created_at (see the search-key-counter migration).
+          const row = stamped();
+          await insertNewItem(trx, deps.dialect, row);
+          item = toItemView(row, []);
+          await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
+        });
+      }
     } catch (error) {
       // Two captures with one client_id raced; the loser answers with the winner's item.
       const winner = isUniqueViolation(error) && input.client_id ? await replay(user, input.client_id) : undefined;

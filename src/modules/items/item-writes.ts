@@ -6,6 +6,7 @@ import type { EventsService, ItemEventName, PendingEvent } from '../events/event
 import type { ItemLoader } from './item-loader.js';
 import { stateDiff, stateEventNames, stateOf, type ItemState } from './item-state.js';
 import { toItemView, type ItemRow, type ItemView } from './item-view.js';
+import { updateItemAtVersion, type VersionedItem } from './one-statement-writes.repository.js';
 import { deleteItemsByIds, findItemIdsInProject, findItemsByIds, findSubtrees, moveItemsToProject, updateItems, type ItemPatch } from './items.repository.js';
 
 /** One row's change: the columns to write (besides updated_at) and the events it announces. */
@@ -20,6 +21,20 @@ export interface ItemChange {
 /** A row as read for a change; rows read by loader.lockedRows() carry their tags. */
 type ReadRow = ItemRow & { tags?: readonly string[] };
 
+type NextState = (state: ItemState, now: string) => ItemState;
+
+/** A row's state change at `at`, or undefined when `next` leaves its state as it is. */
+function stateChange(row: ReadRow, next: NextState, at: string): ItemChange | undefined {
+  const before = stateOf(row);
+  const after = next(before, at);
+  const patch = stateDiff(before, after);
+  if (Object.keys(patch).length === 0) return undefined;
+  // Only unarchive announces itself as an update; toggle and archive have their own events.
+  const unarchived = before.status === 'archived' && after.status !== 'archived';
+  const events: ItemEventName[] = [...(unarchived ? (['item.updated'] as const) : []), ...stateEventNames(before, after)];
+  return { row, patch, events, ...(row.tags ? { tags: row.tags } : {}) };
+}
+
 /**
  * The write steps every change of items is made of, run inside the caller's transaction: the
  * single-item operations (one row), bulk operations, the organizer and project deletion. Every row
@@ -29,8 +44,15 @@ type ReadRow = ItemRow & { tags?: readonly string[] };
 export interface ItemWrites {
   /** Writes changes made at `at`, answers the changed rows' views; an empty list writes nothing. */
   commit(trx: Executor, userId: string, changes: readonly ItemChange[], at: string): Promise<Map<string, ItemView>>;
+  /**
+   * PostgreSQL, outside a transaction: one row's state change and its events in one statement,
+   * applied only if the row is still the version that was read. Answers the item after the change
+   * (as read when there is nothing to change), or undefined when the row changed or went since it
+   * was read: the caller then makes the change on the locked row.
+   */
+  applyStateAtVersion(db: Executor, userId: string, item: VersionedItem, next: NextState): Promise<ItemView | undefined>;
   /** Answers the views of the rows it changed; rows it leaves unchanged are neither written nor announced. */
-  applyStates(trx: Executor, userId: string, rows: readonly ReadRow[], next: (state: ItemState, now: string) => ItemState): Promise<Map<string, ItemView>>;
+  applyStates(trx: Executor, userId: string, rows: readonly ReadRow[], next: NextState): Promise<Map<string, ItemView>>;
   /** Deletes the items and their subtasks at any depth, each announced once (an item under two listed ones with the first). */
   removeWithSubtasks(trx: Executor, userId: string, rows: readonly ItemRow[]): Promise<void>;
   /** Moves items (not their subtasks) to a project the caller has checked, like PATCH project_id; answers the moved ones. */
@@ -78,18 +100,25 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
     commit,
     now,
 
+    async applyStateAtVersion(db, userId, item, next) {
+      const at = now();
+      const change = stateChange(item, next, at);
+      if (!change) return toItemView(item, item.tags);
+      const patch = { ...change.patch, updated_at: at };
+      const view = toItemView({ ...item, ...patch }, item.tags);
+      const outbox = deps.events.outboxRows(
+        userId,
+        change.events.map((name) => ({ name, item: view })),
+      );
+      return (await updateItemAtVersion(db, userId, item.id, item.version, patch, outbox)) ? view : undefined;
+    },
+
     async applyStates(trx, userId, rows, next) {
       const at = now();
       const changes: ItemChange[] = [];
       for (const row of rows) {
-        const before = stateOf(row);
-        const after = next(before, at);
-        const patch = stateDiff(before, after);
-        if (Object.keys(patch).length === 0) continue;
-        // Only unarchive announces itself as an update; toggle and archive have their own events.
-        const unarchived = before.status === 'archived' && after.status !== 'archived';
-        const events: ItemEventName[] = [...(unarchived ? (['item.updated'] as const) : []), ...stateEventNames(before, after)];
-        changes.push({ row, patch, events, ...(row.tags ? { tags: row.tags } : {}) });
+        const change = stateChange(row, next, at);
+        if (change) changes.push(change);
       }
       return commit(trx, userId, changes, at);
     },
