@@ -6,8 +6,8 @@ import { GroupCommitSqliteDialect } from './sqlite-dialect.js';
 
 /**
  * SQLite's page caches, per connection. Reads (lists, search) touch many pages and get most; the
- * writer touches the pages of the rows it changes and their index paths. Both read through mmap,
- * so a page outside the cache is a memory access to the OS's file cache, not a read() call.
+ * writer touches the pages of the rows it changes and their index paths. A page outside the cache
+ * is a read() from the OS's file cache.
  */
 const READER_CACHE_KIB = 32 * 1024;
 const WRITER_CACHE_KIB = 16 * 1024;

@@ -14,9 +14,9 @@ export interface OpenOptions {
 /**
  * One connection with the service's pragmas. WAL lets readers run beside the writer (our own read
  * connection, the admin CLI, backups); synchronous=NORMAL is durable under WAL except for the last
- * transactions on power loss, the usual trade for an embedded service. mmap lets reads come
- * straight from the OS page cache instead of a read() per page; it reserves address space only,
- * and the pages it maps are the OS's file cache, shared by every connection and process.
+ * transactions on power loss, the usual trade for an embedded service. No mmap (SQLite's default):
+ * every page a mapped connection touched counted in the process's RSS, 60-70 MB more at the peak of
+ * a bench run, for no throughput this machine could measure (docs/performance.md, "Memory").
  */
 export function openSqlite(path: string, options: OpenOptions): SQLite.Database {
   if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
@@ -32,6 +32,5 @@ export function openSqlite(path: string, options: OpenOptions): SQLite.Database 
   }
   database.pragma('foreign_keys = ON');
   database.pragma(`cache_size = -${options.cacheKiB}`);
-  database.pragma('mmap_size = 1073741824');
   return database;
 }
