@@ -37,46 +37,27 @@ const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text:
  */
 export async function insertOutboxEvents(db: Executor, dialect: DialectName, userId: string, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await outboxInsert(
-    db,
-    {
-      userId,
-      ids: rows.map((r) => r.id),
-      events: rows.map((r) => r.event),
-      itemIds: rows.map((r) => r.item_id),
-      payloads: rows.map((r) => r.payload),
-      createdAts: rows.map((r) => r.created_at),
-    },
-    dialect,
-  );
+  await outboxInsert(db, { userId, ...outboxColumns(rows) }, dialect);
 }
 
+/** An event is inserted already dispatched when its user has no webhook (see insertOutboxEvents). */
+const dispatchedAt = (userId: string, createdAt: unknown) =>
+  sql<string | null>`(case when exists (select 1 from webhooks where user_id = ${userId}) then null else ${createdAt} end)`;
+
 /** Compiled once per number of events: every change of an item runs it. */
-const outboxInsert = preparedQuery(
-  (
-    db,
-    p: {
-      userId: string;
-      ids: readonly string[];
-      events: readonly string[];
-      itemIds: readonly string[];
-      payloads: readonly string[];
-      createdAts: readonly string[];
-    },
-    dialect,
-  ) =>
-    db.insertInto('outbox_events').values(
-      p.ids.map((id, i) => ({
-        id,
-        user_id: p.userId,
-        event: p.events[i]!,
-        item_id: p.itemIds[i]!,
-        payload: p.payloads[i]!,
-        created_at: p.createdAts[i]!,
-        dispatched_at: sql<string | null>`(case when exists (select 1 from webhooks where user_id = ${p.userId}) then null else ${p.createdAts[i]!} end)`,
-        ...(dialect === 'sqlite' ? { seq: sql<number>`(select n from outbox_sequence where id = 1) + ${sql.lit(i + 1)}` } : {}),
-      })),
-    ),
+const outboxInsert = preparedQuery((db, p: OutboxColumns & { userId: string }, dialect) =>
+  db.insertInto('outbox_events').values(
+    p.outboxIds.map((id, i) => ({
+      id,
+      user_id: p.userId,
+      event: p.outboxEvents[i]!,
+      item_id: p.outboxItemIds[i]!,
+      payload: p.outboxPayloads[i]!,
+      created_at: p.outboxCreatedAts[i]!,
+      dispatched_at: dispatchedAt(p.userId, p.outboxCreatedAts[i]!),
+      ...(dialect === 'sqlite' ? { seq: sql<number>`(select n from outbox_sequence where id = 1) + ${sql.lit(i + 1)}` } : {}),
+    })),
+  ),
 );
 
 /** Outbox rows as parallel lists, a prepared query's parameters (a type, not an interface, to fit PreparedParams). */
@@ -112,7 +93,7 @@ export function outboxRowsIfWritten(userId: string, p: OutboxColumns) {
     ),
   );
   return sql<OutboxRow & { dispatched_at: string | null }>`select e.id, ${userId}::text, e.event, e.item_id, e.payload, e.created_at,
-    (case when exists (select 1 from webhooks where user_id = ${userId}) then null else e.created_at end)
+    ${dispatchedAt(userId, sql.ref('e.created_at'))}
     from (values ${values}) as e (id, event, item_id, payload, created_at)
     where exists (select 1 from written)`;
 }

@@ -164,13 +164,16 @@ export async function updateItems(db: Executor, userId: string, ids: readonly st
   return itemsUpdated(db, { ...patch, userId, ids });
 }
 
-type PatchParams = { [K in keyof ItemPatch]?: Exclude<ItemPatch[K], undefined> & (string | number | null) };
+/** A patch as prepared-query parameters: each changed column one value (the columns given are the shape). */
+export type PatchParams = { [K in keyof ItemPatch]?: Exclude<ItemPatch[K], undefined> & (string | number | null) };
+
+/** The columns a patch sets: those it gives a value, null included. */
+export const patchSet = (patch: PatchParams): ItemPatch => Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
 
 /** Compiled once per set of changed columns (the columns given are the shape). */
 const itemsUpdated = preparedQuery((db, p: PatchParams & { userId: string; ids: readonly string[] }) => {
   const { userId, ids, ...patch } = p;
-  const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as ItemPatch;
-  return db.updateTable('items').set(set).where('user_id', '=', userId).where('id', 'in', ids).returning(ITEM_COLUMNS);
+  return db.updateTable('items').set(patchSet(patch)).where('user_id', '=', userId).where('id', 'in', ids).returning(ITEM_COLUMNS);
 });
 
 export async function findItemIdsInProject(db: Executor, userId: string, projectId: string): Promise<string[]> {

@@ -3,7 +3,7 @@ import { preparedQuery } from '../../db/prepared-query.js';
 import type { Executor } from '../../db/schema.js';
 import { OUTBOX_INSERT_COLUMNS, outboxColumns, outboxRowsIfWritten, type OutboxColumns, type OutboxRow } from '../events/events.repository.js';
 import { ITEM_COLUMNS, parseTagNames, tagNamesJson, type ItemRow } from './item-view.js';
-import type { ItemPatch, NewItemRow } from './items.repository.js';
+import { patchSet, type ItemPatch, type NewItemRow, type PatchParams } from './items.repository.js';
 
 /*
  * PostgreSQL only: writes of one item that carry their events in the same statement (a
@@ -44,17 +44,14 @@ export async function insertNewItemWithEvents(db: Executor, row: NewItemRow, eve
   await newItemWithEvents(db, { ...row, ...outboxColumns(events) });
 }
 
-type PatchParams = { [K in keyof ItemPatch]?: Exclude<ItemPatch[K], undefined> & (string | number | null) };
-
 /** Compiled once per set of changed columns and number of events. */
 const itemUpdatedAtVersion = preparedQuery((db, p: PatchParams & OutboxColumns & { userId: string; id: string; version: string }) => {
   const { userId, id, version, outboxIds, outboxEvents, outboxItemIds, outboxPayloads, outboxCreatedAts, ...patch } = p;
-  const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as ItemPatch;
   return db
     .with('written', (qc) =>
       qc
         .updateTable('items')
-        .set(set)
+        .set(patchSet(patch))
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .where(sql<boolean>`xmin = ${version}::text::xid`)
