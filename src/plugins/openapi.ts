@@ -1,9 +1,9 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
 import { installDocsExamples } from './docs-examples.js';
+import { installDocsUi } from './docs-ui.js';
 import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
 import { ChangePageSchema, ChangeSchema } from '../modules/events/events.schemas.js';
 import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
@@ -92,8 +92,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
+  installDocsUi(app, '/docs', {
     theme: { title: 'Capture Inbox API reference', css: [{ filename: 'capture-inbox.css', content: THEME_CSS }] },
     logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/docs', target: '_self' },
     uiConfig: { docExpansion: 'list', deepLinking: true, displayRequestDuration: true, tryItOutEnabled: false },
