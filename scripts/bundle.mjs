@@ -7,9 +7,32 @@ import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
 // Native addons; packages that find files next to their own code at run time; and CommonJS packages
-// the server loads with import() only when needed: in a split bundle esbuild gives such an import
-// only a `default` export, where Node gives the named ones the code destructures.
+// the server loads with import() only when needed. Every import of one gets its `default` export
+// only (module.exports; see requireExternals), so the code takes named exports from `default`.
 const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg-native', 'pino', 'pino-pretty', '@fastify/swagger-ui', 'undici', 'ioredis', 'pg'];
+
+/*
+ * The external packages are all CommonJS, and are loaded with require(), not import. Node's ES
+ * module loader runs a lexer over a CommonJS file imported from ES code (and over every file it
+ * re-exports) to find its named exports; the lexer's one large function was hot enough at start for
+ * V8 to optimize it twice on a compiler thread, whose working memory stayed in that thread's malloc
+ * arena: 6-12 MB of resident memory at ready for nothing (docs/decisions/0030-server-bundle.md). Each
+ * import of an external becomes a one-line CommonJS module, `module.exports = require('<name>')`,
+ * which esbuild wraps as it wraps any CommonJS dependency of the bundle.
+ */
+const requireExternals = {
+  name: 'require-externals',
+  setup(build) {
+    const filter = new RegExp(`^(${EXTERNAL.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) =>
+      args.kind === 'require-call' ? { path: args.path, external: true } : { path: args.path, namespace: 'required-external' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'required-external' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
 
 // CommonJS dependencies inside an ES module bundle still expect require, __dirname and __filename.
 const banner = [
@@ -34,6 +57,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
+  plugins: [requireExternals],
   banner: { js: banner },
   // Not minified: stack traces keep their names and lines.
   logLevel: 'warning',

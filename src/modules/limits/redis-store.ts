@@ -40,9 +40,9 @@ export function createRedisStore(options: RedisStoreOptions): CounterStore {
   // ioredis is a third of a megabyte of code that only servers with REDIS_URL use: loaded then.
   let redis: Redis | undefined;
   let closed = false;
-  const loading = import('ioredis').then(({ Redis: RedisClient }) => {
+  const loading = import('ioredis').then(({ default: ioredis }) => {
     if (closed) return;
-    redis = new RedisClient(options.url, {
+    redis = new ioredis.Redis(options.url, {
       keyPrefix: options.keyPrefix,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

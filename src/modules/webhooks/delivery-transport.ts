@@ -96,7 +96,7 @@ export function createDeliveryTransport(options: TransportOptions): DeliveryTran
   // undici is loaded with the first delivery: most processes start long before one, or never send any.
   let client: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
   const undici = () =>
-    (client ??= import('undici').then(({ Agent, request }) => ({
+    (client ??= import('undici').then(({ default: { Agent, request } }) => ({
       request,
       agent: new Agent({
         connect: {
