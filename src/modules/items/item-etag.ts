@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { ItemView } from './item-view.js';
 
@@ -25,7 +25,7 @@ export function itemEtag(item: ItemView): string {
     item.created_at,
     item.updated_at,
   ];
-  return `"${createHash('sha256').update(JSON.stringify(fields)).digest('base64url')}"`;
+  return `"${hash('sha256', JSON.stringify(fields), 'base64url')}"`;
 }
 
 /** One entity tag of a list, with the separator after it: `W/"x" ,` (etagc is %x21 / %x23-7E / obs-text). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
@@ -40,7 +40,7 @@ function toFilters(query: SearchQuery, internal: InternalFilters): SearchFilters
 }
 
 /** A cursor belongs to one search: the same filters, in their normalised form. */
-const orderingOf = (filters: SearchFilters): string => `search:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url').slice(0, 16)}`;
+const orderingOf = (filters: SearchFilters): string => `search:${hash('sha256', JSON.stringify(filters), 'base64url').slice(0, 16)}`;
 
 export function createSearchService(deps: { db: Db; dialect: DialectName }): SearchService {
   const { db } = deps;
