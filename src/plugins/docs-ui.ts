@@ -42,6 +42,12 @@ export function installDocsUi(app: FastifyInstance, routePrefix: string, options
       url: request.url,
       headers: request.headers,
     });
+    // Our own answers for what the UI does not have or could not serve, in the API's error shape.
+    if (answer.statusCode === 404) {
+      reply.callNotFound();
+      return reply;
+    }
+    if (answer.statusCode >= 500) throw new Error(`the docs UI answered ${answer.statusCode}: ${answer.body}`);
     void reply.code(answer.statusCode);
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined && !CONNECTION_HEADERS.has(name)) void reply.header(name, value);
@@ -49,6 +55,9 @@ export function installDocsUi(app: FastifyInstance, routePrefix: string, options
     return answer.rawPayload.length === 0 ? reply.send() : reply.send(answer.rawPayload);
   }
 
+  app.addHook('onClose', async () => {
+    if (inner) await (await inner.catch(() => undefined))?.close();
+  });
   app.get(routePrefix, { schema: { hide: true } }, forward);
   app.get(`${routePrefix}/*`, { schema: { hide: true } }, forward);
 }

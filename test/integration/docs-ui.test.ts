@@ -55,13 +55,14 @@ describe('/docs, set up on its first request', () => {
     expect(Number(head.headers['content-length'])).toBe(get.rawPayload.length);
   });
 
-  it("keeps the UI's own redirect and 404, with this server's headers on them", async () => {
+  it("keeps the UI's own redirect, and answers what it lacks with this server's 404", async () => {
     const redirect = await t.app.inject({ method: 'GET', url: '/docs/static/index.html' });
     expect(redirect.statusCode).toBe(302);
     expect(redirect.headers.location).toBe('/docs/');
     expect(redirect.headers['content-type']).toBeUndefined();
     const missing = await t.app.inject({ method: 'GET', url: '/docs/static/no-such-file.js' });
     expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'not_found', message: 'no route for GET /docs/static/no-such-file.js' });
     expect(missing.headers['x-content-type-options']).toBe('nosniff');
     expect(missing.headers['content-security-policy']).toContain("default-src 'none'");
   });
