@@ -24,7 +24,7 @@ describe.each(DIALECTS)('search orders the items of one millisecond by id (%s)',
 
   it('inside a page, for items written out of id order', async () => {
     const inbox = await t.services.projects.requireInbox(t.services.db, a.user.id);
-    const item = (id: string, created_at: string): SeedItem => ({
+    const item = (id: string, created_at: string): SeedItem & { id: string } => ({
       id,
       title: `walkorder ${id.slice(-2)}`,
       content_md: null,
