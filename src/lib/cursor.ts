@@ -12,6 +12,14 @@ export interface CursorKey {
   id: string;
 }
 
+/**
+ * The newest-first order of pages, (created_at, id) descending, as the databases' byte-wise
+ * collation compares them: both are ASCII, where JavaScript's comparison of UTF-16 code units gives
+ * the same order as bytes.
+ */
+export const newestFirst = (a: { created_at: string; id: string }, b: { created_at: string; id: string }): number =>
+  a.created_at === b.created_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_at < b.created_at ? 1 : -1;
+
 export const encodeCursor = (ordering: string, key: CursorKey): string => Buffer.from(JSON.stringify([ordering, key.k, key.id]), 'utf8').toString('base64url');
 
 export function decodeCursor(ordering: string, cursor: string): CursorKey {

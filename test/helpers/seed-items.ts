@@ -55,5 +55,4 @@ export async function seedItems(t: TestApp, userId: string, specs: readonly Seed
 }
 
 /** Newest created first, ties by id descending: the order of every newest-first listing. */
-export const newestFirst = (a: { created_at: string; id: string }, b: { created_at: string; id: string }): number =>
-  a.created_at === b.created_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_at < b.created_at ? 1 : -1;
+export { newestFirst } from '../../src/lib/cursor.js';

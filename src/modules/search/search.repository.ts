@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { DialectName } from '../../db/create-db.js';
 import type { DatabaseSchema, Executor, ItemStatus, ItemType } from '../../db/schema.js';
-import type { CursorKey } from '../../lib/cursor.js';
+import { newestFirst, type CursorKey } from '../../lib/cursor.js';
 import { ITEM_VIEW_COLUMNS, tagNamesJson, type TaggedViewRow } from '../items/item-view.js';
 import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
 import { ftsMatch, tsQuery } from './search-words.js';
@@ -170,13 +170,6 @@ const sqliteWalkedPage = preparedQuery((db, p: SearchParams, shape) =>
     .orderBy(sql`items_fts.rowid`, 'desc')
     .limit(p.take),
 );
-
-/**
- * The page order, (created_at, id) newest first, as SQLite's BINARY collation compares them: both
- * are ASCII, where JavaScript's comparison of UTF-16 code units gives the same order as bytes.
- */
-const newestFirst = (a: TaggedViewRow, b: TaggedViewRow): number =>
-  a.created_at === b.created_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_at < b.created_at ? 1 : -1;
 
 /**
  * SQLite with words. A user's keys count their items in insertion order, which never goes back in
