@@ -123,6 +123,64 @@ describe('SQLite group commit', () => {
     expect(await ids(db)).toEqual([1]);
   });
 
+  it("reads run back to back share one snapshot; once the event loop moves on they see another connection's commit", async () => {
+    const { db, path } = await tempDb();
+    const outside = otherConnection(path);
+    expect(await ids(db)).toEqual([]);
+    outside.prepare("insert into t (id, v) values (1, 'x')").run();
+    // Still the promise jobs that followed the first read: its snapshot, so the lookup did not pay for a transaction of its own.
+    expect(await ids(db)).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await ids(db)).toEqual([1]);
+  });
+
+  it('ends a snapshot before the event loop takes in anything else, so a read after an answer sees what the answer saw', async () => {
+    const { db, path } = await tempDb();
+    const outside = otherConnection(path);
+    let committed!: Promise<void>;
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        // Another process commits and says so: here, a timer that is due when the loop turns next.
+        committed = new Promise<void>((done) =>
+          setTimeout(() => {
+            outside.prepare("insert into t (id, v) values (1, 'x')").run();
+            done();
+          }, 0),
+        );
+        const due = Date.now() + 3;
+        while (Date.now() < due);
+        // A read in the check phase: a snapshot kept until the next turn's immediates would outlive that timer.
+        void ids(db).then(() => resolve());
+      }),
+    );
+    await committed;
+    expect(await ids(db)).toEqual([1]);
+  });
+
+  it('a read after a commit of this process sees it, even in the turn a snapshot was opened before the commit', async () => {
+    const { db } = await tempDb();
+    // A turn with no commit in it, so the transaction below begins at once and queues its commit now.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // This read runs in the check phase just before that commit, so its snapshot would last past the commit.
+    const readBefore = new Promise<number[]>((resolve) => setImmediate(() => void ids(db).then(resolve)));
+    const written = db.transaction().execute((trx) => insert(trx, 1));
+    expect(await readBefore).toEqual([]);
+    await written;
+    expect(await ids(db)).toEqual([1]);
+  });
+
+  it('streams rows of a read while other reads and commits go on', async () => {
+    const { db } = await tempDb();
+    for (let i = 1; i <= 5; i += 1) await insert(db, i);
+    const streamed: number[] = [];
+    for await (const row of db.selectFrom('t').select('id').orderBy('id').stream()) {
+      streamed.push(row.id as number);
+      expect(await ids(db)).toHaveLength(4 + streamed.length);
+      await insert(db, 5 + streamed.length);
+    }
+    expect(streamed).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('answers a write outside a transaction after its commit', async () => {
     const { db, path } = await tempDb();
     const outside = otherConnection(path);

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { newBatch, type Batch } from './commit-batch.js';
 import { Lease } from './lease.js';
 import { Mutex } from './mutex.js';
+import { ReadSnapshot } from './read-snapshot.js';
 import { runStatement } from './row-objects.js';
 import { StatementCache } from './statement-cache.js';
 import { StatementRouter } from './statement-router.js';
@@ -57,6 +58,7 @@ export class GroupCommitDriver implements Driver {
   #commit!: SQLite.Statement;
   #rollback!: SQLite.Statement;
   #reader: SQLite.Database | undefined;
+  #snapshot: ReadSnapshot | undefined;
   #beforeCommit: () => void = () => undefined;
   #onCommit: (units: number) => void = () => undefined;
   readonly #lock = new Mutex();
@@ -77,6 +79,7 @@ export class GroupCommitDriver implements Driver {
     if (beforeCommit) this.#beforeCommit = beforeCommit;
     if (onCommit) this.#onCommit = onCommit;
     this.#statements = new StatementRouter(new StatementCache(writer), reader ? new StatementCache(reader) : undefined);
+    if (reader) this.#snapshot = new ReadSnapshot(reader);
     this.#begin = writer.prepare('begin immediate');
     this.#commit = writer.prepare('commit');
     this.#rollback = writer.prepare('rollback');
@@ -142,6 +145,7 @@ export class GroupCommitDriver implements Driver {
     await this.#lock.lock();
     try {
       if (this.#batch) this.#commitBatch();
+      this.#snapshot?.end();
       this.#reader?.close();
       this.#writer.close();
     } finally {
@@ -154,7 +158,10 @@ export class GroupCommitDriver implements Driver {
     try {
       if (lease.inUnit) return Promise.resolve(this.#runOnWriter<R>(query));
       const read = this.#statements.forRead(query.sql);
-      if (read) return Promise.resolve(runStatement<R>(read, query.parameters));
+      if (read) {
+        this.#snapshot?.begin();
+        return Promise.resolve(runStatement<R>(read, query.parameters));
+      }
     } catch (error) {
       return Promise.reject(error);
     }
@@ -164,7 +171,10 @@ export class GroupCommitDriver implements Driver {
   async *stream<R>(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     const statement = lease.inUnit ? this.#statements.forWriter(query.sql) : this.#statements.forRead(query.sql);
     if (!statement?.reader) throw new Error('only reads can be streamed');
-    for (const row of statement.iterate(query.parameters)) yield { rows: [row as R] };
+    if (!lease.inUnit) this.#snapshot?.begin();
+    // Read whole before the first row is handed out: an iterator left open across turns would keep
+    // the connection busy (better-sqlite3 runs nothing else on it meanwhile) and the turn's snapshot open.
+    for (const row of statement.all(query.parameters)) yield { rows: [row as R] };
   }
 
   #runOnWriter<R>(query: CompiledQuery): QueryResult<R> {
@@ -257,6 +267,8 @@ export class GroupCommitDriver implements Driver {
     this.#batch = undefined;
     try {
       this.#beforeCommit();
+      // Before the commit: reads after it see it, and its checkpoint finds no reader of ours on an old snapshot.
+      this.#snapshot?.end();
       this.#commit.run();
       this.#committedThisTurn = true;
       setImmediate(() => (this.#committedThisTurn = false));

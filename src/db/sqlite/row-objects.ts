@@ -35,7 +35,6 @@ export interface RowStatement {
   readonly readonly: boolean;
   all(parameters: readonly unknown[]): Record<string, unknown>[];
   run(parameters: readonly unknown[]): SQLite.RunResult;
-  iterate(parameters: readonly unknown[]): IterableIterator<Record<string, unknown>>;
 }
 
 /**
@@ -51,7 +50,6 @@ export function objectRows(statement: SQLite.Statement): RowStatement {
       readonly,
       all: () => [],
       run: (parameters) => statement.run(parameters),
-      iterate: () => [][Symbol.iterator](),
     };
   }
   const raw = statement.raw(true);
@@ -68,9 +66,6 @@ export function objectRows(statement: SQLite.Statement): RowStatement {
     readonly,
     all: (parameters) => (raw.all(parameters) as unknown[][]).map(toObject),
     run: (parameters) => raw.run(parameters),
-    *iterate(parameters) {
-      for (const values of raw.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(values);
-    },
   };
 }
 
