@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_MCP, type Config } from './config.js';
+import { fixedFieldLogger } from './lib/logger.js';
 import { redactUrl } from './lib/redact-url.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
@@ -24,6 +25,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
 import { installBodyDrain } from './plugins/body-drain.js';
 import { RequestLog } from './plugins/request-log.js';
+import { LazyRequestLogger } from './plugins/lazy-request-logger.js';
 import { createDeferredCompilers } from './plugins/deferred-compilers.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installItemEtags } from './plugins/item-etags.js';
@@ -72,7 +74,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     genReqId: requestId,
     requestIdHeader: false,
-    logController: new RequestLog(),
+    logController: new RequestLog(fixedFieldLogger(services.logger)),
+    childLoggerFactory: (logger, bindings, options) => new LazyRequestLogger(logger, bindings, options),
     bodyLimit: ONE_MIB,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: routerErrorHandler,

@@ -28,7 +28,7 @@ export function parseToken(token: string): { prefix: string; secret: string } | 
 }
 
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const actual = Buffer.from(hashSecret(secret), 'hex');
+  const actual = hash('sha256', secret, 'buffer');
   const expected = Buffer.from(storedHash, 'hex');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -38,5 +38,19 @@ export function createLogger(level: string, pretty: boolean = process.stdout.isT
   }
   // Written asynchronously: under load many lines go out in one write instead of one write each;
   // pino flushes what is pending when the process exits.
-  return pino(options, pino.destination({ sync: false }));
+  const destination = pino.destination({ sync: false });
+  const logger = pino(options, destination);
+  // The same lines into the same stream, without the redaction pass (see fixedFieldLogger).
+  unredacted.set(logger, pino({ level }, destination));
+  return logger;
 }
+
+const unredacted = new WeakMap<Logger, Logger>();
+
+/**
+ * For lines whose fields are fixed and hold no secret (the request log line): a logger writing to
+ * the same place as `logger`, but without redaction, which costs about 3 µs a line because the
+ * wildcard paths make pino copy and walk every object it logs. A logger that createLogger did not
+ * make (a test's) is answered itself.
+ */
+export const fixedFieldLogger = (logger: Logger): Logger => unredacted.get(logger) ?? logger;

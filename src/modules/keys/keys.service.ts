@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { AuthUser } from '../users/auth-user.js';
-import { formatScopes, parseStoredScopes, SCOPES, type Scope } from './scopes.js';
+import { formatScopes, parseStoredScopes, SCOPES, storedScopesOf, type Scope } from './scopes.js';
 import { findKeyById, findKeyWithUserByPrefix, findKeysOfUser, insertKey, markKeyRevoked, updateKeyLastUsed } from './keys.repository.js';
 
 export interface KeyView {
@@ -37,7 +37,7 @@ export interface MintedKey {
 /** A live key as authentication resolved it. */
 export interface AuthenticatedKey {
   user: AuthUser;
-  scopes: Scope[];
+  scopes: readonly Scope[];
 }
 
 /** A key may live at most ten years; longer is indistinguishable from "never" and likely a typo. */
@@ -143,7 +143,7 @@ export function createKeysService(deps: { db: Db; clock: Clock; newId: IdGenerat
       }
       return {
         user: { id: found.user_id, email: found.email, plan: found.plan, timezone: found.timezone, keyId: found.key_id },
-        scopes: parseStoredScopes(found.scopes),
+        scopes: storedScopesOf(found.scopes),
       };
     },
   };

@@ -48,6 +48,20 @@ export const parseStoredScopes = (stored: string): Scope[] =>
       .filter(isScope),
   );
 
+/** At most one per distinct stored list: the 15 non-empty sets in canonical order, and the odd unknown name. */
+const parsedLists = new Map<string, readonly Scope[]>();
+const MAX_PARSED_LISTS = 64;
+
+/** parseStoredScopes for every authenticated request: the same few lists, parsed once each and shared (frozen). */
+export function storedScopesOf(stored: string): readonly Scope[] {
+  let scopes = parsedLists.get(stored);
+  if (!scopes) {
+    scopes = Object.freeze(parseStoredScopes(stored));
+    if (parsedLists.size < MAX_PARSED_LISTS) parsedLists.set(stored, scopes);
+  }
+  return scopes;
+}
+
 /**
  * Parses a user-supplied comma list (`--scopes read,capture`). Unknown names are an error listing
  * them; an empty list is an error too (a key that may do nothing is a mistake, not a choice).
