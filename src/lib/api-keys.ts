@@ -14,7 +14,10 @@ export interface MintedKey {
 const randomString = (alphabet: string, length: number): string => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
 
 // The one-shot hash: every authenticated request hashes its secret, and it costs a third of a Hash object's.
-export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
+const secretDigest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
+
+/** How a key's secret is stored: its digest in hex. */
+export const hashSecret = (secret: string): string => secretDigest(secret).toString('hex');
 
 export function mintKey(): MintedKey {
   const prefix = randomString(PREFIX_ALPHABET, 8);
@@ -28,7 +31,7 @@ export function parseToken(token: string): { prefix: string; secret: string } | 
 }
 
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const actual = hash('sha256', secret, 'buffer');
+  const actual = secretDigest(secret);
   const expected = Buffer.from(storedHash, 'hex');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
