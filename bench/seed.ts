@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServices } from '../src/container.js';
-import { createDb } from '../src/db/create-db.js';
+import { openDatabase } from '../src/open-database.js';
 import { insertItem } from '../src/modules/items/items.repository.js';
 import { newItemRow } from '../src/modules/items/new-item.js';
 import { field, runNodeJson } from './command.js';
@@ -51,7 +51,7 @@ export async function seedBaseline(url: string, items: number, idsFile: string, 
 /** The service's database: its admin CLI for the user and key, then the baseline's items with the baseline's ids. */
 export async function seedService(url: string, corpus: Corpus, ids: readonly string[], env: NodeJS.ProcessEnv): Promise<SeededSide> {
   const { userId, token } = await createUserAndKey(join('dist', 'cli', 'admin.js'), { ...env, DATABASE_URL: url });
-  const handle = createDb(url);
+  const handle = openDatabase(url);
   try {
     const services = createServices(handle);
     const inbox = await services.projects.requireInbox(handle.db, userId);

@@ -24,6 +24,8 @@ import { createItemEdits } from './modules/items/item-edits.js';
 import { createItemWrites } from './modules/items/item-writes.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
+import { createImportedItems } from './modules/items/imported-items.js';
+import { storagePortsFor } from './storage-ports.js';
 import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
@@ -142,15 +144,17 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   });
   options.cluster?.shareMetrics(metrics.registry);
   const base = { db, clock, newId };
+  const ports = storagePortsFor(dialect);
 
   const events = createEventsService({ ...base, dialect });
   const tags = createTagsService(base);
   const loader = createItemLoader(tags, dialect);
   // Items' write steps come first: deleting a project moves its items with them.
   const writes = createItemWrites({ clock, loader, events });
+  const itemStore = ports.itemStore({ db, events, now: writes.now });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
-  const edits = createItemEdits({ db, dialect, loader, tags, projects, writes });
-  const search = createSearchService({ db, dialect });
+  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes });
+  const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects });
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : (options.cluster?.counterStore ?? createMemoryStore(clock));
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
@@ -159,7 +163,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     metrics.organizerRuns,
   );
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch });
-  const items = createItemsService({ ...base, dialect, loader, projects, events, edits, organizer });
+  const imports = createImportedItems({ loader, tags, events });
+  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer });
   const subtasks = createSubtasksService({ items });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
@@ -178,7 +183,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const transfer = createTransferService({
     clock,
     exporter: createExportService({ clock, users, projects, tags, items }),
-    importer: createImportService({ db, loader, projects, tags, events, search }),
+    importer: createImportService({ db, items, projects, tags, search }),
   });
 
   const hooks = options.webhooks ?? {};

@@ -8,7 +8,7 @@ import { runPrimary } from './cluster/primary.js';
 import { loadConfig, loadEnvFile, type Config } from './config.js';
 import { createServices } from './container.js';
 import { containerOptionsFrom } from './container-options.js';
-import { createDb } from './db/create-db.js';
+import { openDatabase } from './open-database.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
@@ -26,7 +26,7 @@ function secretKeyOf(config: Config, logger: Logger): Buffer {
 
 /** Once per start, before any process serves: the schema and the secret key file. */
 async function prepareDeployment(config: Config, logger: Logger): Promise<void> {
-  const handle = createDb(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
+  const handle = openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
   try {
     await migrateToLatest(handle.db);
   } finally {
@@ -42,7 +42,7 @@ async function prepareDeployment(config: Config, logger: Logger): Promise<void> 
 async function serve(config: Config, logger: Logger): Promise<void> {
   const inCluster = cluster.isWorker;
   if (!inCluster) await prepareDeployment(config, logger);
-  const handle = createDb(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
+  const handle = openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
   const channel = inCluster ? connectToPrimary() : undefined;
   const services = createServices(
     handle,

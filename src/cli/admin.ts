@@ -4,7 +4,7 @@ import { loadConfig, loadEnvFile } from '../config.js';
 import { createServices, type Services } from '../container.js';
 import { containerOptionsFrom } from '../container-options.js';
 import { backupDatabase } from '../db/backup.js';
-import { createDb } from '../db/create-db.js';
+import { openDatabase } from '../open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { COMMANDS, PRINTED, UsageError, type Flags } from './admin-commands.js';
 
@@ -54,7 +54,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${JSON.stringify(await backupDatabase(config.databaseUrl, values.to))}\n`);
     return;
   }
-  const handle = createDb(config.databaseUrl);
+  const handle = openDatabase(config.databaseUrl);
   try {
     const applied = await migrateToLatest(handle.db);
     const result = run

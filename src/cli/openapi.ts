@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../app.js';
 import { createServices } from '../container.js';
-import { createDb } from '../db/create-db.js';
+import { openDatabase } from '../open-database.js';
 
 /**
  * Prints the OpenAPI document the server would serve, built from the route schemas on a
@@ -9,7 +9,7 @@ import { createDb } from '../db/create-db.js';
  * is kept in the repository so clients can diff it; a test fails when it drifts from the code).
  */
 export async function generateOpenApi(): Promise<string> {
-  const handle = createDb('sqlite::memory:');
+  const handle = openDatabase('sqlite::memory:');
   try {
     const app = await buildApp({
       config: { publicUrl: 'http://localhost:8080' },

@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import { sql, type LogEvent } from 'kysely';
 import { createPostgresDb } from './postgres/create-postgres-db.js';
 import type { Db } from './schema.js';
@@ -19,6 +20,8 @@ export interface CreateDbOptions {
   searchPath?: string;
   /** SQLite: after each commit, with the number of transactions it carried (see group-commit-driver.ts). */
   onCommit?: (units: number) => void;
+  /** SQLite: made once per writer connection, run inside each transaction just before it commits (see src/open-database.ts). */
+  sqliteBeforeCommit?: (writer: SQLite.Database) => () => void;
   /** Where connection errors outside any query go (PostgreSQL's idle clients); stderr by default. */
   onConnectionError?: (error: Error) => void;
 }
@@ -38,7 +41,11 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   if (dialect === 'sqlite') {
     const path = url.slice('sqlite:'.length) || ':memory:';
     return {
-      db: createSqliteDb(path, { ...(options.onQuery ? { log: options.onQuery } : {}), ...(options.onCommit ? { onCommit: options.onCommit } : {}) }),
+      db: createSqliteDb(path, {
+        ...(options.onQuery ? { log: options.onQuery } : {}),
+        ...(options.onCommit ? { onCommit: options.onCommit } : {}),
+        ...(options.sqliteBeforeCommit ? { beforeCommit: options.sqliteBeforeCommit } : {}),
+      }),
       dialect,
     };
   }

@@ -15,6 +15,10 @@ export interface UsersTable {
   password_hash: string | null;
   created_at: string;
   updated_at: string;
+  /** SQLite only: the user's range of search keys (src/modules/search/search-index.sqlite.ts); set by a trigger. */
+  search_slot: ColumnType<number, never, never>;
+  /** SQLite only: an insert broke the order of the user's search keys (search-index.sqlite.ts); set by a trigger. */
+  search_unordered: ColumnType<number, never, number>;
 }
 
 export interface ApiKeysTable {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createDb, type CreateDbOptions, type DbHandle, type DialectName } from '../../src/db/create-db.js';
+import type { CreateDbOptions, DbHandle, DialectName } from '../../src/db/create-db.js';
+import { openDatabase } from '../../src/open-database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 export interface TestDb {
@@ -23,7 +24,7 @@ export async function createTestDb(dialect: DialectName, options: CreateDbOption
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'inbox-test-'));
     const url = `sqlite:${join(dir, 'test.db')}`;
-    const handle = createDb(url, options);
+    const handle = openDatabase(url, options);
     await migrateToLatest(handle.db);
     return {
       handle,
@@ -41,7 +42,7 @@ export async function createTestDb(dialect: DialectName, options: CreateDbOption
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const handle = createDb(base, { ...options, searchPath: schema, poolSize: 5 });
+  const handle = openDatabase(base, { ...options, searchPath: schema, poolSize: 5 });
   await migrateWhileOthersDropSchemas(handle.db);
   return {
     handle,

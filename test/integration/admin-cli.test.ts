@@ -8,7 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createServices, type Services } from '../../src/container.js';
-import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
+import type { DbHandle, DialectName } from '../../src/db/create-db.js';
+import { openDatabase } from '../../src/open-database.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client } from '../helpers/test-app.js';
@@ -105,7 +106,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
   /** An app on the database the CLI writes to, built once the CLI has migrated it. */
   async function sameDatabaseApp(): Promise<{ app: FastifyInstance; services: Services }> {
     if (!handle) {
-      handle = createDb(database.url);
+      handle = openDatabase(database.url);
       services = createServices(handle);
       app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
       await app.ready();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/container.js';
-import { createDb } from '../../src/db/create-db.js';
+import { openDatabase } from '../../src/open-database.js';
 import { removeRedisKeys, testRedis, type TestRedis } from '../helpers/redis.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
@@ -122,7 +122,7 @@ async function awayFromMinuteEnd(neededSeconds: number): Promise<void> {
 }
 
 async function seedUser(url: string, email: string): Promise<string> {
-  const handle = createDb(url);
+  const handle = openDatabase(url);
   try {
     const services = createServices(handle);
     const user = await services.users.create({ email, plan: 'free' });
@@ -186,7 +186,7 @@ for (const store of ['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])]
     it('takes concurrent writes from both workers on one SQLite file without an error', async () => {
       const token = await seedUser(url, 'writer@example.test');
       // The free limit is small; this user is Pro so that only the database is under test.
-      const handle = createDb(url);
+      const handle = openDatabase(url);
       await handle.db.updateTable('users').set({ plan: 'pro' }).where('email', '=', 'writer@example.test').execute();
       await handle.db.destroy();
       const statuses: number[] = [];

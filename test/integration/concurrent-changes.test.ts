@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, ok, type Actor } from '../helpers/items.js';
-import { findVersionedItem, updateItemAtVersion } from '../../src/modules/items/one-statement-writes.repository.js';
+import type { CompiledQuery } from 'kysely';
+import { createPostgresItemStore } from '../../src/modules/items/item-store.postgres.js';
+import { toggleState } from '../../src/modules/items/item-state.js';
 import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
 
 /*
@@ -42,31 +44,33 @@ describe.each(DIALECTS)('concurrent changes to the same items (%s)', (dialect) =
     async () => {
       const a = await actor(t);
       const [item] = await items(a, 1);
-      const stale = await findVersionedItem(t.services.db, a.user.id, item.id);
-      expect(stale?.version).toMatch(/^\d+$/);
-      // Another change moves the row on: the version read above is no longer its version.
-      ok(await a.c.post(`items/${item.id}/archive`));
+      const db = t.services.db;
+      // Another change moves the row on right after the store's read: the version it read is no
+      // longer the row's when its one-statement write runs.
+      let queries = 0;
+      const racing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'executeQuery') {
+            return async (query: CompiledQuery) => {
+              const result = await target.executeQuery(query);
+              if (queries++ === 0) ok(await a.c.post(`items/${item.id}/archive`));
+              return result;
+            };
+          }
+          const value: unknown = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const at = () => '2030-01-01T00:00:00.000Z';
+      const stale = createPostgresItemStore({ db: racing, events: t.services.events, now: at });
+      expect(await stale.tryStateChange(a.user.id, item.id, (s) => toggleState(s))).toBeUndefined();
+      expect(queries).toBe(2);
       expect(await a.events.names()).toEqual(['item.archived']);
-      const at = '2030-01-01T00:00:00.000Z';
-      const event = {
-        id: '0190f5e2-7c3a-7b1d-9e2f-000000000001',
-        user_id: a.user.id,
-        event: 'item.completed',
-        item_id: item.id,
-        payload: '{}',
-        created_at: at,
-      };
-      const written = await updateItemAtVersion(t.services.db, a.user.id, item.id, stale!.version, { is_completed: 1, status: 'done', updated_at: at }, [
-        event,
-      ]);
-      expect(written).toBe(false);
-      expect(await a.events.take()).toEqual([]);
       const now = ok(await a.c.get(`items/${item.id}`));
       expect([now.status, now.is_completed]).toEqual(['archived', false]);
-      // The same guard with the row's current version writes the change and its event.
-      const current = await findVersionedItem(t.services.db, a.user.id, item.id);
-      expect(current!.version).not.toBe(stale!.version);
-      ok(await a.c.post(`items/${item.id}/toggle`));
+      // The same write at the row's current version makes the change and its event.
+      const fresh = createPostgresItemStore({ db, events: t.services.events, now: at });
+      expect((await fresh.tryStateChange(a.user.id, item.id, (s) => toggleState(s)))?.is_completed).toBe(true);
       expect(await a.events.names()).toEqual(['item.completed']);
     },
   );

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/container.js';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import type { DbHandle } from '../../src/db/create-db.js';
+import { openDatabase } from '../../src/open-database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { newState } from '../helpers/web-client.js';
@@ -23,7 +24,7 @@ describe('POST /api/v1/connect/exchange across two server processes on one SQLit
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'inbox-race-'));
     const url = `sqlite:${join(dir, 'inbox.db')}`;
-    handle = createDb(url);
+    handle = openDatabase(url);
     await migrateToLatest(handle.db);
     services = createServices(handle);
     userId = (await services.users.create({ email: 'race@example.test' })).id;

@@ -4,7 +4,7 @@ import { createServices, type Services } from '../../src/container.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { insertItem } from '../../src/modules/items/items.repository.js';
-import { renumberSearchKeys } from '../../src/modules/search/search.repository.js';
+import { renumberSearchKeys } from '../../src/modules/search/search-index.sqlite.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { newestFirst } from '../helpers/seed-items.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';

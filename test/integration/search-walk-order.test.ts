@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keysUnordered } from '../../src/modules/search/search.repository.js';
+import { keysUnordered } from '../../src/modules/search/search-index.sqlite.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, type Actor } from '../helpers/items.js';
 import { allSearchPages } from '../helpers/search.js';

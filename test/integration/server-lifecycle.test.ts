@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/container.js';
-import { createDb } from '../../src/db/create-db.js';
+import { openDatabase } from '../../src/open-database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
@@ -19,7 +19,7 @@ describe('server process', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'inbox-server-'));
     const url = `sqlite:${join(dir, 'inbox.db')}`;
-    const handle = createDb(url);
+    const handle = openDatabase(url);
     await migrateToLatest(handle.db);
     const services = createServices(handle);
     const user = await services.users.create({ email: 'proc@example.test' });

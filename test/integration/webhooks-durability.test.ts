@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/create-db.js';
+import { openDatabase } from '../../src/open-database.js';
 import { leaseFor } from '../../src/modules/webhooks/delivery-worker.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
@@ -23,7 +23,7 @@ afterAll(async () => receiver?.close());
 
 /** A second connection (pool) to the same database, as a second server instance would have. */
 function secondConnection(db: TestDb): TestDb {
-  const handle = createDb(db.url, db.searchPath ? { searchPath: db.searchPath, poolSize: 5 } : {});
+  const handle = openDatabase(db.url, db.searchPath ? { searchPath: db.searchPath, poolSize: 5 } : {});
   return { ...db, handle, destroy: () => handle.db.destroy() };
 }
 

@@ -1,7 +1,7 @@
+import type SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent } from 'kysely';
 import type { DatabaseSchema } from '../schema.js';
 import { openSqlite } from './open-sqlite.js';
-import { createSearchIndexQueue } from './search-index-queue.js';
 import { GroupCommitSqliteDialect } from './sqlite-dialect.js';
 
 /**
@@ -16,6 +16,8 @@ export interface SqliteOptions {
   log?: (event: LogEvent) => void;
   /** After each commit, with the number of transactions it carried. */
   onCommit?: (units: number) => void;
+  /** Made once per writer connection: work to run inside each transaction just before it commits (the search index's queue). */
+  beforeCommit?: (writer: SQLite.Database) => () => void;
 }
 
 export function createSqliteDb(path: string, options: SqliteOptions = {}): Kysely<DatabaseSchema> {
@@ -24,8 +26,12 @@ export function createSqliteDb(path: string, options: SqliteOptions = {}): Kysel
     const writer = openSqlite(path, { cacheKiB: WRITER_CACHE_KIB });
     // The reader opens after the writer, which creates the file and switches it to WAL.
     const reader = inMemory ? undefined : openSqlite(path, { readonly: true, cacheKiB: READER_CACHE_KIB });
-    const beforeCommit = createSearchIndexQueue(writer);
-    return { writer, ...(reader ? { reader } : {}), beforeCommit, ...(options.onCommit ? { onCommit: options.onCommit } : {}) };
+    return {
+      writer,
+      ...(reader ? { reader } : {}),
+      ...(options.beforeCommit ? { beforeCommit: options.beforeCommit(writer) } : {}),
+      ...(options.onCommit ? { onCommit: options.onCommit } : {}),
+    };
   });
   return new Kysely<DatabaseSchema>({ dialect, ...(options.log ? { log: options.log } : {}) });
 }

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import type { Executor } from '../../db/schema.js';
+import type { DatabaseSchema, Executor } from '../../db/schema.js';
 
 export interface OutboxRow {
   id: string;
@@ -78,7 +78,7 @@ export const outboxColumns = (rows: readonly OutboxRow[]): OutboxColumns => ({
 });
 
 /** The columns `outboxRowsIfWritten` selects, in its order. */
-export const OUTBOX_INSERT_COLUMNS = ['id', 'user_id', 'event', 'item_id', 'payload', 'created_at', 'dispatched_at'] as const;
+const OUTBOX_INSERT_COLUMNS = ['id', 'user_id', 'event', 'item_id', 'payload', 'created_at', 'dispatched_at'] as const;
 
 /**
  * PostgreSQL: the outbox rows of a change as a SELECT that yields them only if the data-modifying
@@ -86,7 +86,7 @@ export const OUTBOX_INSERT_COLUMNS = ['id', 'user_id', 'event', 'item_id', 'payl
  * insert into outbox_events … select` then writes a change and its events in one statement, one
  * round trip and atomic on its own, where a transaction takes four (BEGIN, write, events, COMMIT).
  */
-export function outboxRowsIfWritten(userId: string, p: OutboxColumns) {
+function outboxRowsIfWritten(userId: string, p: OutboxColumns) {
   const values = sql.join(
     p.outboxIds.map(
       (id, i) => sql`(${id}::text, ${p.outboxEvents[i]!}::text, ${p.outboxItemIds[i]!}::text, ${p.outboxPayloads[i]!}::text, ${p.outboxCreatedAts[i]!}::text)`,
@@ -96,6 +96,18 @@ export function outboxRowsIfWritten(userId: string, p: OutboxColumns) {
     ${dispatchedAt(userId, sql.ref('e.created_at'))}
     from (values ${values}) as e (id, event, item_id, payload, created_at)
     where exists (select 1 from written)`;
+}
+
+/** A statement whose data-modifying CTE `written` answers the id of the row it wrote. */
+export type WrittenCte = QueryCreator<DatabaseSchema & { written: { id: string } }>;
+
+/**
+ * PostgreSQL: the insert of a change's events that ends a one-statement write (decisions/0032):
+ * `written` is the CTE that wrote the item; the events are inserted only if it wrote a row.
+ * For a prepared query's builder: `p` may hold its stand-ins.
+ */
+export function insertOutboxAfterWrite(qc: WrittenCte, userId: string, p: OutboxColumns) {
+  return qc.insertInto('outbox_events').columns(OUTBOX_INSERT_COLUMNS).expression(outboxRowsIfWritten(userId, p));
 }
 
 /** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */

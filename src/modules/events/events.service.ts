@@ -7,11 +7,19 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { ItemView } from '../items/item-view.js';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.js';
-import { findFeedPage, insertOutboxEvents, type FeedPosition, type OutboxRow } from './events.repository.js';
+import {
+  findFeedPage,
+  insertOutboxAfterWrite,
+  insertOutboxEvents,
+  outboxColumns,
+  type FeedPosition,
+  type OutboxColumns,
+  type OutboxRow,
+} from './events.repository.js';
 import { claimUndispatchedEvents, pruneDispatchedEvents, reopenEventsSince, type UndispatchedEvent } from './outbox-dispatch.repository.js';
 
 export type { UndispatchedEvent } from './outbox-dispatch.repository.js';
-export type { OutboxRow } from './events.repository.js';
+export type { OutboxColumns } from './events.repository.js';
 
 const DAY_MS = 24 * 3600_000;
 /** The contract: changes are kept at least 30 days; a cursor issued longer ago is 410. */
@@ -57,8 +65,13 @@ export interface ChangePage {
 export interface EventsService {
   /** Must be called with the transaction of the change itself: that is what makes events crash-safe. */
   record(trx: Executor, userId: string, events: PendingEvent[]): Promise<void>;
-  /** The outbox rows of events, for a statement that writes a change and its events at once (see events.repository.ts). */
-  outboxRows(userId: string, events: readonly PendingEvent[]): OutboxRow[];
+  /**
+   * PostgreSQL one-statement writes (decisions/0032): `outboxParams` turns events into a prepared
+   * query's parameters, and `insertAfterWrite` is the statement's last part, built from them: the
+   * only way outside this module to write outbox_events.
+   */
+  outboxParams(userId: string, events: readonly PendingEvent[]): OutboxColumns;
+  insertAfterWrite: typeof insertOutboxAfterWrite;
   /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
   changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
   /** Webhook fan-out, in its transaction: takes up to `limit` events not yet dispatched, oldest first. */
@@ -70,7 +83,7 @@ export interface EventsService {
 }
 
 export function createEventsService(deps: { db: Db; dialect: DialectName; clock: Clock; newId: IdGenerator }): EventsService {
-  const outboxRows: EventsService['outboxRows'] = (userId, events) => {
+  const outboxRows = (userId: string, events: readonly PendingEvent[]): OutboxRow[] => {
     const createdAt = toTimestamp(deps.clock.now());
     return events.map(({ name, item }) => {
       const id = deps.newId();
@@ -79,7 +92,8 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
     });
   };
   return {
-    outboxRows,
+    outboxParams: (userId, events) => outboxColumns(outboxRows(userId, events)),
+    insertAfterWrite: insertOutboxAfterWrite,
     async record(trx, userId, events) {
       await insertOutboxEvents(trx, deps.dialect, userId, outboxRows(userId, events));
     },

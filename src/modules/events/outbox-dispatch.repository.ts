@@ -14,17 +14,24 @@ export interface UndispatchedEvent {
   created_at: string;
 }
 
+/** Oldest first: (created_at, id), the order the claim's subquery picks them in. */
+const oldestFirst = (a: UndispatchedEvent, b: UndispatchedEvent): number =>
+  a.created_at === b.created_at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.created_at < b.created_at ? -1 : 1;
+
 /** Marks up to `limit` undispatched outbox events as dispatched and answers them (oldest first). */
 export async function claimUndispatchedEvents(trx: Executor, dialect: DialectName, now: string, limit: number): Promise<UndispatchedEvent[]> {
   let pick = trx.selectFrom('outbox_events').select(['user_id', 'id']).where('dispatched_at', 'is', null).orderBy('created_at').orderBy('id').limit(limit);
   if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
-  return trx
+  const claimed = await trx
     .updateTable('outbox_events')
     .set({ dispatched_at: now })
     .where(({ eb, refTuple }) => eb(refTuple('user_id', 'id'), 'in', pick.$asTuple('user_id', 'id')))
     .where('dispatched_at', 'is', null)
     .returning(['id', 'user_id', 'event', 'created_at'])
     .execute();
+  // UPDATE … RETURNING answers rows in the order the update met them (heap order on PostgreSQL),
+  // not the subquery's: fan-out gives deliveries ids in this order, and the log reads them newest first.
+  return claimed.sort(oldestFirst);
 }
 
 /**

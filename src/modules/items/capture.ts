@@ -1,21 +1,19 @@
-import type { DialectName } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
-import type { EventsService } from '../events/events.service.js';
 import type { AiView } from '../organizer/organizer.schemas.js';
 import type { OrganizerService } from '../organizer/organizer.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { splitCapturedText } from './capture-text.js';
 import type { ItemLoader } from './item-loader.js';
-import { toItemView, type ItemView } from './item-view.js';
-import { findItemByClientId, insertNewItem } from './items.repository.js';
+import type { ItemStore } from './item-store.js';
+import type { ItemView } from './item-view.js';
+import { findItemByClientId } from './items.repository.js';
 import { newItemRow } from './new-item.js';
-import { insertNewItemWithEvents } from './one-statement-writes.repository.js';
 
 /** The contract's limit on captured text, counted after trim. */
 const TEXT_MAX = 100000;
@@ -36,12 +34,11 @@ export type Capture = (user: AuthUser, input: CaptureInput) => Promise<{ item: C
 
 export interface CaptureDeps {
   db: Db;
-  dialect: DialectName;
+  store: ItemStore;
   clock: Clock;
   newId: IdGenerator;
   loader: ItemLoader;
   projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
-  events: EventsService;
   organizer: Pick<OrganizerService, 'organizeCapture'>;
 }
 
@@ -78,23 +75,9 @@ export function createCapture(deps: CaptureDeps): Capture {
         client_id: input.client_id ?? null,
         created_at: toTimestamp(deps.clock.now()),
       });
-    let item!: ItemView;
+    let item: ItemView;
     try {
-      if (deps.dialect === 'postgres') {
-        // One statement writes the item and its event: one round trip, atomic on its own.
-        const row = stamped();
-        item = toItemView(row, []);
-        await insertNewItemWithEvents(db, row, deps.events.outboxRows(user.id, [{ name: 'item.created', item }]));
-      } else {
-        await db.transaction().execute(async (trx) => {
-          // Stamped inside the transaction, which SQLite runs one at a time: a user's search keys,
-          // which count inserts, then follow created_at (see the search-key-counter migration).
-          const row = stamped();
-          await insertNewItem(trx, deps.dialect, row);
-          item = toItemView(row, []);
-          await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
-        });
-      }
+      item = await deps.store.insertNew(user.id, stamped);
     } catch (error) {
       // Two captures with one client_id raced; the loser answers with the winner's item.
       const winner = isUniqueViolation(error) && input.client_id ? await replay(user, input.client_id) : undefined;

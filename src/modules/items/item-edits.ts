@@ -1,17 +1,15 @@
-import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
-import { isUuid } from '../../lib/ids.js';
+import { badRequest } from '../../errors.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { normalizeTagNames, tagKey, type TagsService } from '../tags/tags.service.js';
 import type { ItemPrecondition } from './item-etag.js';
 import type { ItemLoader } from './item-loader.js';
 import { patchColumns, type PatchInput } from './item-patch.js';
-import { archiveState, stateEventNames, toggleState, unarchiveState, type ItemState } from './item-state.js';
+import { archiveState, stateEventNames, toggleState, unarchiveState } from './item-state.js';
 import { toItemView, type ItemView } from './item-view.js';
-import type { ItemWrites } from './item-writes.js';
+import type { ItemStore } from './item-store.js';
+import type { ItemWrites, NextState } from './item-writes.js';
 import { findAncestorIds, type ItemRowWithTags } from './items.repository.js';
-import { findVersionedItem } from './one-statement-writes.repository.js';
 
 /** The single-item changes of the API, each in its own transaction on the locked row. */
 export interface ItemEdits {
@@ -25,7 +23,7 @@ export interface ItemEdits {
 
 export function createItemEdits(deps: {
   db: Db;
-  dialect: DialectName;
+  store: ItemStore;
   loader: ItemLoader;
   tags: TagsService;
   projects: Pick<ProjectsService, 'requireProject'>;
@@ -50,20 +48,10 @@ export function createItemEdits(deps: {
       return work(trx, row);
     });
 
-  /**
-   * A state route (toggle, archive, unarchive). On PostgreSQL: a plain read, then the change and its
-   * events in one statement that applies only to the version read, two round trips instead of five;
-   * if the row moved on in between, the change is made again on the locked row. SQLite runs one
-   * change at a time in a shared transaction, where the locked path costs no round trips.
-   */
-  async function onState(userId: string, id: string, next: (state: ItemState, now: string) => ItemState, precondition?: ItemPrecondition): Promise<ItemView> {
-    if (deps.dialect === 'postgres') {
-      const item = isUuid(id) ? await findVersionedItem(db, userId, id) : undefined;
-      if (!item) throw notFound('item');
-      if (precondition) precondition(toItemView(item, item.tags));
-      const changed = await writes.applyStateAtVersion(db, userId, item, next);
-      if (changed) return changed;
-    }
+  /** A state route (toggle, archive, unarchive): the store's fast path where it has one, else on the locked row. */
+  async function onState(userId: string, id: string, next: NextState, precondition?: ItemPrecondition): Promise<ItemView> {
+    const changed = await deps.store.tryStateChange(userId, id, next, precondition);
+    if (changed) return changed;
     return onRow(userId, id, async (trx, row) => viewAfter(row, await writes.applyStates(trx, userId, [row], next)), precondition);
   }
 

@@ -3,8 +3,16 @@ import type { Executor } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
-import { findItemById, findItemWithTagsById, findItemsByIds, lockItemsByIds, type ItemRowWithTags } from './items.repository.js';
-import { toItemView, type ItemRow, type ItemView, type ItemViewRow } from './item-view.js';
+import {
+  findItemById,
+  findItemPage,
+  findItemWithTagsById,
+  findItemsByIds,
+  lockItemsByIds,
+  type ItemPageQuery,
+  type ItemRowWithTags,
+} from './items.repository.js';
+import { toItemView, type ItemRow, type ItemView, type ItemViewRow, type TaggedViewRow } from './item-view.js';
 
 export interface ItemLoader {
   /** The row, or 404 when the id is malformed, unknown or another user's. */
@@ -20,6 +28,8 @@ export interface ItemLoader {
   /** Views for many rows with one tag query, whatever the number of rows. */
   views(db: Executor, userId: string, rows: readonly ItemViewRow[]): Promise<ItemView[]>;
   view(db: Executor, userId: string, row: ItemViewRow): Promise<ItemView>;
+  /** One page of a listing plus one row (so the caller knows whether another page exists), with tag names. */
+  page(db: Executor, userId: string, q: ItemPageQuery): Promise<TaggedViewRow[]>;
 }
 
 export function createItemLoader(tags: TagsService, dialect: DialectName): ItemLoader {
@@ -50,6 +60,7 @@ export function createItemLoader(tags: TagsService, dialect: DialectName): ItemL
       return row;
     },
     views,
+    page: (db, userId, q) => findItemPage(db, dialect, userId, q),
     async view(db, userId, row) {
       const [view] = await views(db, userId, [row]);
       return view!;

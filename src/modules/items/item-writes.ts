@@ -6,7 +6,6 @@ import type { EventsService, ItemEventName, PendingEvent } from '../events/event
 import type { ItemLoader } from './item-loader.js';
 import { stateDiff, stateEventNames, stateOf, type ItemState } from './item-state.js';
 import { toItemView, type ItemRow, type ItemView } from './item-view.js';
-import { updateItemAtVersion, type VersionedItem } from './one-statement-writes.repository.js';
 import { deleteItemsByIds, findItemIdsInProject, findItemsByIds, findSubtrees, moveItemsToProject, updateItems, type ItemPatch } from './items.repository.js';
 
 /** One row's change: the columns to write (besides updated_at) and the events it announces. */
@@ -21,10 +20,10 @@ export interface ItemChange {
 /** A row as read for a change; rows read by loader.lockedRows() carry their tags. */
 type ReadRow = ItemRow & { tags?: readonly string[] };
 
-type NextState = (state: ItemState, now: string) => ItemState;
+export type NextState = (state: ItemState, now: string) => ItemState;
 
 /** A row's state change at `at`, or undefined when `next` leaves its state as it is. */
-function stateChange(row: ReadRow, next: NextState, at: string): ItemChange | undefined {
+export function stateChange(row: ReadRow, next: NextState, at: string): ItemChange | undefined {
   const before = stateOf(row);
   const after = next(before, at);
   const patch = stateDiff(before, after);
@@ -44,13 +43,6 @@ function stateChange(row: ReadRow, next: NextState, at: string): ItemChange | un
 export interface ItemWrites {
   /** Writes changes made at `at`, answers the changed rows' views; an empty list writes nothing. */
   commit(trx: Executor, userId: string, changes: readonly ItemChange[], at: string): Promise<Map<string, ItemView>>;
-  /**
-   * PostgreSQL, outside a transaction: one row's state change and its events in one statement,
-   * applied only if the row is still the version that was read. Answers the item after the change
-   * (as read when there is nothing to change), or undefined when the row changed or went since it
-   * was read: the caller then makes the change on the locked row.
-   */
-  applyStateAtVersion(db: Executor, userId: string, item: VersionedItem, next: NextState): Promise<ItemView | undefined>;
   /** Answers the views of the rows it changed; rows it leaves unchanged are neither written nor announced. */
   applyStates(trx: Executor, userId: string, rows: readonly ReadRow[], next: NextState): Promise<Map<string, ItemView>>;
   /** Deletes the items and their subtasks at any depth, each announced once (an item under two listed ones with the first). */
@@ -99,19 +91,6 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
   return {
     commit,
     now,
-
-    async applyStateAtVersion(db, userId, item, next) {
-      const at = now();
-      const change = stateChange(item, next, at);
-      if (!change) return toItemView(item, item.tags);
-      const patch = { ...change.patch, updated_at: at };
-      const view = toItemView({ ...item, ...patch }, item.tags);
-      const outbox = deps.events.outboxRows(
-        userId,
-        change.events.map((name) => ({ name, item: view })),
-      );
-      return (await updateItemAtVersion(db, userId, item.id, item.version, patch, outbox)) ? view : undefined;
-    },
 
     async applyStates(trx, userId, rows, next) {
       const at = now();

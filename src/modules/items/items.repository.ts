@@ -1,9 +1,9 @@
 import { sql, type Updateable } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
+import { afterKeyset } from '../../db/keyset.js';
 import { preparedQuery, type PreparedParams } from '../../db/prepared-query.js';
 import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
-import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
 import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, parseTagNames, tagNamesJson, type ItemRow, type TaggedViewRow } from './item-view.js';
 
 export type NewItemRow = Omit<ItemRow, 'is_completed'> & { is_completed: number };
@@ -11,25 +11,6 @@ export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created
 
 export async function insertItem(db: Executor, row: NewItemRow): Promise<void> {
   await db.insertInto('items').values(row).execute();
-}
-
-/** SQLite: the user's next search key, the counter of the search-key-counter migration. */
-const nextSearchKey = (userId: string) => {
-  const start = sql<number>`((select search_slot from users where id = ${userId}) << ${sql.lit(SLOT_SHIFT)})`;
-  return sql<number>`(coalesce((select max(search_key) from items where search_key > ${start} and search_key < ${start} + (1 << ${sql.lit(SLOT_SHIFT)})), ${start}) + 1)`;
-};
-
-/** Compiled once per dialect: every capture runs it. */
-const newItemInsert = preparedQuery((db, p: NewItemRow, dialect) =>
-  db.insertInto('items').values(dialect === 'postgres' ? p : { ...p, search_key: nextSearchKey(p.user_id) }),
-);
-
-/**
- * Inserts a new item; on SQLite it takes the user's next search key in the same statement (one
- * write, where the insert trigger's fallback would update the row a second time).
- */
-export async function insertNewItem(db: Executor, dialect: DialectName, row: NewItemRow): Promise<void> {
-  await newItemInsert(db, row, dialect);
 }
 
 /** Compiled once: GET /items/{id} and every change of one item start here. */
@@ -134,10 +115,7 @@ const itemPage = preparedQuery((db, p: PageParams, shape) => {
   if (p.parentId !== undefined) query = query.where('parent_id', '=', p.parentId);
   if (p.since !== undefined) query = query.where('updated_at', '>=', p.since);
   const { afterKey: k, afterId: id } = p;
-  if (k !== undefined && id !== undefined) {
-    const cmp = dir === 'desc' ? '<' : '>';
-    query = query.where((eb) => eb.or([eb(key, cmp, k), eb.and([eb(key, '=', k), eb('id', cmp, id)])]));
-  }
+  if (k !== undefined && id !== undefined) query = query.where((eb) => afterKeyset(eb, key, 'id', dir, k, id));
   return query.orderBy(key, dir).orderBy('id', dir).limit(p.take);
 });
 

@@ -2,8 +2,9 @@ import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
 import { createCapture, type Capture, type CaptureDeps } from './capture.js';
 import type { ItemEdits } from './item-edits.js';
+import type { ImportedItems } from './imported-items.js';
 import { taggedItemView, type ItemView } from './item-view.js';
-import { findItemPage, type ItemPageQuery } from './items.repository.js';
+import type { ItemPageQuery } from './items.repository.js';
 
 export type { CapturedItem } from './capture.js';
 
@@ -25,12 +26,15 @@ export interface ItemsService extends ItemEdits {
   list(userId: string, query: ListQuery): Promise<Page<ItemView>>;
   children(userId: string, id: string, query: ListQuery): Promise<Page<ItemView>>;
   inProject(userId: string, projectId: string, query: ListQuery): Promise<Page<ItemView>>;
+  /** The items' side of an import, in the import's transaction. */
+  imports: ImportedItems;
 }
 
 export function createItemsService(
   deps: CaptureDeps & {
     /** The single-item changes, built first: the organizer's "organize a stored item" saves through them too. */
     edits: ItemEdits;
+    imports: ImportedItems;
   },
 ): ItemsService {
   const { db, loader } = deps;
@@ -38,7 +42,7 @@ export function createItemsService(
   async function page(userId: string, q: Omit<ItemPageQuery, 'after'>, cursor: string | undefined): Promise<Page<ItemView>> {
     const ordering = [q.order, q.projectId ?? '', q.parentId ?? ''].join(':');
     const after = cursor === undefined ? undefined : decodeCursor(ordering, cursor);
-    const rows = await findItemPage(db, deps.dialect, userId, { ...q, ...(after ? { after } : {}) });
+    const rows = await loader.page(db, userId, { ...q, ...(after ? { after } : {}) });
     const page = cutPage(rows, q.limit, ordering, (row) => (q.order === 'created' ? row.created_at : row.updated_at));
     return { items: page.rows.map(taggedItemView), next_cursor: page.next_cursor };
   }
@@ -46,6 +50,7 @@ export function createItemsService(
   return {
     capture: createCapture(deps),
     ...deps.edits,
+    imports: deps.imports,
 
     async get(userId, id) {
       return loader.requireView(db, userId, id);

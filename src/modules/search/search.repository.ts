@@ -1,11 +1,15 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { DialectName } from '../../db/create-db.js';
-import type { DatabaseSchema, Executor, ItemStatus, ItemType } from '../../db/schema.js';
-import { newestFirst, type CursorKey } from '../../lib/cursor.js';
-import { ITEM_VIEW_COLUMNS, tagNamesJson, type TaggedViewRow } from '../items/item-view.js';
-import { SLOT_SHIFT } from '../../db/migrations/2026-11-24-0001-search-key-counter.js';
-import { ftsMatch, tsQuery } from './search-words.js';
+import type { DatabaseSchema, ItemStatus, ItemType } from '../../db/schema.js';
+import { afterKeyset } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursor.js';
+import { ITEM_VIEW_COLUMNS, tagNamesJson } from '../items/item-view.js';
+
+/*
+ * The portable part of search: the filters and the plain newest-first walk. What each database
+ * does with words is its search index's (search-index.sqlite.ts, search-index.postgres.ts).
+ */
 
 export interface SearchFilters {
   /** Every word must start a word of title or content_md; none means no text condition. */
@@ -30,14 +34,14 @@ export interface SearchPageQuery extends SearchFilters {
 
 const QUALIFIED_COLUMNS = ITEM_VIEW_COLUMNS.map((c) => `items.${c}` as const);
 /** A page's rows with their tag names, in the same statement (see tagNamesJson). */
-const pageColumns = (dialect: DialectName) => [...QUALIFIED_COLUMNS, tagNamesJson(dialect).as('tag_names')];
+export const pageColumns = (dialect: DialectName) => [...QUALIFIED_COLUMNS, tagNamesJson(dialect).as('tag_names')];
 
 /**
  * A search's values, flat and computed before the query is built: every search runs a prepared
  * query (prepared-query.ts), whose builder only passes values through. What else decides the SQL is
- * the shape: the dialect, the web inbox's active view, and which of the SQLite walks runs.
+ * the shape: the dialect, the web inbox's active view, and which walk of an index runs.
  */
-type SearchParams = {
+export type SearchParams = {
   userId: string;
   status: ItemStatus | undefined;
   type: ItemType | undefined;
@@ -48,14 +52,14 @@ type SearchParams = {
   tagKey: string | undefined;
   afterK: string | undefined;
   afterId: string | undefined;
-  /** SQLite: the FTS5 match expression; PostgreSQL: the tsquery text; undefined without words. */
+  /** The index's text condition (an FTS5 match expression, a tsquery); undefined without words. */
   text: string | undefined;
-  /** SQLite, a page ending inside a millisecond: that millisecond's created_at (see sqliteTextPage). */
+  /** SQLite, a page ending inside a millisecond: that millisecond's created_at (see search-index.sqlite.ts). */
   tieAt: string | undefined;
   take: number;
 };
 
-function searchParams(dialect: DialectName, userId: string, q: SearchPageQuery): SearchParams {
+export function searchParams(userId: string, q: SearchPageQuery, text: string | undefined): SearchParams {
   return {
     userId,
     status: q.status,
@@ -67,14 +71,14 @@ function searchParams(dialect: DialectName, userId: string, q: SearchPageQuery):
     tagKey: q.tagKey,
     afterK: q.after?.k,
     afterId: q.after?.id,
-    text: q.words.length === 0 ? undefined : dialect === 'sqlite' ? ftsMatch(q.words) : tsQuery(q.words),
+    text,
     tieAt: undefined,
     take: q.limit + 1,
   };
 }
 
-/** Every condition but the text one, AND-ed; written against `items` so both query shapes share it. */
-function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, p: SearchParams, active: boolean): Expression<SqlBool> {
+/** Every condition but the text one, AND-ed; written against `items` so every query shape shares it. */
+export function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, p: SearchParams, active: boolean): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [eb('items.user_id', '=', p.userId)];
   if (p.status !== undefined) all.push(eb('items.status', '=', p.status));
   if (active) all.push(eb('items.status', '<>', 'archived'));
@@ -92,140 +96,34 @@ function filters(eb: ExpressionBuilder<DatabaseSchema, 'items'>, p: SearchParams
       .where('tags.name_key', '=', p.tagKey);
     all.push(eb('items.id', 'in', tagged));
   }
-  const { afterK: k, afterId: id } = p;
-  if (k !== undefined && id !== undefined) {
-    all.push(eb.or([eb('items.created_at', '<', k), eb.and([eb('items.created_at', '=', k), eb('items.id', '<', id)])]));
-  }
+  if (p.afterK !== undefined && p.afterId !== undefined) all.push(afterKeyset(eb, 'items.created_at', 'items.id', 'desc', p.afterK, p.afterId));
   return eb.and(all);
 }
 
-/** The shape of a search query: `<dialect>:<active|all>:<walk>`. */
-const shapeOf = (dialect: DialectName, q: SearchPageQuery, walk: string): string => `${dialect}:${q.notArchived ? 'active' : 'all'}:${walk}`;
-const activeIn = (shape: string): boolean => shape.split(':')[1] === 'active';
+/** The shapes of the filtered walk: the dialect, and whether archived items are left out. */
+const FILTERED_SHAPES = {
+  'sqlite:all': { dialect: 'sqlite', active: false },
+  'sqlite:active': { dialect: 'sqlite', active: true },
+  'postgres:all': { dialect: 'postgres', active: false },
+  'postgres:active': { dialect: 'postgres', active: true },
+} as const satisfies Record<string, { dialect: DialectName; active: boolean }>;
+type FilteredShape = keyof typeof FILTERED_SHAPES;
 
 /**
- * Without words: a plain newest-first walk of (user_id, created_at, id), or of a filter's own index
- * (project, due date, archived items); the other filters are checked on the way (decisions/0031).
- * PostgreSQL with words: the same, with the tsvector condition.
+ * A plain newest-first walk of (user_id, created_at, id), or of a filter's own index (project, due
+ * date, archived items); the other filters are checked on the way (decisions/0031). With `text`
+ * (PostgreSQL), the same with the tsvector condition.
  */
 const filteredPage = preparedQuery((db, p: SearchParams, shape) => {
-  const dialect = shape.split(':')[0] as DialectName;
+  const { dialect, active } = FILTERED_SHAPES[shape as FilteredShape];
   let query = db
     .selectFrom('items')
     .select(pageColumns(dialect))
-    .where((eb) => filters(eb, p, activeIn(shape)));
+    .where((eb) => filters(eb, p, active));
   if (p.text !== undefined) query = query.where(sql<SqlBool>`items.search_vector @@ to_tsquery('simple', ${p.text})`);
   return query.orderBy('items.created_at', 'desc').orderBy('items.id', 'desc').limit(p.take);
 });
 
-/** The user's key range (see the search-key-counter migration for the layout). */
-const rangeStart = (userId: string) => sql<number>`((select search_slot from users where id = ${userId}) << ${sql.lit(SLOT_SHIFT)})`;
-const rangeEnd = (userId: string) => sql<number>`(((select search_slot from users where id = ${userId}) + 1) << ${sql.lit(SLOT_SHIFT)})`;
-
-/**
- * Where a walk after the cursor starts: past the keys of the cursor's millisecond (its item and the
- * items stamped with it, which may sort on either side of it by id); from the top when no item
- * has that created_at any more. The exact cursor condition in filters() still applies.
- */
-const walkEnd = (p: SearchParams) =>
-  p.afterK !== undefined
-    ? sql<number>`coalesce((select max(search_key) + 1 from items where user_id = ${p.userId} and created_at = ${p.afterK}), ${rangeEnd(p.userId)})`
-    : rangeEnd(p.userId);
-
-/**
- * The hits in the user's range of the FTS index, joined to their items; CROSS JOIN keeps the index
- * walk as the outer loop. `walk`: `ordered` goes from the range's start to the cursor, `tie` from
- * just below the first key of the millisecond `tieAt`, `sorted` (keys out of order) the whole range.
- */
-function sqliteHits(db: Executor, p: SearchParams, walk: string) {
-  const from =
-    walk === 'tie' ? sql<number>`(select min(search_key) - 1 from items where user_id = ${p.userId} and created_at = ${p.tieAt})` : rangeStart(p.userId);
-  return db
-    .selectFrom(sql<{ rowid: number }>`items_fts`.as('items_fts'))
-    .crossJoin('items')
-    .select(pageColumns('sqlite'))
-    .where(sql<SqlBool>`items_fts match ${p.text}`)
-    .where(sql<SqlBool>`items_fts.rowid > ${from}`)
-    .where(sql<SqlBool>`items_fts.rowid < ${walk === 'sorted' ? rangeEnd(p.userId) : walkEnd(p)}`)
-    .where(sql<SqlBool>`items.search_key = items_fts.rowid`);
-}
-
-/** SQLite with words, every hit (from `from`) read and sorted: keys out of order, or a millisecond read whole. */
-const sqliteSortedPage = preparedQuery((db, p: SearchParams, shape) =>
-  sqliteHits(db, p, shape.split(':')[2]!)
-    .where((eb) => filters(eb, p, activeIn(shape)))
-    .orderBy('items.created_at', 'desc')
-    .orderBy('items.id', 'desc')
-    .limit(p.take),
-);
-
-/**
- * SQLite with words, keys in order: down the user's key range newest first, stopping after `take`
- * hits. In key order, which is created_at order except among items of one millisecond (see
- * sqliteTextPage, which sorts them).
- */
-const sqliteWalkedPage = preparedQuery((db, p: SearchParams, shape) =>
-  sqliteHits(db, p, 'ordered')
-    .where((eb) => filters(eb, p, activeIn(shape)))
-    .orderBy(sql`items_fts.rowid`, 'desc')
-    .limit(p.take),
-);
-
-/**
- * SQLite with words. A user's keys count their items in insertion order, which never goes back in
- * created_at unless users.search_unordered says an insert did (see the migration). In order, the
- * walk goes down the user's key range newest first and stops after limit + 1 hits; items of one
- * millisecond may lie in any id order, so when the page ends inside the millisecond of the walk's
- * last hit, that millisecond is read whole and sorted. Out of order, every hit is read and sorted.
- */
-async function sqliteTextPage(db: Executor, q: SearchPageQuery, p: SearchParams): Promise<TaggedViewRow[]> {
-  if (await keysUnordered(db, p.userId)) return sqliteSortedPage(db, p, shapeOf('sqlite', q, 'sorted'));
-  // Sorted here: an ORDER BY around the walk had SQLite copy every row into a sorter, a sixth of
-  // the query's time, to reorder at most the items of a millisecond.
-  const rows = (await sqliteWalkedPage(db, p, shapeOf('sqlite', q, 'ordered'))).sort(newestFirst);
-  const last = rows[q.limit - 1];
-  const next = rows[q.limit];
-  if (!last || !next || last.created_at !== next.created_at) return rows;
-  // Every hit of that millisecond and after it: from just below the millisecond's first key.
-  return sqliteSortedPage(db, { ...p, tieAt: next.created_at }, shapeOf('sqlite', q, 'tie'));
-}
-
-const unorderedFlag = preparedQuery((db, p: { userId: string }) =>
-  // A SQLite-only column, so not part of the shared schema types.
-  db
-    .selectFrom('users')
-    .select(sql<number>`search_unordered`.as('unordered'))
-    .where('id', '=', p.userId),
-);
-
-/** SQLite: whether an insert broke the order of the user's search keys (users.search_unordered). */
-export async function keysUnordered(db: Executor, userId: string): Promise<boolean> {
-  const [row] = await unorderedFlag(db, { userId });
-  return row?.unordered !== 0;
-}
-
-/**
- * Puts the user's search keys back in (created_at, id) order and clears users.search_unordered;
- * their FTS entries move with them at the next commit. For a caller that inserted older items (an
- * import): one pass over the user's items.
- */
-export async function renumberSearchKeys(db: Executor, userId: string): Promise<void> {
-  await sql`insert into items_fts_pending (op, search_key) select 'd', search_key from items where user_id = ${userId}`.execute(db);
-  // Negative first: the unique index would trip over old and new keys mid-update.
-  await sql`update items set search_key = -search_key where user_id = ${userId}`.execute(db);
-  await sql`
-    update items set search_key = numbered.k
-    from (select rowid as r, ${rangeStart(userId)} + row_number() over (order by created_at, id) as k from items where user_id = ${userId}) as numbered
-    where items.rowid = numbered.r`.execute(db);
-  await sql`insert into items_fts_pending (op, search_key, title, content_md) select 'i', search_key, title, content_md from items where user_id = ${userId}`.execute(
-    db,
-  );
-  await sql`update users set search_unordered = 0 where id = ${userId}`.execute(db);
-}
-
-/** One page plus one row (so the caller knows whether another page exists), newest created first, with tag names. */
-export async function findSearchPage(db: Executor, dialect: DialectName, userId: string, q: SearchPageQuery): Promise<TaggedViewRow[]> {
-  const p = searchParams(dialect, userId, q);
-  if (dialect === 'sqlite' && p.text !== undefined) return sqliteTextPage(db, q, p);
-  return filteredPage(db, p, shapeOf(dialect, q, 'filtered'));
-}
+/** One page plus one row of the filtered walk, newest created first, with tag names. */
+export const findFilteredPage = (db: Parameters<typeof filteredPage>[0], dialect: DialectName, p: SearchParams, notArchived: boolean | undefined) =>
+  filteredPage(db, p, `${dialect}:${notArchived ? 'active' : 'all'}` satisfies FilteredShape);

@@ -1,12 +1,12 @@
 import { hash } from 'node:crypto';
-import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
 import { taggedItemView, type ItemView } from '../items/item-view.js';
 import type { Page } from '../items/items.service.js';
 import { tagKey } from '../tags/tags.service.js';
-import { findSearchPage, keysUnordered, renumberSearchKeys, type SearchFilters } from './search.repository.js';
+import type { SearchIndex } from './search-index.js';
+import type { SearchFilters } from './search.repository.js';
 import type { SearchQuery } from './search.schemas.js';
 import { searchWords } from './search-words.js';
 
@@ -18,11 +18,7 @@ export interface InternalFilters {
 
 export interface SearchService {
   search(userId: string, query: SearchQuery, internal?: InternalFilters): Promise<Page<ItemView>>;
-  /**
-   * SQLite: after inserting items older than the user's newest (an import), numbers the user's
-   * search keys in created_at order again, so searches walk them instead of sorting every hit.
-   * Inside the caller's transaction; nothing to do when the keys are in order, or on PostgreSQL.
-   */
+  /** After inserting items older than the user's newest (an import), inside its transaction: see SearchIndex.restoreOrder. */
   restoreOrder(trx: Executor, userId: string): Promise<void>;
 }
 
@@ -42,20 +38,18 @@ function toFilters(query: SearchQuery, internal: InternalFilters): SearchFilters
 /** A cursor belongs to one search: the same filters, in their normalised form. */
 const orderingOf = (filters: SearchFilters): string => `search:${hash('sha256', JSON.stringify(filters), 'base64url').slice(0, 16)}`;
 
-export function createSearchService(deps: { db: Db; dialect: DialectName }): SearchService {
-  const { db } = deps;
+export function createSearchService(deps: { db: Db; index: SearchIndex }): SearchService {
+  const { db, index } = deps;
   return {
     async search(userId, query, internal = {}) {
       const filters = toFilters(query, internal);
       const ordering = orderingOf(filters);
       const limit = clampLimit(query.limit, 50, 200);
       const after = query.cursor === undefined ? undefined : decodeCursor(ordering, query.cursor);
-      const rows = await findSearchPage(db, deps.dialect, userId, { ...filters, limit, ...(after ? { after } : {}) });
+      const rows = await index.findPage(db, userId, { ...filters, limit, ...(after ? { after } : {}) });
       const page = cutPage(rows, limit, ordering, (row) => row.created_at);
       return { items: page.rows.map(taggedItemView), next_cursor: page.next_cursor };
     },
-    async restoreOrder(trx, userId) {
-      if (deps.dialect === 'sqlite' && (await keysUnordered(trx, userId))) await renumberSearchKeys(trx, userId);
-    },
+    restoreOrder: (trx, userId) => index.restoreOrder(trx, userId),
   };
 }

@@ -1,9 +1,8 @@
-import type { Db, Executor } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
-import type { EventsService, PendingEvent } from '../events/events.service.js';
-import type { ItemLoader } from '../items/item-loader.js';
-import { toItemView } from '../items/item-view.js';
-import { insertItem, type NewItemRow } from '../items/items.repository.js';
+import type { ImportedItem } from '../items/imported-items.js';
+import type { ItemsService } from '../items/items.service.js';
+import type { NewItemRow } from '../items/items.repository.js';
 import { newItemRow } from '../items/new-item.js';
 import type { SearchService } from '../search/search.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
@@ -11,22 +10,9 @@ import { tagKey, type TagsService } from '../tags/tags.service.js';
 import type { ImportPlan, PlannedItem } from './import-plan.js';
 import type { ImportResult } from './transfer.schemas.js';
 
-/** Ids asked of the database at once (well under both dialects' parameter limits). */
-const ID_CHUNK = 500;
-/** Outbox rows written per insert statement. */
-const EVENT_BATCH = 200;
-
 export interface ImportService {
   /** All or nothing: a fault anywhere (the plan, a parent, a name) rolls the whole import back. */
   apply(userId: string, plan: ImportPlan): Promise<ImportResult>;
-}
-
-async function idsHeld(trx: Executor, loader: ItemLoader, userId: string, ids: readonly string[]): Promise<Set<string>> {
-  const held = new Set<string>();
-  for (let i = 0; i < ids.length; i += ID_CHUNK) {
-    for (const row of await loader.rows(trx, userId, ids.slice(i, i + ID_CHUNK))) held.add(row.id);
-  }
-  return held;
 }
 
 function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow {
@@ -53,18 +39,18 @@ function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow
 }
 
 /**
- * Writes an import plan through the same repository insert and events service as capture, so an
- * imported item is stored, indexed for search and announced (`item.created`) like any other.
+ * Writes an import plan through the items service, so an imported item is stored, indexed for
+ * search and announced (`item.created`) like any other.
  */
 export function createImportService(deps: {
   db: Db;
-  loader: ItemLoader;
+  items: Pick<ItemsService, 'imports'>;
   projects: ProjectsService;
   tags: TagsService;
-  events: EventsService;
   search: Pick<SearchService, 'restoreOrder'>;
 }): ImportService {
-  const { db, loader } = deps;
+  const { db } = deps;
+  const { imports } = deps.items;
   return {
     async apply(userId, plan) {
       const tagsBefore = new Set((await deps.tags.list(userId)).map((t) => tagKey(t.name)));
@@ -83,10 +69,10 @@ export function createImportService(deps: {
           projectIds.set(project.ref, found.id);
         }
         const inPlan = new Set(plan.items.map((i) => i.id));
-        const held = await idsHeld(trx, loader, userId, [...inPlan]);
+        const held = await imports.heldIds(trx, userId, [...inPlan]);
         const outsideParents = [...new Set(plan.items.flatMap((i) => (i.parent_id && !inPlan.has(i.parent_id) ? [i.parent_id] : [])))];
-        const heldParents = await idsHeld(trx, loader, userId, outsideParents);
-        let events: PendingEvent[] = [];
+        const heldParents = await imports.heldIds(trx, userId, outsideParents);
+        const rows: ImportedItem[] = [];
         for (const item of plan.items) {
           if (held.has(item.id)) {
             skipped.push({ line_or_index: item.position, reason: 'exists' });
@@ -95,17 +81,10 @@ export function createImportService(deps: {
           if (item.parent_id && !inPlan.has(item.parent_id) && !heldParents.has(item.parent_id)) {
             throw badRequest(`item ${item.position}: parent_id ${item.parent_id} is neither in the document nor in the account`, 'items');
           }
-          const row = toRow(userId, projectIds.get(item.project_ref)!, item);
-          await insertItem(trx, row);
-          const names = item.tags.length > 0 ? await deps.tags.setItemTags(trx, userId, item.id, item.tags) : [];
-          events.push({ name: 'item.created', item: toItemView({ ...row, is_completed: item.is_completed }, names) });
+          rows.push({ row: toRow(userId, projectIds.get(item.project_ref)!, item), tags: item.tags });
           created.push(item);
-          if (events.length >= EVENT_BATCH) {
-            await deps.events.record(trx, userId, events);
-            events = [];
-          }
         }
-        if (events.length > 0) await deps.events.record(trx, userId, events);
+        await imports.insert(trx, userId, rows);
         // Imported items keep their (older) created_at: put the user's search keys back in order.
         await deps.search.restoreOrder(trx, userId);
       });

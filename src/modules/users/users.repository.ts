@@ -1,6 +1,7 @@
 import type { Executor, UsersTable } from '../../db/schema.js';
 
-export type UserRow = UsersTable;
+/** The user's own columns (the SQLite search index's bookkeeping columns are its own). */
+export type UserRow = Omit<UsersTable, 'search_slot' | 'search_unordered'>;
 
 const USER_COLUMNS = ['id', 'email', 'email_key', 'plan', 'timezone', 'password_hash', 'created_at', 'updated_at'] as const;
 

@@ -1,3 +1,4 @@
+import { afterKeyset } from '../../db/keyset.js';
 import type { Executor, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 
@@ -33,10 +34,8 @@ function logQuery(db: Executor, userId: string, webhookId: string) {
 /** Newest first; one row more than `limit` so the caller knows whether another page exists. */
 export async function findDeliveryPage(db: Executor, userId: string, webhookId: string, q: { after?: CursorKey; limit: number }): Promise<DeliveryLogRow[]> {
   let query = logQuery(db, userId, webhookId);
-  if (q.after) {
-    const { k, id } = q.after;
-    query = query.where((eb) => eb.or([eb('d.created_at', '<', k), eb.and([eb('d.created_at', '=', k), eb('d.id', '<', id)])]));
-  }
+  const { after } = q;
+  if (after) query = query.where((eb) => afterKeyset(eb, 'd.created_at', 'd.id', 'desc', after.k, after.id));
   return query
     .orderBy('d.created_at', 'desc')
     .orderBy('d.id', 'desc')

@@ -1,0 +1,53 @@
+import type { Executor } from '../../db/schema.js';
+import type { EventsService, PendingEvent } from '../events/events.service.js';
+import type { TagsService } from '../tags/tags.service.js';
+import type { ItemLoader } from './item-loader.js';
+import { toItemView } from './item-view.js';
+import { insertItem, type NewItemRow } from './items.repository.js';
+
+/** Ids asked of the database at once (well under both dialects' parameter limits). */
+const ID_CHUNK = 500;
+/** Outbox rows written per insert statement. */
+const EVENT_BATCH = 200;
+
+/** An item as an import brings it: its row (its own id and times) and its tag names. */
+export interface ImportedItem {
+  row: NewItemRow;
+  tags: readonly string[];
+}
+
+/** The items' side of an import, in the import's transaction (transfer/import.service.ts). */
+export interface ImportedItems {
+  /** Which of `ids` are already the user's items. */
+  heldIds(trx: Executor, userId: string, ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * Inserts the items in the order given (a parent before its subtasks), each stored, indexed for
+   * search and announced (`item.created`) like a capture.
+   */
+  insert(trx: Executor, userId: string, items: readonly ImportedItem[]): Promise<void>;
+}
+
+export function createImportedItems(deps: { loader: ItemLoader; tags: TagsService; events: EventsService }): ImportedItems {
+  return {
+    async heldIds(trx, userId, ids) {
+      const held = new Set<string>();
+      for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        for (const row of await deps.loader.rows(trx, userId, ids.slice(i, i + ID_CHUNK))) held.add(row.id);
+      }
+      return held;
+    },
+    async insert(trx, userId, items) {
+      let events: PendingEvent[] = [];
+      for (const { row, tags } of items) {
+        await insertItem(trx, row);
+        const names = tags.length > 0 ? await deps.tags.setItemTags(trx, userId, row.id, tags) : [];
+        events.push({ name: 'item.created', item: toItemView(row, names) });
+        if (events.length >= EVENT_BATCH) {
+          await deps.events.record(trx, userId, events);
+          events = [];
+        }
+      }
+      if (events.length > 0) await deps.events.record(trx, userId, events);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { sql } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.js';
+import type { Db } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { isUuid } from '../../lib/ids.js';
+import type { EventsService, OutboxColumns } from '../events/events.service.js';
+import type { ItemStore } from './item-store.js';
+import { ITEM_COLUMNS, parseTagNames, tagNamesJson, toItemView } from './item-view.js';
+import { stateChange } from './item-writes.js';
+import { patchSet, type NewItemRow, type PatchParams } from './items.repository.js';
+
+/*
+ * PostgreSQL: a capture and a state change write the item and its events in one statement (a
+ * data-modifying CTE, then the events module's insert), one round trip instead of BEGIN, write,
+ * events, COMMIT. A single statement is atomic on its own, so the events are as crash-safe as in a
+ * transaction. See docs/decisions/0032-one-statement-writes.md.
+ */
+
+export function createPostgresItemStore(deps: { db: Db; events: EventsService; now: () => string }): ItemStore {
+  const { db, events } = deps;
+
+  /** An item as read for an optimistic change: `version` is the row's xmin, which every write of the row changes. */
+  const versionedItem = preparedQuery((db, p: { userId: string; id: string }) =>
+    db
+      .selectFrom('items')
+      .select([...ITEM_COLUMNS, tagNamesJson('postgres').as('tag_names'), sql<string>`xmin::text`.as('version')])
+      .where('user_id', '=', p.userId)
+      .where('id', '=', p.id),
+  );
+
+  const newItemWithEvents = preparedQuery((db, p: NewItemRow & OutboxColumns) => {
+    const { outboxIds, outboxEvents, outboxItemIds, outboxPayloads, outboxCreatedAts, ...row } = p;
+    return events.insertAfterWrite(
+      db.with('written', (qc) => qc.insertInto('items').values(row).returning('id')),
+      row.user_id,
+      { outboxIds, outboxEvents, outboxItemIds, outboxPayloads, outboxCreatedAts },
+    );
+  });
+
+  /** Compiled once per set of changed columns and number of events; writes only if the row is still at `version`. */
+  const updatedAtVersion = preparedQuery((db, p: PatchParams & OutboxColumns & { userId: string; id: string; version: string }) => {
+    const { userId, id, version, outboxIds, outboxEvents, outboxItemIds, outboxPayloads, outboxCreatedAts, ...patch } = p;
+    return events
+      .insertAfterWrite(
+        db.with('written', (qc) =>
+          qc
+            .updateTable('items')
+            .set(patchSet(patch))
+            .where('user_id', '=', userId)
+            .where('id', '=', id)
+            .where(sql<boolean>`xmin = ${version}::text::xid`)
+            .returning('id'),
+        ),
+        userId,
+        { outboxIds, outboxEvents, outboxItemIds, outboxPayloads, outboxCreatedAts },
+      )
+      .returning('id');
+  });
+
+  return {
+    async insertNew(userId, stamp) {
+      const row = stamp();
+      const item = toItemView(row, []);
+      await newItemWithEvents(db, { ...row, ...events.outboxParams(userId, [{ name: 'item.created', item }]) });
+      return item;
+    },
+
+    // A plain read, then the change and its events in one statement that applies only to the
+    // version read: two round trips instead of five.
+    async tryStateChange(userId, id, next, precondition) {
+      const [found] = isUuid(id) ? await versionedItem(db, { userId, id }) : [];
+      if (!found) throw notFound('item');
+      const { tag_names, version, ...row } = found;
+      const tags = parseTagNames(tag_names);
+      if (precondition) precondition(toItemView(row, tags));
+      const at = deps.now();
+      const change = stateChange(row, next, at);
+      if (!change) return toItemView(row, tags);
+      const patch = { ...change.patch, updated_at: at };
+      const view = toItemView({ ...row, ...patch }, tags);
+      const outbox = events.outboxParams(
+        userId,
+        change.events.map((name) => ({ name, item: view })),
+      );
+      const written = await updatedAtVersion(db, { ...patch, userId, id: row.id, version, ...outbox });
+      return written.length > 0 ? view : undefined;
+    },
+  };
+}
