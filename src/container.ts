@@ -178,7 +178,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
 
   const instance = createInstanceService({ db, clock, signup: options.signup ?? DEFAULT_SIGNUP });
   const accounts = createAccountsService({ db, clock, users, limits, instance });
-  const accountSettings = createAccountSettingsService({ db, clock, users, limits });
+  const accountSettings = createAccountSettingsService({ db, clock, users, limits, events });
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
   const transfer = createTransferService({
     clock,

@@ -4,11 +4,11 @@ import type { Executor } from '../../db/schema.js';
  * Everything a user owns, child tables first, then the user. Tables that cascade from users are
  * named anyway, so the order (and nothing left behind) does not hang on each foreign key's rule.
  * Items go in one statement, so their parent links never point at a deleted row between two.
+ * The user's outbox events are the events module's to delete (events.forgetUser), before this.
  */
 export async function deleteUserAndData(trx: Executor, userId: string): Promise<void> {
   await trx.deleteFrom('webhook_deliveries').where('user_id', '=', userId).execute();
   await trx.deleteFrom('webhooks').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('outbox_events').where('user_id', '=', userId).execute();
   await trx.deleteFrom('item_tags').where('user_id', '=', userId).execute();
   await trx.deleteFrom('items').where('user_id', '=', userId).execute();
   await trx.deleteFrom('tags').where('user_id', '=', userId).execute();

@@ -4,6 +4,7 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { toTimestamp } from '../../lib/timestamps.js';
+import type { EventsService } from '../events/events.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import { emailKey, type UsersService } from '../users/users.service.js';
 import { deleteUserAndData } from './account-deletion.repository.js';
@@ -33,7 +34,13 @@ export interface AccountSettingsService {
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
-export function createAccountSettingsService(deps: { db: Db; clock: Clock; users: UsersService; limits: LimitsService }): AccountSettingsService {
+export function createAccountSettingsService(deps: {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  limits: LimitsService;
+  events: Pick<EventsService, 'forgetUser'>;
+}): AccountSettingsService {
   const { db, clock, users } = deps;
   return {
     async changePassword({ userId, email, sessionToken, current, next, ip }) {
@@ -73,7 +80,10 @@ export function createAccountSettingsService(deps: { db: Db; clock: Clock; users
       if (await users.isOwner(userId)) {
         throw new AppError('access_denied', "the server's owner cannot delete their account here: the next oldest account would become the owner");
       }
-      await db.transaction().execute((trx) => deleteUserAndData(trx, userId));
+      await db.transaction().execute(async (trx) => {
+        await deps.events.forgetUser(trx, userId);
+        await deleteUserAndData(trx, userId);
+      });
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   type OutboxColumns,
   type OutboxRow,
 } from './events.repository.js';
-import { claimUndispatchedEvents, pruneDispatchedEvents, reopenEventsSince, type UndispatchedEvent } from './outbox-dispatch.repository.js';
+import { claimUndispatchedEvents, deleteUserEvents, pruneDispatchedEvents, reopenEventsSince, type UndispatchedEvent } from './outbox-dispatch.repository.js';
 
 export type { UndispatchedEvent } from './outbox-dispatch.repository.js';
 export type { OutboxColumns } from './events.repository.js';
@@ -78,6 +78,8 @@ export interface EventsService {
   takeUndispatched(trx: Executor, now: string, limit: number): Promise<UndispatchedEvent[]>;
   /** A new webhook, in its transaction: its user's events since `since` go back to fan-out. */
   reopenSince(trx: Executor, userId: string, since: string): Promise<void>;
+  /** Account deletion, in its transaction: every event of the user goes, with its deliveries. */
+  forgetUser(trx: Executor, userId: string): Promise<void>;
   /** Deletes up to `limit` dispatched events created before `cutoff` that no delivery still needs. */
   pruneDispatched(cutoff: string, limit: number): Promise<number>;
 }
@@ -122,6 +124,7 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
     },
     takeUndispatched: (trx, now, limit) => claimUndispatchedEvents(trx, deps.dialect, now, limit),
     reopenSince: (trx, userId, since) => reopenEventsSince(trx, userId, since),
+    forgetUser: deleteUserEvents,
     pruneDispatched: (cutoff, limit) => pruneDispatchedEvents(deps.db, cutoff, limit),
   };
 }

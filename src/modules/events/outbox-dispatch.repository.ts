@@ -80,3 +80,8 @@ export async function pruneDispatchedEvents(db: Executor, cutoff: string, limit:
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Every event of the user (their deliveries go with them): the user's account is being deleted. */
+export async function deleteUserEvents(trx: Executor, userId: string): Promise<void> {
+  await trx.deleteFrom('outbox_events').where('user_id', '=', userId).execute();
+}
