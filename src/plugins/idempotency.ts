@@ -10,6 +10,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: IdempotentRequest | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * POSTs only: whether the route honours an Idempotency-Key (contract, "Sync"). Every
+     * authenticated POST must say so: registering one without it fails.
+     */
+    idempotent?: boolean;
+  }
 }
 
 interface IdempotentRequest {
@@ -70,7 +77,7 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
 const isKept = (status: number): boolean => status < 500 && status !== 401 && status !== 429;
 
 /**
- * Idempotency-Key for every authenticated POST of the scope (the pairing routes are public and
+ * Idempotency-Key for the POSTs marked `idempotent: true` (the pairing routes are public and
  * ignore it; so does every other method). The body is hashed while it is read; the key is claimed
  * in the database after the body is in and validated, so instances share it, and the answer is kept
  * before it is sent, so a retry that follows it sees it.
@@ -82,6 +89,10 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST') || route.config?.public || !route.schema || route.schema.hide) return;
+    const idempotent = route.config?.idempotent;
+    if (idempotent === undefined)
+      throw new Error(`route POST ${route.url} does not say whether it takes an Idempotency-Key: add config: { idempotent: true | false }`);
+    if (!idempotent) return;
     route.schema = documentKey(route.schema as JsonObject);
     route.preParsing = withHook(route.preParsing, readKey);
     route.preHandler = withHook(route.preHandler, claimKey);

@@ -4,6 +4,13 @@ import { withHook } from './route-hooks.js';
 import { ifNoneMatchMatches, itemEtag } from '../modules/items/item-etag.js';
 import type { ItemView } from '../modules/items/item-view.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `item`: the route answers one item, with its ETag (and, on GET, 304 for a matching If-None-Match). */
+    etag?: 'item';
+  }
+}
+
 /** Response schemas that are one item: `ref(ItemSchema)` and `ref(CapturedItemSchema)`. */
 const ITEM_REFS = new Set(['Item#', 'CapturedItem#']);
 
@@ -14,21 +21,24 @@ const ETAG_HEADER = {
 type ResponseSchemas = Record<string, { $ref?: unknown; headers?: Record<string, unknown> } & Record<string, unknown>>;
 
 /**
- * Every response that returns one item carries its ETag, found from the route's response schema so
- * that no route repeats it; the schema also documents the header. A GET whose If-None-Match
- * matches answers 304 without a body.
+ * A route marked `etag: 'item'` answers its item's ETag, documented in its response schema; a GET
+ * whose If-None-Match matches answers 304 without a body. Registration fails for a marked route
+ * that does not answer one item, and for a route that answers one item unmarked, so no item route
+ * goes without its ETag by being forgotten.
  */
 export function installItemEtags(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const responses = route.schema?.response as ResponseSchemas | undefined;
-    if (!responses) return;
-    let found = false;
-    for (const [status, schema] of Object.entries(responses)) {
-      if (!status.startsWith('2') || typeof schema.$ref !== 'string' || !ITEM_REFS.has(schema.$ref)) continue;
-      responses[status] = { ...schema, headers: { ...schema.headers, ...ETAG_HEADER } };
-      found = true;
+    const responses = (route.schema?.response ?? {}) as ResponseSchemas;
+    const itemStatuses = Object.entries(responses).filter(
+      ([status, schema]) => status.startsWith('2') && typeof schema.$ref === 'string' && ITEM_REFS.has(schema.$ref),
+    );
+    const marked = route.config?.etag === 'item';
+    if (!marked) {
+      if (itemStatuses.length > 0) throw new Error(`route ${String(route.method)} ${route.url} answers one item: mark it config: { etag: 'item' }`);
+      return;
     }
-    if (!found) return;
+    if (itemStatuses.length === 0) throw new Error(`route ${String(route.method)} ${route.url} is marked etag: 'item' but answers no item`);
+    for (const [status, schema] of itemStatuses) responses[status] = { ...schema, headers: { ...schema.headers, ...ETAG_HEADER } };
     // Route-level hooks: only the routes that answer one item pay for them.
     route.preSerialization = withHook(route.preSerialization, setEtag);
     const methods = Array.isArray(route.method) ? route.method : [route.method];

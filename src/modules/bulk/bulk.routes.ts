@@ -8,7 +8,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'bulk'>> = asy
   app.post(
     '/items/bulk',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', idempotent: true },
       schema: {
         tags: ['items'],
         operationId: 'bulkItems',

@@ -15,7 +15,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = a
     '/capture',
     {
       // write keys capture too (scopes.ts: write covers capture).
-      config: { scope: 'capture', pro: organizeRequested },
+      config: { scope: 'capture', pro: organizeRequested, idempotent: true, etag: 'item' },
       schema: {
         tags,
         operationId: 'capture',
@@ -53,7 +53,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = a
   app.get(
     '/items/:id',
     {
-      config: { scope: 'read' },
+      config: { scope: 'read', etag: 'item' },
       schema: {
         tags,
         operationId: 'getItem',
@@ -73,7 +73,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = a
   app.patch(
     '/items/:id',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', etag: 'item' },
       schema: {
         tags,
         operationId: 'updateItem',
@@ -115,7 +115,7 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = a
     app.post(
       `/items/:id/${action}`,
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', idempotent: true, etag: 'item' },
         schema: {
           tags,
           operationId,

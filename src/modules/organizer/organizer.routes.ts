@@ -8,7 +8,7 @@ export const organizerRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'organize
   app.post(
     '/items/:id/organize',
     {
-      config: { scope: 'write', pro: true },
+      config: { scope: 'write', pro: true, idempotent: true, etag: 'item' },
       schema: {
         tags: ['items'],
         operationId: 'organizeItem',

@@ -25,7 +25,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items' | 
   app.post(
     '/projects',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', idempotent: true },
       schema: {
         tags,
         operationId: 'createProject',

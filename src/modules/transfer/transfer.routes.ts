@@ -44,7 +44,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'transfer'
   app.post(
     '/import',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', idempotent: true },
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags: ['account'],

@@ -33,7 +33,7 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice'>> = a
   app.post(
     '/voice/transcribe',
     {
-      config: { scope: 'capture', pro: true },
+      config: { scope: 'capture', pro: true, idempotent: true },
       schema: {
         tags: ['voice'],
         operationId: 'transcribeVoice',

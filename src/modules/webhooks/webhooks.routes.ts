@@ -24,7 +24,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'webhooks'
   app.post(
     '/webhooks',
     {
-      config: { scope: 'webhooks', pro: true },
+      config: { scope: 'webhooks', pro: true, idempotent: true },
       schema: {
         tags,
         operationId: 'createWebhook',
@@ -78,7 +78,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'webhooks'
   app.post(
     '/webhooks/:id/deliveries/:delivery_id/redeliver',
     {
-      config: { scope: 'webhooks' },
+      config: { scope: 'webhooks', idempotent: true },
       schema: {
         tags,
         operationId: 'redeliverWebhookDelivery',
