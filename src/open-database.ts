@@ -1,4 +1,5 @@
 import { createDb, type CreateDbOptions, type DbHandle } from './db/create-db.js';
+import type { HoldWatch } from './db/sqlite/group-commit-driver.js';
 import { applySearchQueue } from './modules/search/search-index.sqlite.js';
 
 /**
@@ -8,4 +9,16 @@ import { applySearchQueue } from './modules/search/search-index.sqlite.js';
  */
 export function openDatabase(url: string, options: Omit<CreateDbOptions, 'sqliteBeforeCommit'> = {}): DbHandle {
   return createDb(url, { ...options, sqliteBeforeCommit: applySearchQueue });
+}
+
+/** A unit normally holds the writer for well under a millisecond; an import of thousands of items, some tenths of a second. */
+const HOLD_WARNING_MS = 250;
+
+/**
+ * The group-commit rule enforced where it can be seen (schema.ts, `Db`): in development
+ * (LOG_LEVEL debug or trace) and in tests, a transaction that holds the SQLite writer past
+ * HOLD_WARNING_MS is reported with the stack that began it.
+ */
+export function writerHoldWarning(warn: (heldMs: number, stack: string) => void): HoldWatch {
+  return { thresholdMs: HOLD_WARNING_MS, report: warn };
 }

@@ -8,7 +8,7 @@ import { runPrimary } from './cluster/primary.js';
 import { loadConfig, loadEnvFile, type Config } from './config.js';
 import { createServices } from './container.js';
 import { containerOptionsFrom } from './container-options.js';
-import { openDatabase } from './open-database.js';
+import { openDatabase, writerHoldWarning } from './open-database.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
@@ -42,7 +42,19 @@ async function prepareDeployment(config: Config, logger: Logger): Promise<void> 
 async function serve(config: Config, logger: Logger): Promise<void> {
   const inCluster = cluster.isWorker;
   if (!inCluster) await prepareDeployment(config, logger);
-  const handle = openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
+  const handle = openDatabase(config.databaseUrl, {
+    onConnectionError: logConnectionError(logger),
+    ...(config.logLevel === 'debug' || config.logLevel === 'trace'
+      ? {
+          sqliteHoldWatch: writerHoldWarning((heldMs, stack) =>
+            logger.warn(
+              { heldMs: Math.round(heldMs), stack },
+              'a transaction held the SQLite writer: await nothing but its own statements inside db.transaction()',
+            ),
+          ),
+        }
+      : {}),
+  });
   const channel = inCluster ? connectToPrimary() : undefined;
   const services = createServices(
     handle,

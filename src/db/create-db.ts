@@ -3,6 +3,7 @@ import { sql, type LogEvent } from 'kysely';
 import { createPostgresDb } from './postgres/create-postgres-db.js';
 import type { Db } from './schema.js';
 import { createSqliteDb } from './sqlite/create-sqlite-db.js';
+import type { HoldWatch } from './sqlite/group-commit-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -22,6 +23,8 @@ export interface CreateDbOptions {
   onCommit?: (units: number) => void;
   /** SQLite: made once per writer connection, run inside each transaction just before it commits (see src/open-database.ts). */
   sqliteBeforeCommit?: (writer: SQLite.Database) => () => void;
+  /** SQLite, development and tests: report a transaction that holds the writer too long (the group-commit rule beside Db in schema.ts). */
+  sqliteHoldWatch?: HoldWatch;
   /** Where connection errors outside any query go (PostgreSQL's idle clients); stderr by default. */
   onConnectionError?: (error: Error) => void;
 }
@@ -45,6 +48,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
         ...(options.onQuery ? { log: options.onQuery } : {}),
         ...(options.onCommit ? { onCommit: options.onCommit } : {}),
         ...(options.sqliteBeforeCommit ? { beforeCommit: options.sqliteBeforeCommit } : {}),
+        ...(options.sqliteHoldWatch ? { holdWatch: options.sqliteHoldWatch } : {}),
       }),
       dialect,
     };

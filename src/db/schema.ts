@@ -204,6 +204,13 @@ export interface DatabaseSchema {
   instance_settings: InstanceSettingsTable;
 }
 
+/**
+ * The database. The rule every `db.transaction()` keeps: await nothing inside it but its own
+ * statements, never the network. On SQLite every write of the process shares one transaction
+ * (group commit, decisions/0003), so one transaction that waits on a network call stalls every
+ * write; on PostgreSQL it holds a pooled connection and its row locks. In development and tests a
+ * SQLite transaction that holds the writer past a threshold is reported with its stack (HoldWatch).
+ */
 export type Db = Kysely<DatabaseSchema>;
 /** Repositories take either; services decide where transactions begin. */
 export type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

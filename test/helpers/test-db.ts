@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { CreateDbOptions, DbHandle, DialectName } from '../../src/db/create-db.js';
-import { openDatabase } from '../../src/open-database.js';
+import { openDatabase, writerHoldWarning } from '../../src/open-database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 export interface TestDb {
@@ -24,7 +24,11 @@ export async function createTestDb(dialect: DialectName, options: CreateDbOption
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'inbox-test-'));
     const url = `sqlite:${join(dir, 'test.db')}`;
-    const handle = openDatabase(url, options);
+    // Tests break the group-commit rule loudly: a transaction that holds the writer is named on stderr.
+    const warn = writerHoldWarning((heldMs, stack) =>
+      process.stderr.write(`warning: a transaction held the SQLite writer for ${Math.round(heldMs)} ms\n${stack}\n`),
+    );
+    const handle = openDatabase(url, { sqliteHoldWatch: warn, ...options });
     await migrateToLatest(handle.db);
     return {
       handle,

@@ -233,3 +233,50 @@ describe('SQLite group commit', () => {
     expect(await ids(db)).toEqual([1, 100]);
   });
 });
+
+describe('the writer hold watch', () => {
+  async function watchedDb(thresholdMs: number): Promise<{ db: AnyDb; reports: Array<{ heldMs: number; stack: string }> }> {
+    const dir = mkdtempSync(join(tmpdir(), 'inbox-gc-'));
+    const reports: Array<{ heldMs: number; stack: string }> = [];
+    const { db } = createDb(`sqlite:${join(dir, 'db.sqlite')}`, {
+      sqliteHoldWatch: { thresholdMs, report: (heldMs, stack) => reports.push({ heldMs, stack }) },
+    });
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() => db.destroy());
+    await sql`create table t (id integer primary key, v text not null)`.execute(db);
+    return { db: db as AnyDb, reports };
+  }
+
+  async function transactionThatAwaitsOutside(db: AnyDb): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await insert(trx, 1);
+      // Stands for a network call: the unit keeps the writer across turns of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      await insert(trx, 2);
+    });
+  }
+
+  it('reports a transaction that held the writer past the threshold, with the stack that began it', async () => {
+    const { db, reports } = await watchedDb(0);
+    await transactionThatAwaitsOutside(db);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.heldMs).toBeGreaterThan(0);
+    expect(reports[0]!.stack).toMatch(/transactionThatAwaitsOutside/);
+    expect(await ids(db)).toEqual([1, 2]);
+  });
+
+  it('stays quiet under the threshold, and reports a transaction that failed too', async () => {
+    const quiet = await watchedDb(60_000);
+    await transactionThatAwaitsOutside(quiet.db);
+    expect(quiet.reports).toEqual([]);
+    const loud = await watchedDb(0);
+    await expect(
+      loud.db.transaction().execute(async (trx) => {
+        await insert(trx, 1);
+        await new Promise((resolve) => setImmediate(resolve));
+        throw new Error('gave up');
+      }),
+    ).rejects.toThrow('gave up');
+    expect(loud.reports).toHaveLength(1);
+  });
+});

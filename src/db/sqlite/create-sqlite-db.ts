@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent } from 'kysely';
 import type { DatabaseSchema } from '../schema.js';
 import { openSqlite } from './open-sqlite.js';
+import type { HoldWatch } from './group-commit-driver.js';
 import { GroupCommitSqliteDialect } from './sqlite-dialect.js';
 
 /**
@@ -18,6 +19,8 @@ export interface SqliteOptions {
   onCommit?: (units: number) => void;
   /** Made once per writer connection: work to run inside each transaction just before it commits (the search index's queue). */
   beforeCommit?: (writer: SQLite.Database) => () => void;
+  /** Development and tests: report transactions that hold the writer too long. */
+  holdWatch?: HoldWatch;
 }
 
 export function createSqliteDb(path: string, options: SqliteOptions = {}): Kysely<DatabaseSchema> {
@@ -31,6 +34,7 @@ export function createSqliteDb(path: string, options: SqliteOptions = {}): Kysel
       ...(reader ? { reader } : {}),
       ...(options.beforeCommit ? { beforeCommit: options.beforeCommit(writer) } : {}),
       ...(options.onCommit ? { onCommit: options.onCommit } : {}),
+      ...(options.holdWatch ? { holdWatch: options.holdWatch } : {}),
     };
   });
   return new Kysely<DatabaseSchema>({ dialect, ...(options.log ? { log: options.log } : {}) });

@@ -28,6 +28,19 @@ export interface Connections {
   beforeCommit?: () => void;
   /** Told after each commit how many units it carried (metrics, tests). */
   onCommit?: (units: number) => void;
+  /** Development and tests: a unit that holds the writer longer than this is reported (see HoldWatch). */
+  holdWatch?: HoldWatch;
+}
+
+/**
+ * Every write transaction of the process waits while one unit holds the writer, so a unit must
+ * never await anything but its own statements: above all no network call inside
+ * `db.transaction()` (decisions/0003). The watch makes a breach visible where it happens: a unit
+ * held longer than `thresholdMs` is reported with the stack that began it.
+ */
+export interface HoldWatch {
+  thresholdMs: number;
+  report(heldMs: number, stack: string): void;
 }
 
 const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
@@ -61,6 +74,7 @@ export class GroupCommitDriver implements Driver {
   #snapshot: ReadSnapshot | undefined;
   #beforeCommit: () => void = () => undefined;
   #onCommit: (units: number) => void = () => undefined;
+  #holdWatch: HoldWatch | undefined;
   readonly #lock = new Mutex();
   #batch: Batch | undefined;
   #commitScheduled = false;
@@ -73,7 +87,8 @@ export class GroupCommitDriver implements Driver {
   }
 
   async init(): Promise<void> {
-    const { writer, reader, beforeCommit, onCommit } = this.#open();
+    const { writer, reader, beforeCommit, onCommit, holdWatch } = this.#open();
+    this.#holdWatch = holdWatch;
     this.#writer = writer;
     this.#reader = reader;
     if (beforeCommit) this.#beforeCommit = beforeCommit;
@@ -97,6 +112,8 @@ export class GroupCommitDriver implements Driver {
     const lease = connection as Lease;
     await this.#enterUnit();
     lease.inUnit = true;
+    // The stack is taken only when watching: it costs more than a unit's own statements.
+    if (this.#holdWatch) lease.held = { since: performance.now(), stack: new Error('a transaction held the SQLite writer').stack ?? '' };
     try {
       await connection.executeQuery(UNIT);
     } catch (error) {
@@ -111,6 +128,7 @@ export class GroupCommitDriver implements Driver {
     // If RELEASE fails the unit is still open and Kysely calls rollbackTransaction next.
     await connection.executeQuery(UNIT_DONE);
     lease.inUnit = false;
+    this.#checkHold(lease);
     await this.#leaveUnit({ awaitCommit: true });
   }
 
@@ -125,8 +143,17 @@ export class GroupCommitDriver implements Driver {
       }
     } finally {
       lease.inUnit = false;
+      this.#checkHold(lease);
       void this.#leaveUnit();
     }
+  }
+
+  #checkHold(lease: Lease): void {
+    const { held } = lease;
+    lease.held = undefined;
+    if (!held || !this.#holdWatch) return;
+    const heldMs = performance.now() - held.since;
+    if (heldMs > this.#holdWatch.thresholdMs) this.#holdWatch.report(heldMs, held.stack);
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {

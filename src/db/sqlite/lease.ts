@@ -5,6 +5,8 @@ import type { GroupCommitDriver } from './group-commit-driver.js';
 export class Lease implements DatabaseConnection {
   /** Inside beginTransaction … commit/rollback: every statement runs on the writer. */
   inUnit = false;
+  /** While in a unit, with a hold watch (development and tests): when it took the writer, and the stack that took it. */
+  held: { since: number; stack: string } | undefined;
 
   constructor(private readonly driver: GroupCommitDriver) {}
 
