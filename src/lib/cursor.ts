@@ -20,19 +20,27 @@ export interface CursorKey {
 export const newestFirst = (a: { created_at: string; id: string }, b: { created_at: string; id: string }): number =>
   a.created_at === b.created_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_at < b.created_at ? 1 : -1;
 
-export const encodeCursor = (ordering: string, key: CursorKey): string => Buffer.from(JSON.stringify([ordering, key.k, key.id]), 'utf8').toString('base64url');
+/** Every cursor of the API is one of these: a JSON array as base64url, opaque to clients. */
+export const encodeToken = (values: readonly unknown[]): string => Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+
+/** The array of `length` values a token holds, or undefined for anything else (the caller then answers 400). */
+export function decodeToken(token: string, length: number): unknown[] | undefined {
+  if (!/^[A-Za-z0-9_-]{1,1000}$/.test(token)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    return Array.isArray(parsed) && parsed.length === length ? (parsed as unknown[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const encodeCursor = (ordering: string, key: CursorKey): string => encodeToken([ordering, key.k, key.id]);
 
 export function decodeCursor(ordering: string, cursor: string): CursorKey {
   const invalid = badRequest('cursor is not valid here; pass next_cursor from the previous page unchanged', 'cursor');
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3) throw invalid;
-  const [o, k, id] = parsed as unknown[];
+  const parsed = decodeToken(cursor, 3);
+  if (!parsed) throw invalid;
+  const [o, k, id] = parsed;
   // Only values this service could have written get through to a query.
   if (o !== ordering || typeof k !== 'string' || typeof id !== 'string' || !isCanonicalTimestamp(k) || !isUuid(id)) throw invalid;
   return { k, id };

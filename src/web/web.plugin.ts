@@ -26,7 +26,6 @@ export type WebServices = Pick<
   | 'accounts'
   | 'accountSettings'
   | 'clock'
-  | 'db'
   | 'instance'
   | 'items'
   | 'keys'
@@ -74,7 +73,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(cookie);
     await pages.register(formbody);
     installPageErrors(pages);
-    const { accounts, accountSettings, clock, db, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice } =
+    const { accounts, accountSettings, clock, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice } =
       opts.services;
     const cookies = installWebSession(pages, { accounts, publicUrl: opts.publicUrl });
     pages.addHook('onSend', async (_request, reply) => setPageHeaders(reply));
@@ -85,7 +84,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
     const inboxList: InboxSources = { clock, projects, search, tags, voice };
     await pages.register(authRoutes, { accounts, instance, cookies });
-    await pages.register(inboxRoutes, { ...inboxList, db, items, limits });
+    await pages.register(inboxRoutes, { ...inboxList, items, limits });
     await pages.register(itemRoutes, { clock, items, limits, projects, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
     await pages.register(accountRoutes, { accountSettings, transfer, cookies });

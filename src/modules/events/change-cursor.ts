@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors.js';
+import { decodeToken, encodeToken } from '../../lib/cursor.js';
 import type { FeedPosition } from './events.repository.js';
 
 /**
@@ -12,21 +13,15 @@ export interface ChangeCursor extends FeedPosition {
 
 const TAG = 'changes';
 
-export const encodeChangeCursor = (c: ChangeCursor): string => Buffer.from(JSON.stringify([TAG, c.txid, c.seq, c.issuedAt]), 'utf8').toString('base64url');
+export const encodeChangeCursor = (c: ChangeCursor): string => encodeToken([TAG, c.txid, c.seq, c.issuedAt]);
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 export function decodeChangeCursor(cursor: string): ChangeCursor {
   const invalid = badRequest('cursor is not a change-feed cursor; pass next_cursor (or a change cursor) unchanged', 'cursor');
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw invalid;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
-  const [tag, txid, seq, issuedAt] = parsed as unknown[];
+  const parsed = cursor.length <= 200 ? decodeToken(cursor, 4) : undefined;
+  if (!parsed) throw invalid;
+  const [tag, txid, seq, issuedAt] = parsed;
   if (tag !== TAG || !isCount(txid) || !isCount(seq) || !isCount(issuedAt)) throw invalid;
   return { txid, seq, issuedAt };
 }

@@ -41,8 +41,8 @@ const PREFERENCE = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge
 const withParams = (target: string, params: Record<string, string>): string =>
   `${target}${target.includes('?') ? '&' : '?'}${new URLSearchParams(params).toString()}`;
 
-export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'db' | 'items' | 'limits'>> = async (app, options) => {
-  const { clock, db, items, limits, projects } = options;
+export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'items' | 'limits'>> = async (app, options) => {
+  const { clock, items, limits, projects } = options;
   const render = createInboxRenderer(options);
 
   app.get('/', { schema: { querystring: InboxQuery } }, async (request, reply) => {
@@ -105,10 +105,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       return again(error.statusCode, error.message);
     }
     if (captured.ai) {
-      const inbox = projectId ? null : await projects.requireInbox(db, user.id);
+      const inboxId = projectId ? null : await projects.inboxId(user.id);
       const undo: Undo = {
         applied: captured.ai.applied,
-        before: { title: splitCapturedText(text).title, type: type === 'note' ? 'note' : 'todo', project_id: projectId || inbox!.id, due_at: null },
+        before: { title: splitCapturedText(text).title, type: type === 'note' ? 'note' : 'todo', project_id: projectId || inboxId!, due_at: null },
         etag: itemEtag(captured),
       };
       // The notice lives on the inbox page; a capture from a project page shows it there too.
