@@ -39,6 +39,7 @@ import { createPairingService, type PairingService } from './modules/pairing/pai
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
+import { createQuickAddService, type QuickAddService } from './modules/quick-add/quick-add.service.js';
 import { createExportService } from './modules/transfer/export.service.js';
 import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
@@ -60,6 +61,7 @@ export interface Services {
   projects: ProjectsService;
   tags: TagsService;
   items: ItemsService;
+  quickAdd: QuickAddService;
   /** Adds a subtask under an item (the web app's "add subtask"). */
   subtasks: SubtasksService;
   events: EventsService;
@@ -159,7 +161,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     metrics.organizerRuns,
   );
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch });
-  const items = createItemsService({ ...base, dialect, loader, projects, events, edits, organizer });
+  const quickAdd = createQuickAddService({ db, clock });
+  const items = createItemsService({ ...base, dialect, loader, projects, events, edits, organizer, quickAdd, tags });
   const subtasks = createSubtasksService({ items });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
@@ -212,6 +215,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     projects,
     tags,
     items,
+    quickAdd,
     subtasks,
     events,
     idempotency,

@@ -9,6 +9,8 @@ import type { EventsService } from '../events/events.service.js';
 import type { AiView } from '../organizer/organizer.schemas.js';
 import type { OrganizerService } from '../organizer/organizer.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
+import type { QuickAddService } from '../quick-add/quick-add.service.js';
+import { normalizeTagNames, type TagsService } from '../tags/tags.service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { splitCapturedText } from './capture-text.js';
 import type { ItemLoader } from './item-loader.js';
@@ -27,6 +29,10 @@ export interface CaptureInput {
   organize?: boolean;
   client_id?: string;
   due_at?: string;
+  /** Tag names, as PATCH takes them. */
+  tags?: string[];
+  /** Read the text with quick add first; explicit fields win. */
+  parse?: boolean;
 }
 
 /** `ai` is what the organizer decided, or null when it did not run. */
@@ -43,6 +49,8 @@ export interface CaptureDeps {
   projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
   events: EventsService;
   organizer: Pick<OrganizerService, 'organizeCapture'>;
+  quickAdd: Pick<QuickAddService, 'applyToCapture'>;
+  tags: Pick<TagsService, 'setItemTags'>;
 }
 
 export function createCapture(deps: CaptureDeps): Capture {
@@ -53,12 +61,16 @@ export function createCapture(deps: CaptureDeps): Capture {
     return existing ? { ...(await loader.view(db, user.id, existing)), ai: null } : undefined;
   }
 
-  return async (user, input) => {
+  return async (user, request) => {
+    let input = request;
     if (Array.from(input.text.trim()).length > TEXT_MAX) throw badRequest(`text must be 1 to ${TEXT_MAX} characters after trim`, 'text');
     if (input.client_id) {
       const previous = await replay(user, input.client_id);
       if (previous) return { item: previous, created: false };
     }
+    // Quick add turns what it understands into explicit fields; capture goes on as if they were sent.
+    input = await deps.quickAdd.applyToCapture(user, input);
+    const tags = input.tags === undefined ? [] : normalizeTagNames(input.tags);
     const dueAt = input.due_at === undefined ? null : parseTimestamp(input.due_at, 'due_at');
     const projectId = input.project_id ? (await deps.projects.requireProject(db, user.id, input.project_id)).id : await deps.projects.inboxId(user.id);
     const text = splitCapturedText(input.text);
@@ -80,18 +92,19 @@ export function createCapture(deps: CaptureDeps): Capture {
       });
     let item!: ItemView;
     try {
-      if (deps.dialect === 'postgres') {
+      if (deps.dialect === 'postgres' && tags.length === 0) {
         // One statement writes the item and its event: one round trip, atomic on its own.
         const row = stamped();
         item = toItemView(row, []);
         await insertNewItemWithEvents(db, row, deps.events.outboxRows(user.id, [{ name: 'item.created', item }]));
       } else {
+        // SQLite, and a capture with tags on PostgreSQL: the item, its tags and its event in one transaction.
         await db.transaction().execute(async (trx) => {
           // Stamped inside the transaction, which SQLite runs one at a time: a user's search keys,
           // which count inserts, then follow created_at (see the search-key-counter migration).
           const row = stamped();
           await insertNewItem(trx, deps.dialect, row);
-          item = toItemView(row, []);
+          item = toItemView(row, tags.length === 0 ? [] : await deps.tags.setItemTags(trx, user.id, row.id, tags));
           await deps.events.record(trx, user.id, [{ name: 'item.created', item }]);
         });
       }
