@@ -165,7 +165,25 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   await installMcp(app, { keys, load: config.mcp ?? DEFAULT_MCP });
   // Developer settings list the user's webhooks read-only, from the same service as the API.
   await app.register(webApp, {
-    services: { accounts, accountSettings, clock, db, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice },
+    services: {
+      accounts,
+      accountSettings,
+      clock,
+      db,
+      instance,
+      items,
+      keys,
+      limits,
+      pairing,
+      projects,
+      quickAdd,
+      search,
+      subtasks,
+      tags,
+      transfer,
+      users,
+      voice,
+    },
     publicUrl: config.publicUrl,
     webhooks: { listForUser: (userId) => webhooks.list(userId) },
   });
