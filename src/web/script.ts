@@ -144,7 +144,8 @@ export const JS = `
         label.textContent = LABELS[span.kind] + ' ';
         chip.appendChild(label);
         var name = span.kind === 'project' ? projectName(span.value) : '';
-        chip.appendChild(document.createTextNode(span.text + (name && name.toLowerCase() !== span.text.slice(1).toLowerCase() ? ' (' + name + ')' : '')));
+        var meaning = span.shown || (name && name.toLowerCase() !== span.text.slice(1).toLowerCase() ? name : '');
+        chip.appendChild(document.createTextNode(span.text + (meaning ? ' · ' + meaning : '')));
         preview.appendChild(chip);
       });
       preview.hidden = spans.length === 0;

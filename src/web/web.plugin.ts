@@ -93,7 +93,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(accountRoutes, { accountSettings, transfer, cookies });
     await pages.register(shareRoutes, { ...inboxList });
     await pages.register(webVoiceRoutes, { limits, voice });
-    await pages.register(webQuickAddRoutes, { quickAdd });
+    await pages.register(webQuickAddRoutes, { clock, quickAdd });
     await pages.register(settingsRoutes, { keys, transfer, users, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { clock, limits, pairing });
     await pages.register(adminRoutes, { instance, users });

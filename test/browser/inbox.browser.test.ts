@@ -120,10 +120,11 @@ describe('the inbox in chromium', () => {
       const box = page.getByLabel('Capture a note or todo');
       await box.pressSequentially('Call Sam tomorrow 5pm #Work @calls');
       const chips = page.locator('[data-quick-add] [data-kind]');
+      // The first reading loads the date parser on the server: give it longer than the default second.
       await expect
-        .poll(() => chips.evaluateAll((els) => els.map((e) => [e.getAttribute('data-kind'), e.textContent])))
+        .poll(() => chips.evaluateAll((els) => els.map((e) => [e.getAttribute('data-kind'), e.textContent])), { timeout: 10_000 })
         .toEqual([
-          ['date', 'Due tomorrow 5pm'],
+          ['date', 'Due tomorrow 5pm · Fri 27 Nov, 17:00'],
           ['project', 'Project #Work'],
           ['tag', 'Tag @calls'],
         ]);
@@ -139,7 +140,7 @@ describe('the inbox in chromium', () => {
       // A failed preview request loses nothing: the chips go, the text stays.
       await page.route('**/inbox/parse', (route) => route.fulfill({ status: 500, body: 'no' }));
       await box.pressSequentially('Buy milk @home');
-      await expect.poll(() => chips.count()).toBe(0);
+      await expect.poll(() => chips.count(), { timeout: 5_000 }).toBe(0);
       expect(await box.inputValue()).toBe('Buy milk @home');
     }, 60_000);
 

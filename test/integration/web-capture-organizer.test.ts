@@ -123,6 +123,8 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
       ['project', '#Work', work.id],
       ['tag', '@calls', 'calls'],
     ]);
+    // A date shows its day and time in the user's zone, as the list does.
+    expect(JSON.parse(res.body).spans[0].shown).toBe('Fri 27 Nov, 17:00');
     expect((await web.postRaw('/inbox/parse', { _csrf: 'wrong', text: 'x' })).status).toBe(403);
     expect(await only(userId)).toEqual([]);
   });
