@@ -11,6 +11,7 @@ import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
+import { quickAddRoutes } from './modules/quick-add/quick-add.routes.js';
 import { installMcp } from './modules/mcp/mcp.routes.js';
 import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { pairingRoutes } from './modules/pairing/pairing.routes.js';
@@ -128,6 +129,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     users,
     voice,
     webhooks,
+    quickAdd,
   } = services;
   await installOpenApi(app);
   await app.register(systemRoutes, { db, metrics, metricsToken: config.metricsToken });
@@ -155,6 +157,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(eventsRoutes, { events });
       await api.register(transferRoutes, { transfer });
       await api.register(datesRoutes, { clock });
+      await api.register(quickAddRoutes, { quickAdd });
     },
     { prefix: API_PREFIX },
   );
@@ -162,7 +165,24 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   await installMcp(app, { keys, load: config.mcp ?? DEFAULT_MCP });
   // Developer settings list the user's webhooks read-only, from the same service as the API.
   await app.register(webApp, {
-    services: { accounts, accountSettings, clock, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice },
+    services: {
+      accounts,
+      accountSettings,
+      clock,
+      instance,
+      items,
+      keys,
+      limits,
+      pairing,
+      projects,
+      quickAdd,
+      search,
+      subtasks,
+      tags,
+      transfer,
+      users,
+      voice,
+    },
     publicUrl: config.publicUrl,
     webhooks: { listForUser: (userId) => webhooks.list(userId) },
   });

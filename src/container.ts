@@ -41,6 +41,7 @@ import { createPairingService, type PairingService } from './modules/pairing/pai
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
+import { createQuickAddService, type QuickAddService } from './modules/quick-add/quick-add.service.js';
 import { createExportService } from './modules/transfer/export.service.js';
 import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
@@ -62,6 +63,7 @@ export interface Services {
   projects: ProjectsService;
   tags: TagsService;
   items: ItemsService;
+  quickAdd: QuickAddService;
   /** Adds a subtask under an item (the web app's "add subtask"). */
   subtasks: SubtasksService;
   events: EventsService;
@@ -151,7 +153,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const loader = createItemLoader(tags, dialect);
   // Items' write steps come first: deleting a project moves its items with them.
   const writes = createItemWrites({ clock, loader, events });
-  const itemStore = ports.itemStore({ db, events, now: writes.now });
+  const itemStore = ports.itemStore({ db, events, tags, now: writes.now });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
   const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes });
   const search = createSearchService({ db, index: ports.searchIndex });
@@ -164,7 +166,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   );
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch });
   const imports = createImportedItems({ loader, tags, events });
-  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer });
+  const quickAdd = createQuickAddService({ db, clock });
+  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer, quickAdd });
   const subtasks = createSubtasksService({ items });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
@@ -217,6 +220,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     projects,
     tags,
     items,
+    quickAdd,
     subtasks,
     events,
     idempotency,

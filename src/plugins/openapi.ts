@@ -9,6 +9,7 @@ import { ChangePageSchema, ChangeSchema } from '../modules/events/events.schemas
 import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
 import { AiSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
+import { QuickAddSchema } from '../modules/quick-add/quick-add.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
 import { ExportDocumentSchema, ImportResultSchema } from '../modules/transfer/transfer.schemas.js';
 import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
@@ -37,6 +38,7 @@ const SHARED_SCHEMAS: TSchema[] = [
   ChangePageSchema,
   ExportDocumentSchema,
   ImportResultSchema,
+  QuickAddSchema,
 ];
 
 /** Our mark in the docs' top bar instead of Swagger's. */

@@ -74,6 +74,10 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .capture .options button { flex: 0 0 auto; }
 @media (max-width: 34rem) { .capture .options button.primary { flex-basis: 100%; } .capture .options .voice { flex: 1 1 auto; } }
 .capture p:empty { display: none; }
+.quick-add { display: flex; flex-wrap: wrap; gap: .4rem; margin: 0; }
+.quick-add[hidden] { display: none; }
+.quick-add .chip { border-radius: 999px; padding: .1rem .6rem; background: color-mix(in srgb, var(--accent) 14%, transparent); }
+.quick-add .chip b { font-weight: 600; opacity: .75; }
 .filters { display: grid; grid-template-columns: 2fr 1fr 1fr 1fr auto; gap: .6rem; align-items: end; margin-bottom: 1rem; }
 .filters label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
 @media (max-width: 44rem) { .filters { grid-template-columns: 1fr 1fr; } .filters .search { grid-column: 1 / -1; } }

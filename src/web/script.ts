@@ -1,6 +1,7 @@
 /*
  * The web app's only script: progressive enhancement of server-rendered pages (Enter to capture,
- * shortcuts, confirmations, copy buttons, the browser's time zone, voice recording). Served by
+ * shortcuts, confirmations, copy buttons, the browser's time zone, voice recording, the quick-add
+ * preview). Served by
  * assets.ts with a content hash; plain ES5-style so it needs no build step.
  */
 export const JS = `
@@ -117,6 +118,55 @@ export const JS = `
         say('Recording… press Stop when done.');
       }, function () { say('The microphone is not available or was not allowed.'); });
     });
+  });
+
+  // Quick add while typing: what the first line says (#project, @tag, a date, every …) is shown
+  // under the box, from the server's own reading (debounced). The text is never touched, so a
+  // failed request only hides the preview; an answer to older text is dropped.
+  document.querySelectorAll('[data-quick-add]').forEach(function (preview) {
+    var form = preview.closest('form');
+    var box = form && form.querySelector('textarea[name=text]');
+    if (!box || !window.fetch) return;
+    var LABELS = { project: 'Project', tag: 'Tag', date: 'Due', recurrence: 'Repeats' };
+    var timer = null;
+    var asked = 0;
+    var projectName = function (id) {
+      var option = form.querySelector('select[name=project_id] option[value="' + id + '"]');
+      return option ? option.textContent : '';
+    };
+    var show = function (spans) {
+      preview.textContent = '';
+      spans.forEach(function (span) {
+        var chip = document.createElement('span');
+        chip.className = 'chip chip-' + span.kind;
+        chip.setAttribute('data-kind', span.kind);
+        var label = document.createElement('b');
+        label.textContent = LABELS[span.kind] + ' ';
+        chip.appendChild(label);
+        var name = span.kind === 'project' ? projectName(span.value) : '';
+        var meaning = span.shown || (name && name.toLowerCase() !== span.text.slice(1).toLowerCase() ? name : '');
+        chip.appendChild(document.createTextNode(span.text + (meaning ? ' · ' + meaning : '')));
+        preview.appendChild(chip);
+      });
+      preview.hidden = spans.length === 0;
+    };
+    var ask = function () {
+      var text = box.value;
+      var mine = ++asked;
+      if (text.trim() === '') { show([]); return; }
+      var data = new URLSearchParams();
+      data.append('_csrf', form.querySelector('input[name=_csrf]').value);
+      data.append('text', text);
+      fetch('/inbox/parse', { method: 'POST', body: data, credentials: 'same-origin' })
+        .then(function (res) { if (!res.ok) throw new Error('status ' + res.status); return res.json(); })
+        .then(function (answer) { if (mine === asked) show(answer.spans || []); })
+        .catch(function () { if (mine === asked) show([]); });
+    };
+    box.addEventListener('input', function () {
+      clearTimeout(timer);
+      timer = setTimeout(ask, 250);
+    });
+    if (box.value.trim() !== '') ask();
   });
 
   // The browser's time zone, for new accounts.

@@ -12,6 +12,7 @@ import { adminRoutes } from './routes/admin.routes.js';
 import { installRoutes } from './routes/install.routes.js';
 import { shareRoutes } from './routes/share.routes.js';
 import { webVoiceRoutes } from './routes/voice.routes.js';
+import { webQuickAddRoutes } from './routes/quick-add.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
@@ -32,6 +33,7 @@ export type WebServices = Pick<
   | 'limits'
   | 'pairing'
   | 'projects'
+  | 'quickAdd'
   | 'search'
   | 'subtasks'
   | 'tags'
@@ -73,7 +75,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(cookie);
     await pages.register(formbody);
     installPageErrors(pages);
-    const { accounts, accountSettings, clock, instance, items, keys, limits, pairing, projects, search, subtasks, tags, transfer, users, voice } =
+    const { accounts, accountSettings, clock, instance, items, keys, limits, pairing, projects, quickAdd, search, subtasks, tags, transfer, users, voice } =
       opts.services;
     const cookies = installWebSession(pages, { accounts, publicUrl: opts.publicUrl });
     pages.addHook('onSend', async (_request, reply) => setPageHeaders(reply));
@@ -90,6 +92,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(accountRoutes, { accountSettings, transfer, cookies });
     await pages.register(shareRoutes, { ...inboxList });
     await pages.register(webVoiceRoutes, { limits, voice });
+    await pages.register(webQuickAddRoutes, { clock, quickAdd });
     await pages.register(settingsRoutes, { keys, transfer, users, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { clock, limits, pairing });
     await pages.register(adminRoutes, { instance, users });

@@ -97,11 +97,51 @@ describe('the inbox in chromium', () => {
       await expect.poll(() => titles(page)).toEqual(['Buy milk tomorrow 5pm']);
       const [item] = (await t.services.items.list(userId, { limit: 5 })).items;
       expect(item!.due_at).toBeNull();
+      // The form leaves project and type to the organizer: it files by content.
+      const work = await t.services.projects.findOrCreate(userId, 'Work');
+      await page.reload();
+      await capture(page, 'idea: prepare slides for work');
+      await expect.poll(() => notice.textContent()).toContain('Filed in Work');
+      const [filed] = (await t.services.items.list(userId, { limit: 1 })).items;
+      expect(filed).toMatchObject({ title: 'idea: prepare slides for work', project_id: work.id, type: 'note' });
       // Unticked, it stays unticked.
       await page.getByLabel('Organize').uncheck();
       await capture(page, 'Call Sam friday');
       expect(await page.getByLabel('Organize').isChecked()).toBe(false);
-      expect((await titles(page))[0]).toBe('Call Sam friday');
+      // Without the organizer, quick add still reads the date (every plan, no AI).
+      expect((await titles(page))[0]).toBe('Call Sam');
+      expect((await t.services.items.list(userId, { limit: 1 })).items[0]).toMatchObject({ title: 'Call Sam', due_at: '2026-11-27T08:00:00.000Z' });
+    }, 60_000);
+
+    it(`shows what quick add understands while typing and files a Free capture by it (${name})`, async () => {
+      const { page, userId } = await t.signedUp(viewport);
+      const work = await t.services.projects.findOrCreate(userId, 'Work');
+      await page.reload();
+      const box = page.getByLabel('Capture a note or todo');
+      await box.pressSequentially('Call Sam tomorrow 5pm #Work @calls');
+      const chips = page.locator('[data-quick-add] [data-kind]');
+      // The first reading loads the date parser on the server: give it longer than the default second.
+      await expect
+        .poll(() => chips.evaluateAll((els) => els.map((e) => [e.getAttribute('data-kind'), e.textContent])), { timeout: 10_000 })
+        .toEqual([
+          ['date', 'Due tomorrow 5pm · Fri 27 Nov, 17:00'],
+          ['project', 'Project #Work'],
+          ['tag', 'Tag @calls'],
+        ]);
+      // The text is as typed; nothing is saved yet.
+      expect(await box.inputValue()).toBe('Call Sam tomorrow 5pm #Work @calls');
+      expect((await t.services.items.list(userId, { limit: 5 })).items).toEqual([]);
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'capture-quick-add');
+      await box.press('Enter');
+      await expect.poll(() => titles(page)).toEqual(['Call Sam']);
+      const [item] = (await t.services.items.list(userId, { limit: 5 })).items;
+      expect(item).toMatchObject({ project_id: work.id, tags: ['calls'], due_at: '2026-11-27T16:00:00.000Z', type: 'todo' });
+      // A failed preview request loses nothing: the chips go, the text stays.
+      await page.route('**/inbox/parse', (route) => route.fulfill({ status: 500, body: 'no' }));
+      await box.pressSequentially('Buy milk @home');
+      await expect.poll(() => chips.count(), { timeout: 5_000 }).toBe(0);
+      expect(await box.inputValue()).toBe('Buy milk @home');
     }, 60_000);
 
     it(`edits an item: fields, tags from suggestions, Markdown notes, subtasks, a stale edit, archive and delete (${name})`, async () => {

@@ -45,7 +45,8 @@ describe('cin without a server', () => {
     }
     const manual = await runCin(home.dir, ['help', 'add']);
     expect(manual.code).toBe(0);
-    expect(manual.stdout).toContain('Usage: cin add [TEXT...] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...');
+    expect(manual.stdout).toContain('Usage: cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...');
+    expect(manual.stdout).toContain('--dry-run');
     expect(manual.stdout).toContain('--due WHEN');
     expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain('Usage: cin ls [--project NAME] [--all] [--limit N]');
   });
@@ -114,6 +115,42 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     const refused = await cin(['add', 'x', '--due', 'groceries']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^error bad_request: cannot read a due date from "groceries"/);
+  });
+
+  it('add reads quick add by default, --raw stores the text as typed, and --dry-run prints spans and fields storing nothing', async () => {
+    // A user of its own, so the listings of the other tests stay as they are.
+    const other = await createUser(t, 'free');
+    await t.services.users.updateMe(other.id, { timezone: 'Europe/Berlin' });
+    const work = await t.services.projects.findOrCreate(other.id, 'Work');
+    const as = { env: { CAPTURE_INBOX_TOKEN: other.token } };
+    const dry = await cin(['add', 'Call Sam tomorrow 5pm #Work @calls every! week', '--dry-run'], as);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.split('\n')).toEqual([
+      'date        "tomorrow 5pm"  → Sun, 22 Nov 2026, 17:00 (Europe/Berlin)',
+      'project     "#Work"  → Work',
+      'tag         "@calls"  → calls',
+      'recurrence  "every! week"  → FREQ=WEEKLY',
+      '',
+      'title       Call Sam',
+      'project     Work',
+      'due         Sun, 22 Nov 2026, 17:00 (Europe/Berlin)',
+      'tags        calls',
+      'repeats     FREQ=WEEKLY (from completion)',
+      '',
+      'dry run: nothing was stored',
+      '',
+    ]);
+    const dryJson = json(await cin(['add', 'Call Sam tomorrow 5pm #Work', '--dry-run', '--json'], as));
+    expect(dryJson).toMatchObject({ title: 'Call Sam', project_id: work.id, due_at: '2026-11-22T16:00:00.000Z' });
+    expect((await t.services.items.list(other.id, { limit: 5 })).items).toEqual([]);
+    const parsed = json(await cin(['add', 'Call Sam tomorrow 5pm #Work @calls', '--json'], as));
+    expect(parsed).toMatchObject({ title: 'Call Sam', project_id: work.id, tags: ['calls'], due_at: '2026-11-22T16:00:00.000Z' });
+    // An explicit flag wins over the text.
+    const flagged = json(await cin(['add', 'Call Sam #Work @calls', '--project', 'Inbox', '--tag', 'phone', '--json'], as));
+    expect(flagged).toMatchObject({ title: 'Call Sam', project_id: other.inboxId, tags: ['phone'] });
+    const raw = json(await cin(['add', 'Call Sam tomorrow 5pm #Work @calls', '--raw', '--json'], as));
+    expect(raw).toMatchObject({ title: 'Call Sam tomorrow 5pm #Work @calls', project_id: other.inboxId, tags: [], due_at: null });
+    expect((await cin(['add', 'x', '--raw', '--dry-run'], as)).code).toBe(2);
   });
 
   it('ls shows open items newest first, aligned, with short ids; --all, --project, --limit and --json narrow or widen it', async () => {

@@ -47,6 +47,22 @@ describe.each(DIALECTS)('@capture-inbox/sdk against the server (%s)', (dialect) 
     expect((await inbox.items.get(captured.id)).title).toBe('buy oat milk');
   });
 
+  it('parse answers what quick add reads and stores nothing; capture with parse and tags stores it', async () => {
+    const project = await t.services.projects.findOrCreate(user.id, 'Garden');
+    const before = (await inbox.items.list({ limit: 200 })).items.length;
+    const parsed = await inbox.items.parse('Mow the lawn #garden @outside every 2 weeks');
+    expect(parsed).toMatchObject({
+      title: 'Mow the lawn',
+      project_id: project.id,
+      tags: ['outside'],
+      recurrence: { rule: 'FREQ=WEEKLY;INTERVAL=2', from: 'due' },
+    });
+    expect(parsed.spans.map((s) => s.kind)).toEqual(['project', 'tag', 'recurrence']);
+    expect((await inbox.items.list({ limit: 200 })).items.length).toBe(before);
+    const item = await inbox.items.capture({ text: 'Mow the lawn #garden @outside', parse: true, tags: ['yard'] });
+    expect(item).toMatchObject({ title: 'Mow the lawn', project_id: project.id, tags: ['yard'] });
+  });
+
   it('sends a fresh Idempotency-Key with every POST and none with other methods', async () => {
     const { seen, fetchFn } = recordingFetch();
     const recorded = createClient({ baseUrl: t.baseUrl, token: user.token, fetch: fetchFn });

@@ -15,14 +15,25 @@ export interface ToolFixture {
   healthId: string;
 }
 
-export const TOOL_NAMES = ['archive_item', 'capture', 'complete_item', 'get_item', 'list_items', 'list_projects', 'organize_item', 'search', 'update_item'];
+export const TOOL_NAMES = [
+  'archive_item',
+  'capture',
+  'complete_item',
+  'get_item',
+  'list_items',
+  'list_projects',
+  'organize_item',
+  'parse_text',
+  'search',
+  'update_item',
+];
 
 /** "Sat 28 Nov 09:00": the year is shown only outside the current one. */
 const dueText = (day: string, year: number, time: string): string => `${day}${new Date().getFullYear() === year ? '' : ` ${year}`} ${time}`;
 
 /** Every tool through the given transport, each checked against the API. Shared by the stdio and HTTP suites. */
 export function itServesEveryTool(get: () => ToolFixture): void {
-  it('lists the nine tools with input and output schemas, descriptions and annotations', async () => {
+  it('lists the ten tools with input and output schemas, descriptions and annotations', async () => {
     const { tools } = await get().mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -32,14 +43,15 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['search', 'list_items', 'get_item', 'list_projects']) expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
+    for (const name of ['search', 'list_items', 'get_item', 'list_projects', 'parse_text'])
+      expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
     for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item'])
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.get('archive_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(byName.get('complete_item')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(byName.get('capture')?.inputSchema.required).toEqual(['text']);
-    expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual(['due', 'organize', 'project', 'tags', 'text', 'type']);
+    expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual(['due', 'organize', 'parse', 'project', 'tags', 'text', 'type']);
     expect(Object.keys(byName.get('update_item')?.inputSchema.properties ?? {}).sort()).toEqual([
       'content_md',
       'due_at',
@@ -52,6 +64,8 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     expect(byName.get('search')?.description).toMatch(/start of a word/);
     expect(byName.get('complete_item')?.description).toMatch(/never flips/);
     expect(byName.get('capture')?.description).toMatch(/organize/);
+    expect(byName.get('capture')?.description).toMatch(/#Work @calls/);
+    expect(byName.get('parse_text')?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
   });
 
   it('capture files the text with project (by name), due date and tags, and says so in one line', async () => {
@@ -74,6 +88,25 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       type: 'todo',
     });
     expect(structured.item).toEqual({ ...stored, project_name: 'Health', ai: null });
+  });
+
+  it('capture reads quick add by default (parse: false stores as typed), and parse_text previews it storing nothing', async () => {
+    const { mcp, api, healthId } = get();
+    const before = ok(await api.get('items?limit=200')).items.length;
+    const preview = await callOk(mcp, 'parse_text', { text: 'Floss daily #health @teeth every day 9pm' });
+    expect(preview.structured).toMatchObject({
+      title: 'Floss daily',
+      project_id: healthId,
+      tags: ['teeth'],
+      recurrence: { rule: 'FREQ=DAILY', from: 'due' },
+    });
+    expect(preview.structured.spans.map((s: { kind: string }) => s.kind)).toEqual(['project', 'tag', 'recurrence']);
+    expect(preview.text).toMatch(/^Would capture 'Floss daily': project '#health' → /);
+    expect(ok(await api.get('items?limit=200')).items.length).toBe(before);
+    const parsed = await callOk(mcp, 'capture', { text: 'Floss daily #health @teeth every day 9pm' });
+    expect(parsed.structured.item).toMatchObject({ title: 'Floss daily', project_id: healthId, tags: ['teeth'], due_at: preview.structured.due_at });
+    const raw = await callOk(mcp, 'capture', { text: 'Floss daily #health @teeth', parse: false });
+    expect(raw.structured.item).toMatchObject({ title: 'Floss daily #health @teeth', tags: [] });
   });
 
   it('capture with organize lets the server decide (Pro), and an unknown project name is not_found with nothing captured', async () => {

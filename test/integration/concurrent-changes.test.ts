@@ -62,14 +62,14 @@ describe.each(DIALECTS)('concurrent changes to the same items (%s)', (dialect) =
         },
       });
       const at = () => '2030-01-01T00:00:00.000Z';
-      const stale = createPostgresItemStore({ db: racing, events: t.services.events, now: at });
+      const stale = createPostgresItemStore({ db: racing, events: t.services.events, tags: t.services.tags, now: at });
       expect(await stale.tryStateChange(a.user.id, item.id, (s) => toggleState(s))).toBeUndefined();
       expect(queries).toBe(2);
       expect(await a.events.names()).toEqual(['item.archived']);
       const now = ok(await a.c.get(`items/${item.id}`));
       expect([now.status, now.is_completed]).toEqual(['archived', false]);
       // The same write at the row's current version makes the change and its event.
-      const fresh = createPostgresItemStore({ db, events: t.services.events, now: at });
+      const fresh = createPostgresItemStore({ db, events: t.services.events, tags: t.services.tags, now: at });
       expect((await fresh.tryStateChange(a.user.id, item.id, (s) => toggleState(s)))?.is_completed).toBe(true);
       expect(await a.events.names()).toEqual(['item.completed']);
     },

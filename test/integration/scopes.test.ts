@@ -16,12 +16,12 @@ import { client, createTestApp, createUser, type TestApp, type TestUser } from '
  * words (below), independently of the route declarations, and must agree with the document.
  */
 
-/** Contract, "Scopes": read every GET; capture POST /capture and voice; webhooks the webhook endpoints; write the rest. */
+/** Contract, "Scopes": read every GET; capture POST /capture and voice (and POST /parse, "Quick add"); webhooks the webhook endpoints; write the rest. */
 function contractScope(method: string, path: string): Scope | 'none' {
   if (method === 'get' && path === '/api/v1/me') return 'none';
   if (path.startsWith('/api/v1/webhooks')) return 'webhooks';
   if (method === 'get') return 'read';
-  if (path === '/api/v1/capture' || path === '/api/v1/voice/transcribe') return 'capture';
+  if (path === '/api/v1/capture' || path === '/api/v1/voice/transcribe' || path === '/api/v1/parse') return 'capture';
   return 'write';
 }
 

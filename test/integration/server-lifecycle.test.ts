@@ -40,6 +40,16 @@ describe('server process', () => {
     expect(await (await fetch(`${baseUrl}/readyz`)).json()).toEqual({ status: 'ok' });
   });
 
+  it('reads quick add from the bundle (the grammar and rrule load as a lazy chunk)', async () => {
+    const res = await fetch(`${baseUrl}/api/v1/parse`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Standup every weekday 9am @team' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ title: 'Standup', tags: ['team'], recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', from: 'due' } });
+  });
+
   it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
     const body = JSON.stringify({ text: 'captured during shutdown' });
     const half = Math.floor(body.length / 2);

@@ -45,11 +45,11 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     expect((await only(userId))[0]).toMatchObject({ id: item!.id, title: 'Buy milk tomorrow 5pm', due_at: null });
   });
 
-  it('remembers an unticked box, and then captures as typed', async () => {
+  it('remembers an unticked box, and then captures with quick add only', async () => {
     const { web, userId } = await proBrowser();
     const page = await web.get('/');
-    await web.postRaw('/inbox/capture', { _csrf: csrfOf(page.body), text: 'Call Sam friday', return: '/', organize_shown: '1' });
-    expect((await only(userId))[0]).toMatchObject({ title: 'Call Sam friday', due_at: null });
+    await web.postRaw('/inbox/capture', { _csrf: csrfOf(page.body), text: 'Call Sam friday #nowhere', return: '/', organize_shown: '1' });
+    expect((await only(userId))[0]).toMatchObject({ title: 'Call Sam #nowhere', due_at: '2026-11-27T08:00:00.000Z' });
     expect((await web.get('/')).body).toMatch(/<input type="checkbox" name="organize" value="1">/);
   });
 
@@ -69,15 +69,63 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     expect((await only(userId))[0]!.title).toBe('Pay the rent');
   });
 
-  it('free users capture as typed, have no organizer box, and see what Pro would do once', async () => {
+  it('free users get quick add but no organizer box, and see what Pro would do once', async () => {
     const { web, userId } = await signedInBrowser(t);
+    await t.services.users.updateMe(userId, { timezone: 'Europe/Berlin' });
+    const work = await t.services.projects.findOrCreate(userId, 'Work');
     const page = await web.get('/');
     expect(page.body).not.toContain('name="organize"');
-    await web.postRaw('/inbox/capture', { _csrf: csrfOf(page.body), text: 'Buy milk tomorrow 5pm', return: '/', organize: '1', organize_shown: '1' });
-    expect((await only(userId))[0]).toMatchObject({ title: 'Buy milk tomorrow 5pm', due_at: null });
+    await web.postRaw('/inbox/capture', {
+      _csrf: csrfOf(page.body),
+      text: 'Call Sam tomorrow 5pm #Work @calls',
+      type: '',
+      project_id: '',
+      return: '/',
+      organize: '1',
+      organize_shown: '1',
+    });
+    expect((await only(userId))[0]).toMatchObject({
+      title: 'Call Sam',
+      due_at: '2026-11-27T16:00:00.000Z',
+      project_id: work.id,
+      tags: ['calls'],
+      type: 'todo',
+    });
     expect((await web.get('/')).body).toContain('With Pro, the organizer files captures like this for you');
     expect((await web.get('/')).body).not.toContain('With Pro');
     await web.submit('/', '/inbox/capture', { text: 'again', return: '/' });
     expect((await web.get('/')).body).not.toContain('With Pro');
+  });
+
+  it('leaves project and type to the organizer unless chosen in the form (the form sends them empty)', async () => {
+    const { web, userId } = await proBrowser();
+    const work = await t.services.projects.findOrCreate(userId, 'Work');
+    const home = await t.services.projects.findOrCreate(userId, 'Home');
+    const page = await web.get('/');
+    const capture = (fields: Record<string, string>) =>
+      web.postRaw('/inbox/capture', { _csrf: csrfOf(page.body), return: '/', organize_shown: '1', organize: '1', type: '', project_id: '', ...fields });
+    expect((await capture({ text: 'idea: prepare slides for work' })).status).toBe(303);
+    expect((await only(userId))[0]).toMatchObject({ project_id: work.id, type: 'note' });
+    await capture({ text: 'idea: prepare slides for work', project_id: home.id, type: 'todo' });
+    expect((await only(userId))[0]).toMatchObject({ project_id: home.id, type: 'todo' });
+  });
+
+  it('POST /inbox/parse answers the spans for the capture box on every plan, and needs the form token', async () => {
+    const { web, userId } = await signedInBrowser(t);
+    const work = await t.services.projects.findOrCreate(userId, 'Work');
+    const page = await web.get('/');
+    expect(page.body).toContain('data-quick-add');
+    expect(page.body).toContain('<option value="" selected>Project: auto</option>');
+    const res = await web.postRaw('/inbox/parse', { _csrf: csrfOf(page.body), text: 'Call Sam tomorrow 5pm #Work @calls' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).spans.map((s: { kind: string; text: string; value: string }) => [s.kind, s.text, s.value])).toEqual([
+      ['date', 'tomorrow 5pm', '2026-11-27T17:00:00.000Z'],
+      ['project', '#Work', work.id],
+      ['tag', '@calls', 'calls'],
+    ]);
+    // A date shows its day and time in the user's zone, as the list does.
+    expect(JSON.parse(res.body).spans[0].shown).toBe('Fri 27 Nov, 17:00');
+    expect((await web.postRaw('/inbox/parse', { _csrf: 'wrong', text: 'x' })).status).toBe(403);
+    expect(await only(userId)).toEqual([]);
   });
 });

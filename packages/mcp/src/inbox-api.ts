@@ -4,14 +4,29 @@
  * place (and counted: each call is one request against the key's rate limit); `sdk-inbox-api.ts`
  * implements it over `@capture-inbox/sdk`.
  */
-import type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, ListItemsQuery, Me, Page, Project, SearchQuery } from '@capture-inbox/sdk';
+import type {
+  BulkResult,
+  CapturedItem,
+  CaptureInput,
+  Item,
+  ItemPage,
+  ItemPatch,
+  ListItemsQuery,
+  Me,
+  Page,
+  Project,
+  QuickAdd,
+  SearchQuery,
+} from '@capture-inbox/sdk';
 
-export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Project };
+export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Project, QuickAdd };
 export type AiDecision = NonNullable<CapturedItem['ai']>;
 
 export interface InboxApi {
   me(): Promise<Me>;
   capture(input: CaptureInput): Promise<CapturedItem>;
+  /** What quick add understands in a text; stores nothing. */
+  parse(text: string): Promise<QuickAdd>;
   search(query: SearchQuery): Promise<ItemPage>;
   listItems(query: ListItemsQuery): Promise<ItemPage>;
   listProjectItems(projectId: string, query: { limit?: number }): Promise<Page<Item>>;

@@ -17,6 +17,7 @@ export function inboxApiFromSdk(inbox: CaptureInbox): InboxApi {
   return {
     me: () => inbox.me.get(),
     capture: (input) => inbox.items.capture(input),
+    parse: (text) => inbox.items.parse(text),
     search: (query) => inbox.items.search(query),
     listItems: (query) => inbox.items.list(query),
     listProjectItems: (projectId, query) => inbox.projects.items(projectId, query),

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { InboxApi } from './inbox-api.js';
 import { ToolContext, type ToolCache } from './tool-context.js';
 import { registerCaptureTool } from './tools/capture-tool.js';
+import { registerParseTool } from './tools/parse-tool.js';
 import { registerChangeTools } from './tools/change-tools.js';
 import { registerReadTools } from './tools/read-tools.js';
 
@@ -46,6 +47,7 @@ export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions)
   );
   const ctx = new ToolContext(api, cache, now);
   registerCaptureTool(server, ctx);
+  registerParseTool(server, ctx);
   registerReadTools(server, ctx);
   registerChangeTools(server, ctx);
   return server;

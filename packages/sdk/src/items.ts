@@ -1,6 +1,19 @@
 import { paginate } from './pages.js';
 import { conditional, unwrap, type Api } from './transport.js';
-import type { BulkInput, BulkResult, CaptureInput, CapturedItem, Item, ItemPage, ItemPatch, ListItemsQuery, Page, PageQuery, SearchQuery } from './types.js';
+import type {
+  BulkInput,
+  BulkResult,
+  CaptureInput,
+  CapturedItem,
+  Item,
+  ItemPage,
+  ItemPatch,
+  ListItemsQuery,
+  Page,
+  PageQuery,
+  QuickAdd,
+  SearchQuery,
+} from './types.js';
 
 /** Options of a change to one item: `ifMatch` makes it conditional (412 precondition_failed when the item changed). */
 export interface ChangeOptions {
@@ -22,6 +35,8 @@ export function itemsApi(api: Api) {
     /** POST /capture: the first line becomes the title. */
     capture: (input: CaptureInput, options: { idempotencyKey?: string } = {}): Promise<CapturedItem> =>
       unwrap(api.POST('/api/v1/capture', { body: input, params: { header: conditional(options) } })),
+    /** POST /parse: what a capture with `parse: true` would understand in the text (#project, @tag, dates, every …); stores nothing. */
+    parse: (text: string): Promise<QuickAdd> => unwrap(api.POST('/api/v1/parse', { body: { text } })),
     /** One page of GET /items (newest first; with `since`, oldest `updated_at` first). */
     list: (query: ListItemsQuery = {}): Promise<ItemPage> => unwrap(api.GET('/api/v1/items', { params: { query } })),
     /** Every item, page after page. */

@@ -7,6 +7,8 @@ type QueryOf<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<
 export type Item = Schemas['Item'];
 /** An item as capture and organize answer it: with `ai`, what the organizer decided (or null). */
 export type CapturedItem = Schemas['CapturedItem'];
+/** What quick add understands in a text (POST /parse): the fields and the spans. */
+export type QuickAdd = Schemas['QuickAdd'];
 export type ItemPage = Schemas['ItemPage'];
 export type ItemStatus = Item['status'];
 export type Project = Schemas['Project'];

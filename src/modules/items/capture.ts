@@ -7,6 +7,8 @@ import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
 import type { AiView } from '../organizer/organizer.schemas.js';
 import type { OrganizerService } from '../organizer/organizer.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
+import type { QuickAddService } from '../quick-add/quick-add.service.js';
+import { normalizeTagNames } from '../tags/tags.service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { splitCapturedText } from './capture-text.js';
 import type { ItemLoader } from './item-loader.js';
@@ -25,6 +27,10 @@ export interface CaptureInput {
   organize?: boolean;
   client_id?: string;
   due_at?: string;
+  /** Tag names, as PATCH takes them. */
+  tags?: string[];
+  /** Read the text with quick add first; explicit fields win. */
+  parse?: boolean;
 }
 
 /** `ai` is what the organizer decided, or null when it did not run. */
@@ -40,6 +46,7 @@ export interface CaptureDeps {
   loader: ItemLoader;
   projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
   organizer: Pick<OrganizerService, 'organizeCapture'>;
+  quickAdd: Pick<QuickAddService, 'applyToCapture'>;
 }
 
 export function createCapture(deps: CaptureDeps): Capture {
@@ -50,12 +57,16 @@ export function createCapture(deps: CaptureDeps): Capture {
     return existing ? { ...(await loader.view(db, user.id, existing)), ai: null } : undefined;
   }
 
-  return async (user, input) => {
+  return async (user, request) => {
+    let input = request;
     if (Array.from(input.text.trim()).length > TEXT_MAX) throw badRequest(`text must be 1 to ${TEXT_MAX} characters after trim`, 'text');
     if (input.client_id) {
       const previous = await replay(user, input.client_id);
       if (previous) return { item: previous, created: false };
     }
+    // Quick add turns what it understands into explicit fields; capture goes on as if they were sent.
+    input = await deps.quickAdd.applyToCapture(user, input);
+    const tags = input.tags === undefined ? [] : normalizeTagNames(input.tags);
     const dueAt = input.due_at === undefined ? null : parseTimestamp(input.due_at, 'due_at');
     const projectId = input.project_id ? (await deps.projects.requireProject(db, user.id, input.project_id)).id : await deps.projects.inboxId(user.id);
     const text = splitCapturedText(input.text);
@@ -77,7 +88,7 @@ export function createCapture(deps: CaptureDeps): Capture {
       });
     let item: ItemView;
     try {
-      item = await deps.store.insertNew(user.id, stamped);
+      item = await deps.store.insertNew(user.id, stamped, tags);
     } catch (error) {
       // Two captures with one client_id raced; the loser answers with the winner's item.
       const winner = isUniqueViolation(error) && input.client_id ? await replay(user, input.client_id) : undefined;

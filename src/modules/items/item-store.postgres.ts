@@ -4,10 +4,11 @@ import type { Db } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { EventsService, OutboxColumns } from '../events/events.service.js';
+import type { TagsService } from '../tags/tags.service.js';
 import type { ItemStore } from './item-store.js';
 import { ITEM_COLUMNS, parseTagNames, tagNamesJson, toItemView } from './item-view.js';
 import { stateChange } from './item-writes.js';
-import { patchSet, type NewItemRow, type PatchParams } from './items.repository.js';
+import { insertItem, patchSet, type NewItemRow, type PatchParams } from './items.repository.js';
 
 /*
  * PostgreSQL: a capture and a state change write the item and its events in one statement (a
@@ -16,7 +17,7 @@ import { patchSet, type NewItemRow, type PatchParams } from './items.repository.
  * transaction. See docs/decisions/0032-one-statement-writes.md.
  */
 
-export function createPostgresItemStore(deps: { db: Db; events: EventsService; now: () => string }): ItemStore {
+export function createPostgresItemStore(deps: { db: Db; events: EventsService; tags: Pick<TagsService, 'setItemTags'>; now: () => string }): ItemStore {
   const { db, events } = deps;
 
   /** An item as read for an optimistic change: `version` is the row's xmin, which every write of the row changes. */
@@ -58,7 +59,17 @@ export function createPostgresItemStore(deps: { db: Db; events: EventsService; n
   });
 
   return {
-    async insertNew(userId, stamp) {
+    async insertNew(userId, stamp, tags) {
+      if (tags.length > 0) {
+        // Tags are rows of their own (and may be new): the item, its tags and its event in one transaction.
+        return db.transaction().execute(async (trx) => {
+          const row = stamp();
+          await insertItem(trx, row);
+          const item = toItemView(row, await deps.tags.setItemTags(trx, userId, row.id, tags));
+          await events.record(trx, userId, [{ name: 'item.created', item }]);
+          return item;
+        });
+      }
       const row = stamp();
       const item = toItemView(row, []);
       await newItemWithEvents(db, { ...row, ...events.outboxParams(userId, [{ name: 'item.created', item }]) });

@@ -11,11 +11,11 @@ import type { NewItemRow } from './items.repository.js';
  */
 export interface ItemStore {
   /**
-   * Writes a new item (no tags) and its `item.created` event, atomically, and answers its view.
-   * `stamp` makes the row; it is called where the row's created_at must be taken (SQLite: inside
-   * the write, so that search keys follow created_at).
+   * Writes a new item with its tags (normalized names) and its `item.created` event, atomically,
+   * and answers its view. `stamp` makes the row; it is called where the row's created_at must be
+   * taken (SQLite: inside the write, so that search keys follow created_at).
    */
-  insertNew(userId: string, stamp: () => NewItemRow): Promise<ItemView>;
+  insertNew(userId: string, stamp: () => NewItemRow, tags: readonly string[]): Promise<ItemView>;
   /**
    * A state change of one item (toggle, archive, unarchive) made without a transaction where the
    * database has a cheaper way. Answers the item after the change, or undefined when there is no

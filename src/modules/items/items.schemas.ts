@@ -54,6 +54,19 @@ export const CaptureBody = Type.Object({
   organize: Type.Optional(Type.Boolean({ default: false, description: 'run the AI organizer (Pro)' })),
   client_id: Type.Optional(Type.String({ format: 'uuid', description: 'idempotency key: repeating it returns the first item with 200' })),
   due_at: Type.Optional(DateTime),
+  tags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, pattern: '^[^,]*$', description: 'tag name: 1..50 characters after trim, no comma' }), {
+      maxItems: 20,
+      description: 'tag names, as PATCH takes them; unknown names are created. Given, they win over tags quick add reads',
+    }),
+  ),
+  parse: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'read the first line with quick add (POST /parse: #Project, @tag, dates, every …) and store what it understands; project_id, due_at, type and tags given here win',
+    }),
+  ),
 });
 export type CaptureBody = Static<typeof CaptureBody>;
 

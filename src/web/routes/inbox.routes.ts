@@ -35,6 +35,7 @@ const ItemParams = Type.Object({ id: Type.String({ maxLength: 100 }), action: Ty
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 const YEAR_S = 365 * 24 * 3600;
+const UNDO_FIELDS = ['type', 'project_id', 'due_at', 'title'] as const;
 const PREFERENCE = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge: YEAR_S };
 
 /** A redirect target with extra query parameters. */
@@ -94,10 +95,12 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     if (limited) return again(429, limited);
     let captured;
     try {
+      // Only what the user chose is sent: an unchosen project or type is left to quick add and the organizer.
       ({ item: captured } = await items.capture(user, {
         text,
-        type: type === 'note' ? 'note' : 'todo',
+        ...(type === 'note' || type === 'todo' ? { type } : {}),
         ...(projectId ? { project_id: projectId } : {}),
+        parse: true,
         organize,
       }));
     } catch (error) {
@@ -106,11 +109,15 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     }
     if (captured.ai) {
       const inboxId = projectId ? null : await projects.inboxId(user.id);
-      const undo: Undo = {
-        applied: captured.ai.applied,
-        before: { title: splitCapturedText(text).title, type: type === 'note' ? 'note' : 'todo', project_id: projectId || inboxId!, due_at: null },
-        etag: itemEtag(captured),
+      const before: Undo['before'] = {
+        title: splitCapturedText(text).title,
+        type: type === 'note' ? 'note' : 'todo',
+        project_id: projectId || inboxId!,
+        due_at: null,
       };
+      // Undo puts back what was typed: what quick add read from the text as well as what the organizer decided.
+      const applied = UNDO_FIELDS.filter((f) => captured[f] !== before[f]);
+      const undo: Undo = { applied, before, etag: itemEtag(captured) };
       // The notice lives on the inbox page; a capture from a project page shows it there too.
       return reply.redirect(withParams(back.startsWith('/?') || back === '/' ? back : '/', { organized: captured.id, undo: encodeUndo(undo) }), 303);
     }

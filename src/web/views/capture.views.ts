@@ -27,10 +27,11 @@ export function captureForm(d: CaptureFormData): SafeHtml {
   <label for="capture-text" class="visually-hidden">Capture a note or todo</label>
   <textarea id="capture-text" name="text" rows="2" required maxlength="100000" data-enter-submits
     placeholder="Capture a thought… (Enter to save, Shift+Enter for a new line)" autofocus${d.error ? html` aria-invalid="true" aria-describedby="capture-error"` : ''}>${d.draft ?? ''}</textarea>
+  <p class="quick-add small" data-quick-add aria-live="polite" hidden></p>
   ${d.error ? html`<p class="field-error" id="capture-error">${sentence(d.error)}</p>` : ''}
   <div class="options">
-    <select name="type" aria-label="Type">${option('todo', 'Todo', true)}${option('note', 'Note', false)}</select>
-    <select name="project_id" aria-label="Project">${d.projects.map((p) => option(p.id, p.name, p.id === d.project))}</select>
+    <select name="type" aria-label="Type">${option('', 'Type: auto', true)}${option('todo', 'Todo', false)}${option('note', 'Note', false)}</select>
+    <select name="project_id" aria-label="Project">${option('', 'Project: auto', d.project === '')}${d.projects.map((p) => option(p.id, p.name, p.id === d.project))}</select>
     ${
       d.organize
         ? html`<input type="hidden" name="organize_shown" value="1"><label class="check-label"><input type="checkbox" name="organize" value="1"${d.organize.checked ? html` checked` : ''}> Organize</label>`

@@ -1,17 +1,24 @@
-import { etagOf, type CaptureInput } from '@capture-inbox/sdk';
+import type { CaptureInput } from '@capture-inbox/sdk';
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
-import { resolveProject } from '../resolve.js';
+import { resolveProject, rowContext } from '../resolve.js';
 import { printItem } from './item-command.js';
+import { quickAddLines } from './quick-add-preview.js';
 
 export const add: Command = {
   name: 'add',
   summary: 'capture a todo or note',
-  usage: 'cin add [TEXT...] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...',
+  usage: 'cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...',
   manual: `Captures TEXT (the words joined by spaces) as a new item: the first line is the title, the rest
 its Markdown body. Without TEXT, or with "-", the text is read from stdin. Prints the new item:
 short id, title, project and due date.
 
+Quick add reads the first line: #Project (an existing one; #"Two words"), @tag, dates and times
+("tomorrow 5pm", "fri eod") and repeats ("every monday 9am", "every! 2 weeks"), each cut from the
+title. Flags given explicitly win over what the text says.
+
+  --raw             store the text as typed (no quick add)
+  --dry-run         print what quick add understands (each span, then the fields) and store nothing
   --note            a note rather than a todo
   --organize        let the server's organizer pick type, project and due date from the text (Pro)
   --project NAME    the project's name (case-insensitive) or id; default: Inbox
@@ -21,8 +28,11 @@ short id, title, project and due date.
 
 Examples:
   cin add buy oat milk --due "tomorrow 5pm" --tag errand
+  cin add 'Call Sam friday 3pm #Work @calls' --dry-run
   git log -1 --format=%B | cin add --note --project Work`,
   options: {
+    raw: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
     note: { type: 'boolean' },
     organize: { type: 'boolean' },
     project: { type: 'string' },
@@ -37,11 +47,21 @@ Examples:
       text = await ctx.readStdin();
     }
     if (text.trim() === '') throw new UsageError('the text is empty');
+    if (ctx.flag('raw') && ctx.flag('dry-run')) throw new UsageError('--raw stores the text as typed; --dry-run shows what quick add reads: give one');
     const inbox = await ctx.client();
+    if (ctx.flag('dry-run')) {
+      const parsed = await inbox.items.parse(text);
+      if (ctx.json) ctx.printJson(parsed);
+      else for (const line of quickAddLines(parsed, await rowContext(inbox))) ctx.print(line);
+      return 0;
+    }
     const due = ctx.string('due');
     const project = ctx.string('project');
+    const tags = ctx.strings('tag');
     const input: CaptureInput = {
       text,
+      ...(ctx.flag('raw') ? {} : { parse: true }),
+      ...(tags.length > 0 ? { tags } : {}),
       ...(ctx.flag('note') ? { type: 'note' as const } : {}),
       ...(ctx.flag('organize') ? { organize: true } : {}),
       ...(project !== undefined ? { project_id: (await resolveProject(inbox, project)).id } : {}),
@@ -50,10 +70,7 @@ Examples:
       const at = await dueAt(inbox, due);
       if (at !== null) input.due_at = at;
     }
-    let item = await inbox.items.capture(input);
-    const tags = ctx.strings('tag');
-    // Capture takes no tags; they follow at once, conditional on the item as just captured.
-    if (tags.length > 0) item = { ...(await inbox.items.update(item.id, { tags }, { ifMatch: etagOf(item) })), ai: item.ai };
+    const item = await inbox.items.capture(input);
     await printItem(ctx, inbox, item, 'added');
     return 0;
   },

@@ -558,6 +558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read quick add: what a capture with parse would understand
+         * @description Reads the first line of text with the quick-add grammar (`#Project`, `#"Two words"`, `@tag`, dates and times in words, `every monday 9am`, `every! 2 weeks`) in the user's time zone and answers the fields and the spans understood. Stores nothing. Deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title.
+         */
+        post: operations["parse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1020,6 +1040,54 @@ export interface components {
                 reason: string;
             }[];
         };
+        /**
+         * QuickAdd
+         * @description What quick add understands in a text: the fields a capture with parse: true stores
+         */
+        QuickAdd: {
+            /** @description the first line without the understood tokens */
+            title: string;
+            /** @description the lines after the first, as typed */
+            content_md: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+             */
+            due_at: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            project_id: string | null;
+            /** @description tag names; unknown ones are created when captured */
+            tags: string[];
+            /** @description a repeating schedule */
+            recurrence: {
+                /** @description RFC 5545 RRULE without the RRULE: prefix, e.g. FREQ=WEEKLY;BYDAY=MO */
+                rule: string;
+                /**
+                 * @description due: the next occurrence follows the previous due date; completion (every!): it follows the completion
+                 * @enum {string}
+                 */
+                from: "due" | "completion";
+            } | null;
+            /** @description what was understood, in order of position in the first line */
+            spans: {
+                /**
+                 * @description project | tag | date | recurrence
+                 * @enum {string}
+                 */
+                kind: "project" | "tag" | "date" | "recurrence";
+                /** @description offset in text, in UTF-16 code units (as JavaScript and the DOM count) */
+                start: number;
+                /** @description offset just past the span, UTF-16 code units */
+                end: number;
+                /** @description the span as typed */
+                text: string;
+                /** @description the project id, the tag name, the ISO instant or the RRULE */
+                value: string;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -1185,6 +1253,13 @@ export interface operations {
                      * @description ISO 8601 date-time with an offset
                      */
                     due_at?: string;
+                    /** @description tag names, as PATCH takes them; unknown names are created. Given, they win over tags quick add reads */
+                    tags?: string[];
+                    /**
+                     * @description read the first line with quick add (POST /parse: #Project, @tag, dates, every …) and store what it understands; project_id, due_at, type and tags given here win
+                     * @default false
+                     */
+                    parse?: boolean;
                 };
             };
         };
@@ -4094,6 +4169,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    parse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1..100000 characters after trim, as capture takes it; only the first line is read */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description what quick add understands */
+            200: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickAdd"];
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the capture scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */

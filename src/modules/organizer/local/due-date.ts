@@ -10,6 +10,8 @@ export interface DueDateFinding {
   title: string;
   /** A date phrase was found, but it speaks of the past ("notes from tuesday's meeting"). */
   aboutPast: boolean;
+  /** Where the phrases read as the due date sit in the text as given ([start, end), UTF-16), in order; empty without a due date. */
+  phrases: [number, number][];
 }
 
 /** The contract's readings of times given without one. */
@@ -229,7 +231,8 @@ export function findDueDate(title: string, now: Date, zone: string): DueDateFind
     let rest = title;
     // Cut the later phrase first, so the earlier one's positions still hold.
     if (joined && later) rest = cut(rest, ...span(later));
-    return { dueAt: reading.at, title: cut(rest, ...span(r)), aboutPast: false };
+    const phrases = joined && later ? [span(r), span(later)] : [span(r)];
+    return { dueAt: reading.at, title: cut(rest, ...span(r)), aboutPast: false, phrases };
   }
-  return { dueAt: null, title, aboutPast };
+  return { dueAt: null, title, aboutPast, phrases: [] };
 }

@@ -1,0 +1,59 @@
+import type { Db } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AuthUser } from '../users/auth-user.js';
+import type { QuickAdd } from './grammar.js';
+import { findProjectNames } from './quick-add.repository.js';
+
+/** The contract's limit on captured text, counted after trim: /parse takes what capture takes. */
+const QUICK_ADD_TEXT_MAX = 100000;
+
+/** The fields of a capture request that quick add can fill. */
+export interface CaptureRequestFields {
+  text: string;
+  parse?: boolean;
+  project_id?: string;
+  due_at?: string;
+  tags?: string[];
+}
+
+export interface QuickAddService {
+  /** What quick add understands in `text`, in the user's zone; stores nothing. */
+  parse(user: AuthUser, text: string): Promise<QuickAdd>;
+  /**
+   * A capture request with what quick add understood made explicit (when it asks for `parse`):
+   * the text without the understood tokens, and the fields the request did not give itself.
+   */
+  applyToCapture<T extends CaptureRequestFields>(user: AuthUser, input: T): Promise<T>;
+}
+
+export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddService {
+  async function parse(user: AuthUser, text: string): Promise<QuickAdd> {
+    if (text.trim() === '' || Array.from(text.trim()).length > QUICK_ADD_TEXT_MAX) {
+      throw badRequest(`text must be 1 to ${QUICK_ADD_TEXT_MAX} characters after trim`, 'text');
+    }
+    // Loaded at first use, as the organizer's engine is: chrono-node weighs on start-up.
+    const [{ readQuickAdd }, projects] = await Promise.all([import('./grammar.js'), findProjectNames(deps.db, user.id)]);
+    return readQuickAdd(text, { now: deps.clock.now(), zone: user.timezone, projects });
+  }
+
+  return {
+    parse,
+
+    async applyToCapture(user, input) {
+      if (!input.parse) return input;
+      const parsed = await parse(user, input.text);
+      if (parsed.spans.length === 0) return input;
+      // Issue 31 (items gain `recurrence`): parsed.recurrence is the one thing not passed on yet; it goes here.
+      return {
+        ...input,
+        // Splits into the same title and body again (capture-text.ts); only understood tokens are gone.
+        text: parsed.content_md === null ? parsed.title : `${parsed.title}\n${parsed.content_md}`,
+        // Fields the request gives explicitly win.
+        ...(input.project_id === undefined && parsed.project_id !== null ? { project_id: parsed.project_id } : {}),
+        ...(input.due_at === undefined && parsed.due_at !== null ? { due_at: parsed.due_at } : {}),
+        ...(input.tags === undefined && parsed.tags.length > 0 ? { tags: parsed.tags } : {}),
+      };
+    },
+  };
+}
