@@ -110,6 +110,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
         applied: captured.ai.applied,
         before: { title: splitCapturedText(text).title, type: type === 'note' ? 'note' : 'todo', project_id: projectId || inbox!.id, due_at: null },
         etag: itemEtag(captured),
+        reason: captured.ai.reason,
       };
       // The notice lives on the inbox page; a capture from a project page shows it there too.
       return reply.redirect(withParams(back.startsWith('/?') || back === '/' ? back : '/', { organized: captured.id, undo: encodeUndo(undo) }), 303);

@@ -55,6 +55,8 @@ Examples:
     // Capture takes no tags; they follow at once, conditional on the item as just captured.
     if (tags.length > 0) item = { ...(await inbox.items.update(item.id, { tags }, { ifMatch: etagOf(item) })), ai: item.ai };
     await printItem(ctx, inbox, item, 'added');
+    // Why the organizer filed it (or left it): a wrong filing is understandable, and moving it teaches.
+    if (!ctx.json && item.ai?.reason) ctx.print(`${'why'.padEnd(8)}  ${item.ai.reason}`);
     return 0;
   },
 };

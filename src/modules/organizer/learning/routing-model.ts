@@ -20,6 +20,8 @@ export interface ModelData {
   recent: Array<[itemId: string, cls: number]>;
   /** True once built from the user's history; until then only examples since are in it. */
   seeded: boolean;
+  /** How many features there are (kept, so a learn need not count them). */
+  size: number;
 }
 
 /** The bound on a user's model: features kept (the rarest go first) and items remembered for corrections. */
@@ -27,7 +29,7 @@ export const MAX_FEATURES = 3000;
 const PRUNE_TO = 2400;
 const MAX_RECENT = 200;
 
-export const emptyModel = (): ModelData => ({ v: 1, classes: [], docs: [], mass: [], features: {}, recent: [], seeded: false });
+export const emptyModel = (): ModelData => ({ v: 1, classes: [], docs: [], mass: [], features: {}, recent: [], seeded: false, size: 0 });
 
 /** Tolerates what it cannot read (a row written by another version): the user starts afresh. */
 export function parseModel(json: string | null | undefined): ModelData {
@@ -37,7 +39,8 @@ export function parseModel(json: string | null | undefined): ModelData {
     if (m.v !== 1 || !Array.isArray(m.classes) || !Array.isArray(m.docs) || !Array.isArray(m.mass) || !m.features || !Array.isArray(m.recent)) {
       return emptyModel();
     }
-    return { v: 1, classes: m.classes, docs: m.docs, mass: m.mass, features: m.features, recent: m.recent, seeded: m.seeded === true };
+    const size = Object.keys(m.features).length;
+    return { v: 1, classes: m.classes, docs: m.docs, mass: m.mass, features: m.features, recent: m.recent, seeded: m.seeded === true, size };
   } catch {
     return emptyModel();
   }
@@ -59,20 +62,23 @@ function addCount(m: ModelData, feature: string, cls: number, delta: number): vo
   while (j < cell.length && cell[j] !== cls) j += 2;
   if (j >= cell.length) {
     if (delta <= 0) return;
+    if (cell.length === 0) m.size += 1;
     cell.push(cls, 0);
   }
   const next = Math.max(0, cell[j + 1]! + delta);
   m.mass[cls] = Math.max(0, m.mass[cls]! + (next - cell[j + 1]!));
   if (next === 0) cell.splice(j, 2);
   else cell[j + 1] = next;
-  if (cell.length === 0) delete m.features[feature];
-  else m.features[feature] = cell;
+  if (cell.length === 0) {
+    delete m.features[feature];
+    m.size -= 1;
+  } else m.features[feature] = cell;
 }
 
 /** Drops the rarest features once over the bound, down to PRUNE_TO, so the cost is paid rarely. */
 function prune(m: ModelData): void {
+  if (m.size <= MAX_FEATURES) return;
   const keys = Object.keys(m.features);
-  if (keys.length <= MAX_FEATURES) return;
   const total = (cell: number[]) => cell.reduce((n, v, k) => (k % 2 === 1 ? n + v : n), 0);
   const ranked = keys.map((k) => ({ k, n: total(m.features[k]!) })).sort((a, b) => a.n - b.n || (a.k < b.k ? -1 : 1));
   for (const { k } of ranked.slice(0, keys.length - PRUNE_TO)) {
@@ -80,6 +86,7 @@ function prune(m: ModelData): void {
     for (let j = 0; j < cell.length; j += 2) m.mass[cell[j]!] = Math.max(0, m.mass[cell[j]!]! - cell[j + 1]!);
     delete m.features[k];
   }
+  m.size = PRUNE_TO;
 }
 
 function count(m: ModelData, text: string, cls: number, sign: 1 | -1): void {
@@ -123,7 +130,7 @@ export interface Posterior {
  */
 export function posterior(m: ModelData, text: string, candidates: readonly string[]): Posterior {
   const known = routingFeatures(text).filter((f) => m.features[f] !== undefined);
-  const vocab = Object.keys(m.features).length + 1;
+  const vocab = m.size + 1;
   const totalDocs = m.docs.reduce((a, b) => a + b, 0);
   const scale = 1 / Math.max(1, known.length) ** ROUTING_PARAMS.temper;
   const logs = candidates.map((id) => {
@@ -160,8 +167,10 @@ export function keepClasses(m: ModelData, projectIds: ReadonlySet<string>): void
       const to = remap.get(cell[j]!);
       if (to !== undefined) next.push(to, cell[j + 1]!);
     }
-    if (next.length === 0) delete m.features[f];
-    else m.features[f] = next;
+    if (next.length === 0) {
+      delete m.features[f];
+      m.size -= 1;
+    } else m.features[f] = next;
   }
   m.docs = m.docs.filter((_, i) => remap.has(i));
   m.mass = m.mass.filter((_, i) => remap.has(i));
