@@ -80,6 +80,9 @@ describe.each(DIALECTS)('organizer learning (%s)', (dialect) => {
     const missing = '00000000-0000-7000-8000-000000000000';
     expect((await a.c.post('items/bulk', { op: 'move', ids: [three.id], payload: { project_id: missing } })).status).toBe(404);
     expect((await a.c.patch(`items/${three.id}`, { project_id: missing })).status).toBe(404);
+    // Learned in the move's transaction: a PATCH that fails after the move (an unknown parent) rolls the example back too.
+    expect((await a.c.patch(`items/${three.id}`, { project_id: home, parent_id: missing })).status).toBe(400);
+    expect(ok(await a.c.get(`items/${three.id}`)).project_id).toBe(a.user.inboxId);
     expect(counted(await model(a), 'w:descal', home)).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FEATURES, emptyModel, learn, parseModel, posterior } from '../../src/modules/organizer/learning/routing-model.js';
+import { MAX_FEATURES, emptyModel, keepClasses, learn, parseModel, posterior } from '../../src/modules/organizer/learning/routing-model.js';
 import { nearestTitles } from '../../src/modules/organizer/learning/nearest-titles.js';
 
 describe('the routing model (issue 37)', () => {
@@ -33,6 +33,18 @@ describe('the routing model (issue 37)', () => {
     expect(m.features['w:beta']).toBeDefined();
     expect(m.recent.length).toBeLessThanOrEqual(200);
     expect(JSON.stringify(m).length).toBeLessThan(120_000);
+  });
+
+  it("forgets a deleted project's class and its counts, keeping the others' indexes right", () => {
+    const m = emptyModel();
+    learn(m, { itemId: 'a', text: 'garlic beds', projectId: 'garden' });
+    learn(m, { itemId: 'b', text: 'sprint demo', projectId: 'work' });
+    keepClasses(m, new Set(['work']));
+    expect(m.classes).toEqual(['work']);
+    expect(m.features['w:garlic']).toBeUndefined();
+    expect(m.features['w:demo']).toEqual([0, 1]);
+    expect(m.recent).toEqual([['b', 0]]);
+    expect(m.size).toBe(Object.keys(m.features).length);
   });
 
   it('reads a stored model back, and starts afresh from anything it cannot read', () => {
