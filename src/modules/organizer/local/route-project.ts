@@ -140,7 +140,9 @@ function rankProjects(query: string[], projects: ProjectContext[]): Ranked[] {
 /** The words of the text behind the shared stems, as the user wrote them. */
 function asWritten(text: string, stems: string[]): string[] {
   const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
-  return stems.slice(0, 3).flatMap((stem) => {
+  // Generic verbs ("fix", "buy") explain nothing; they are named only when nothing else is shared.
+  const telling = stems.filter((stem) => tokenWeight(stem) === 1);
+  return (telling.length > 0 ? telling : stems).slice(0, 3).flatMap((stem) => {
     const w = words.find((x) => contentTokens(x)[0] === stem);
     return w ? [w.toLowerCase()] : [];
   });
