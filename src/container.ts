@@ -36,6 +36,7 @@ import { createRedisStore, type RedisStoreOptions } from './modules/limits/redis
 import { countedEngine } from './modules/metrics/counted-engine.js';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.js';
 import { createOrganizerEngine } from './modules/organizer/engines.js';
+import { createRoutingLearner } from './modules/organizer/learning/routing-learner.js';
 import { createOrganizerService, type OrganizerService } from './modules/organizer/organizer.service.js';
 import { createPairingService, type PairingService } from './modules/pairing/pairing.service.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
@@ -155,16 +156,18 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const writes = createItemWrites({ clock, loader, events });
   const itemStore = ports.itemStore({ db, events, tags, now: writes.now });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
-  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes });
+  // The organizer's per-user routing model, taught by moves (edits, bulk) and filings (issue 37).
+  const learner = createRoutingLearner({ db, dialect, clock, logger });
+  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner });
   const search = createSearchService({ db, index: ports.searchIndex });
-  const bulk = createBulkService({ db, loader, writes, projects });
+  const bulk = createBulkService({ db, loader, writes, projects, learner });
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : (options.cluster?.counterStore ?? createMemoryStore(clock));
   const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
   const engine = countedEngine(
     createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) }),
     metrics.organizerRuns,
   );
-  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch });
+  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
   const imports = createImportedItems({ loader, tags, events });
   const quickAdd = createQuickAddService({ db, clock });
   const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer, quickAdd });
@@ -185,7 +188,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
   const transfer = createTransferService({
     clock,
-    exporter: createExportService({ clock, users, projects, tags, items }),
+    exporter: createExportService({ clock, users, projects, tags, items, organizerModel: learner.exportModel }),
     importer: createImportService({ db, items, projects, tags, search }),
   });
 

@@ -187,6 +187,13 @@ export interface InstanceSettingsTable {
   updated_at: string;
 }
 
+/** A user's learned organizer routing model (src/modules/organizer/learning/), JSON. */
+export interface OrganizerModelsTable {
+  user_id: string;
+  model: string;
+  updated_at: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -202,6 +209,7 @@ export interface DatabaseSchema {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   instance_settings: InstanceSettingsTable;
+  organizer_models: OrganizerModelsTable;
 }
 
 /**

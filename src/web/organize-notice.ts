@@ -14,8 +14,12 @@ export interface Undo {
   applied: AiField[];
   before: { title: string | null; type: 'note' | 'todo'; project_id: string; due_at: string | null };
   etag: string;
+  /** The organizer's reason (`ai.reason`), shown with the notice. */
+  reason?: string | null;
 }
 
+/** A reason is a short phrase; anything longer came from elsewhere. */
+const REASON_MAX = 200;
 const FIELDS: readonly AiField[] = ['type', 'project_id', 'due_at', 'title'];
 
 export const encodeUndo = (undo: Undo): string => Buffer.from(JSON.stringify(undo), 'utf8').toString('base64url');
@@ -29,7 +33,8 @@ export function decodeUndo(value: string | undefined): Undo | null {
     if (!Array.isArray(u.applied) || !u.applied.every((f) => FIELDS.includes(f)) || typeof u.etag !== 'string' || !b) return null;
     if ((b.title !== null && typeof b.title !== 'string') || (b.type !== 'note' && b.type !== 'todo') || typeof b.project_id !== 'string') return null;
     if (b.due_at !== null && typeof b.due_at !== 'string') return null;
-    return { applied: u.applied, before: { title: b.title, type: b.type, project_id: b.project_id, due_at: b.due_at }, etag: u.etag };
+    const reason = typeof u.reason === 'string' ? u.reason.slice(0, REASON_MAX) : null;
+    return { applied: u.applied, before: { title: b.title, type: b.type, project_id: b.project_id, due_at: b.due_at }, etag: u.etag, reason };
   } catch {
     return null;
   }
@@ -49,7 +54,8 @@ export function undoPatch(undo: Undo): PatchInput {
 export function organizedNotice(o: { item: ItemView; undo: Undo; projectName: string; dates: DateContext; csrf: string; self: string }): SafeHtml {
   const { item, undo } = o;
   const parts = [
-    undo.applied.includes('project_id') ? `Filed in ${o.projectName}` : `Kept in ${o.projectName}`,
+    // "(like 6 items in Work: offsite, agenda)": why, so a wrong filing is understood and its Undo teaches.
+    `${undo.applied.includes('project_id') ? 'Filed in' : 'Kept in'} ${o.projectName}${undo.reason ? ` (${undo.reason})` : ''}`,
     ...(item.due_at ? [`due ${formatDueAbsolute(item.due_at, o.dates)}`] : []),
     item.type,
     ...(undo.applied.includes('title') && item.title ? [`titled “${item.title}”`] : []),

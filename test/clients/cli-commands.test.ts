@@ -224,6 +224,15 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     expect(added.item).toMatchObject({ title: 'hello from the fake' });
   }, 60_000);
 
+  it('add --organize prints why the organizer filed the item', async () => {
+    const pro = await createUser(t, 'pro');
+    const env = { CAPTURE_INBOX_TOKEN: pro.token };
+    await t.services.projects.findOrCreate(pro.id, 'Garden');
+    const run = await cin(['add', 'plant garlic for the garden', '--organize'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^added +[0-9a-f]{8} {2}\[ \] {2}plant garlic for the garden {2}Garden\nwhy {7}names Garden\n$/);
+  });
+
   it('exits 1 with "error <code>: <message>" when the server refuses', async () => {
     const free = await createUser(t, 'free');
     const run = await cin(['add', 'organize me', '--organize'], { env: { CAPTURE_INBOX_TOKEN: free.token } });

@@ -49,6 +49,8 @@ describe.each(DIALECTS)('organizer, openai engine (%s)', (dialect) => {
     project_id: null,
     due_at: '2026-11-22T16:00:00.000Z',
     title: 'call mom',
+    // The Inbox fills with these captures from case to case, and the reason says what is closest.
+    reason: expect.any(String) as unknown,
     applied: ['due_at', 'title'],
   };
 
@@ -65,6 +67,7 @@ describe.each(DIALECTS)('organizer, openai engine (%s)', (dialect) => {
       project_id: work,
       due_at: '2026-11-23T09:00:00.000Z',
       title: 'Standup prep',
+      reason: 'the model chose Work',
       applied: ['type', 'project_id', 'due_at', 'title'],
     });
 
@@ -77,13 +80,15 @@ describe.each(DIALECTS)('organizer, openai engine (%s)', (dialect) => {
     const asked = JSON.parse(request!.body.messages.find((m) => m.role === 'user')!.content) as Record<string, unknown>;
     expect(asked).toMatchObject({ now: '2026-11-21T11:00+01:00 (Saturday)', timezone: 'Europe/Berlin', text: 'standup prep monday 10am' });
     expect(projectsOf(request!).map((p) => p.name)).toEqual(['Inbox', 'Work']);
+    // Each project comes with the user's own titles nearest the text (issue 37).
+    expect(projectsOf(request!).find((p) => p.name === 'Work')).toMatchObject({ examples: ['review PR for the billing service'] });
     expect(fallbackLogs()).toEqual([]);
   });
 
   it('answers in a Markdown fence are still read', async () => {
-    fake.answer = () => chatAnswer('```json\n{"type":"todo","project_id":null,"due_at":null,"title":"buy milk"}\n```');
+    fake.answer = () => chatAnswer('```json\n{"type":"todo","project_id":null,"due_at":null,"title":"buy milk","reason":"nothing fits"}\n```');
     const body = ok(await a.c.post('capture', { text: 'buy milk', organize: true }), 201);
-    expect(body.ai).toMatchObject({ engine: 'openai', applied: [] });
+    expect(body.ai).toMatchObject({ engine: 'openai', applied: [], reason: 'nothing fits' });
   });
 
   it.each([

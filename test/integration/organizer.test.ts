@@ -44,6 +44,7 @@ describe.each(DIALECTS)('organizer routes (%s)', (dialect) => {
         project_id: null,
         due_at: '2026-11-22T16:00:00.000Z',
         title: 'call mom',
+        reason: 'nothing like it in your projects',
         applied: ['due_at', 'title'],
       });
       const { ai: _ai, ...item } = body;
@@ -172,6 +173,7 @@ describe.each(DIALECTS)('organizer routes (%s)', (dialect) => {
         project_id: home,
         due_at: '2026-11-22T08:00:00.000Z',
         title: 'fix the leaking bathroom faucet',
+        reason: 'like 1 item in Home: leaking, faucet',
         applied: ['project_id', 'due_at', 'title'],
       });
       const { ai: _ai, ...view } = body;

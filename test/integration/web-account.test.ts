@@ -61,7 +61,10 @@ describe.each(DIALECTS)('web account page (%s)', (dialect) => {
     const parent = (await api.post('capture', { text: 'Parent #home' })).body;
     const child = (await api.post('capture', { text: 'Child' })).body;
     await api.patch(`items/${child.id}`, { parent_id: parent.id, tags: ['home'] });
-    await api.post('projects', { name: 'Work' });
+    const work = (await api.post('projects', { name: 'Work' })).body;
+    // A move teaches the organizer's model: the user's data too (issue 37).
+    await api.patch(`items/${parent.id}`, { project_id: work.id });
+    expect(await t.services.db.selectFrom('organizer_models').select('user_id').where('user_id', '=', userId).execute()).toHaveLength(1);
 
     const before = await fingerprint(t.services.db);
     const wrong = await web.submit('/account', '/account/delete', { confirmation: 'someone@else.test' });
@@ -76,6 +79,7 @@ describe.each(DIALECTS)('web account page (%s)', (dialect) => {
     expect((await api.get('me')).status).toBe(401);
     expect((await web.get('/')).location).toBe('/login');
     const db = t.services.db;
+    expect(await db.selectFrom('organizer_models').select('user_id').where('user_id', '=', userId).execute()).toEqual([]);
     for (const table of ['items', 'projects', 'tags', 'item_tags', 'api_keys', 'web_sessions', 'outbox_events'] as const) {
       const rows = await db.selectFrom(table).select('user_id').where('user_id', '=', userId).execute();
       expect(rows, table).toEqual([]);

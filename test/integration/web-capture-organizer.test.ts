@@ -35,7 +35,9 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     const [item] = await only(userId);
     expect(item).toMatchObject({ title: 'Buy milk', due_at: '2026-11-27T16:00:00.000Z' });
     const shown = await web.get(res.location!);
-    expect(shown.body).toContain('<strong>Organized:</strong> Kept in Inbox · due Fri 27 Nov, 17:00 · todo · titled “Buy milk”');
+    expect(shown.body).toContain(
+      '<strong>Organized:</strong> Kept in Inbox (nothing like it in your projects) · due Fri 27 Nov, 17:00 · todo · titled “Buy milk”',
+    );
     const undo = await web.postRaw(`/inbox/items/${item!.id}/undo-organize`, {
       _csrf: csrfOf(shown.body),
       return: '/',

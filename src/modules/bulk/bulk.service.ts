@@ -4,6 +4,7 @@ import type { ItemWrites } from '../items/item-writes.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import { archiveState, toggleState, unarchiveState } from '../items/item-state.js';
 import type { ItemRow } from '../items/item-view.js';
+import type { RoutingLearner } from '../organizer/learning/routing-learner.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { BulkBody, BulkFailure, BulkResult } from './bulk.schemas.js';
 
@@ -14,7 +15,13 @@ export interface BulkService {
 /** Applies the op to all of the user's listed rows at once (in the order listed), inside the call's transaction. */
 type Batch = (trx: Executor, rows: readonly ItemRow[]) => Promise<unknown>;
 
-export function createBulkService(deps: { db: Db; loader: ItemLoader; writes: ItemWrites; projects: ProjectsService }): BulkService {
+export function createBulkService(deps: {
+  db: Db;
+  loader: ItemLoader;
+  writes: ItemWrites;
+  projects: ProjectsService;
+  learner: Pick<RoutingLearner, 'learnMoves'>;
+}): BulkService {
   const { writes } = deps;
 
   /** The op as one batch; checks that need no database run before the transaction opens. */
@@ -33,7 +40,13 @@ export function createBulkService(deps: { db: Db; loader: ItemLoader; writes: It
       case 'move': {
         const projectId = body.payload?.project_id;
         if (projectId === undefined) throw badRequest('move needs payload.project_id', 'payload.project_id');
-        return { projectId, batch: (trx, rows) => writes.moveToProject(trx, userId, rows, projectId) };
+        const moves = (rows: readonly ItemRow[]) => rows.map((r) => ({ id: r.id, title: r.title, from: r.project_id, to: projectId }));
+        // Each moved item teaches the organizer where such items go (issue 37), in this transaction.
+        const batch: Batch = async (trx, rows) => {
+          await deps.learner.learnMoves(trx, userId, moves(rows));
+          return writes.moveToProject(trx, userId, rows, projectId);
+        };
+        return { projectId, batch };
       }
     }
   }

@@ -45,7 +45,7 @@ export interface CaptureDeps {
   newId: IdGenerator;
   loader: ItemLoader;
   projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
-  organizer: Pick<OrganizerService, 'organizeCapture'>;
+  organizer: Pick<OrganizerService, 'organizeCapture' | 'keepFiling'>;
   quickAdd: Pick<QuickAddService, 'applyToCapture'>;
 }
 
@@ -95,6 +95,8 @@ export function createCapture(deps: CaptureDeps): Capture {
       if (winner) return { item: winner, created: false };
       throw error;
     }
+    // The organizer's filing is an example until the user moves it (issue 37); learned after the commit.
+    if (ai?.applied.includes('project_id')) await deps.organizer.keepFiling(user.id, item);
     return { item: { ...item, ai }, created: true };
   };
 }

@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
+import type { RoutingLearner } from '../organizer/learning/routing-learner.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { normalizeTagNames, tagKey, type TagsService } from '../tags/tags.service.js';
 import type { ItemPrecondition } from './item-etag.js';
@@ -28,6 +29,7 @@ export function createItemEdits(deps: {
   tags: TagsService;
   projects: Pick<ProjectsService, 'requireProject'>;
   writes: ItemWrites;
+  learner: Pick<RoutingLearner, 'learnMoves'>;
 }): ItemEdits {
   const { db, loader, writes } = deps;
 
@@ -65,6 +67,10 @@ export function createItemEdits(deps: {
           const { patch, before, after } = patchColumns(row, input, at);
           if (input.project_id !== undefined && input.project_id !== row.project_id) {
             patch.project_id = (await deps.projects.requireProject(trx, userId, input.project_id)).id;
+            // A move by the user teaches the organizer where such items go (issue 37), in this transaction.
+            await deps.learner.learnMoves(trx, userId, [
+              { id: row.id, title: patch.title !== undefined ? patch.title : row.title, from: row.project_id, to: patch.project_id },
+            ]);
           }
           if (input.parent_id !== undefined && input.parent_id !== row.parent_id) {
             if (input.parent_id !== null) await checkParent(trx, userId, row.id, input.parent_id);

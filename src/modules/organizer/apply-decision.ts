@@ -37,6 +37,7 @@ export function applyDecision(baseline: OrganizedFields, fixed: FixedFields, dec
       project_id: fixed.project_id ? baseline.project_id : decided.project_id,
       due_at: fields.due_at,
       title: fields.title,
+      reason: fixed.project_id ? null : decided.reason,
       applied,
     },
   };

@@ -1,5 +1,9 @@
 import type { ItemType } from '../../db/schema.js';
+import { emptyModel } from './learning/routing-model.js';
+import { seedModel } from './learning/seed.js';
+import { routeProject } from './local/route-project.js';
 import type { OrganizerEngine, ProjectContext } from './organizer.types.js';
+import { formatPrecisionAt, precisionAt, THRESHOLDS, type Outcome, type PrecisionAt } from './routing-evaluation.js';
 
 /** Projects by name, each with the titles of the items already in it; `Inbox` is the default project. */
 export type Profile = Record<string, string[]>;
@@ -37,6 +41,8 @@ export interface EvalReport {
   date: Dimension;
   type: Dimension & { confusion: Record<ItemType, Record<ItemType, number>> };
   project: Dimension;
+  /** The local router's precision at coverage over thresholds (whatever the engine). */
+  routing: PrecisionAt[];
 }
 
 const INBOX = 'Inbox';
@@ -57,7 +63,9 @@ export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: 
     date: dim(),
     type: { ...dim(), confusion: { todo: { todo: 0, note: 0 }, note: { todo: 0, note: 0 } } },
     project: dim(),
+    routing: [],
   };
+  const outcomes: Outcome[] = [];
   const score = (d: Dimension, expected: string, got: string, c: { text: string; timezone: string; now: string }) => {
     d.total += 1;
     if (expected === got) d.correct += 1;
@@ -67,8 +75,11 @@ export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: 
     const profile = profiles[group.profile];
     if (!profile) throw new Error(`the evaluation set names an unknown profile: ${group.profile}`);
     const projects = contexts(profile);
+    // As the service does on a user's first organize: the model starts from their history.
+    const model = emptyModel();
+    seedModel(model, projects);
     for (const [text, type, project, due] of group.cases) {
-      const decided = await engine.decide({ title: text, content_md: null, now: new Date(group.now), timezone: group.timezone, projects });
+      const decided = await engine.decide({ title: text, content_md: null, now: new Date(group.now), timezone: group.timezone, projects, model });
       const where = { text, timezone: group.timezone, now: group.now };
       report.cases += 1;
       score(report.date, instant(due), instant(decided.due_at), where);
@@ -76,8 +87,11 @@ export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: 
       report.type.confusion[type][decided.type] += 1;
       const chosen = decided.project_id === INBOX ? null : decided.project_id;
       score(report.project, project ?? 'none', chosen ?? 'none', where);
+      const routed = routeProject(text, null, projects, model, 0);
+      outcomes.push({ truth: project, chosen: routed.projectId, confidence: routed.confidence, text, setup: group.profile });
     }
   }
+  report.routing = THRESHOLDS.map((t) => precisionAt(outcomes, t));
   return report;
 }
 
@@ -96,6 +110,10 @@ export function formatReport(r: EvalReport): string {
     '              todo   note',
     `    todo    ${String(r.type.confusion.todo.todo).padStart(6)} ${String(r.type.confusion.todo.note).padStart(6)}`,
     `    note    ${String(r.type.confusion.note.todo).padStart(6)} ${String(r.type.confusion.note.note).padStart(6)}`,
+    '',
+    '  project: precision at coverage (local router)',
+    '  threshold   coverage precision accuracy',
+    ...r.routing.map((p) => `  ${String(p.threshold).padEnd(9)} ${formatPrecisionAt(p)}`),
   ];
   for (const [name, d] of [
     ['date', r.date],

@@ -2,6 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import { Type, type Static } from 'typebox';
 import { createAjv } from '../../lib/ajv.js';
+import { nearestTitles } from './learning/nearest-titles.js';
 import { wallTimeAt, offsetMinutesAt, weekdayOf } from './local/zoned-time.js';
 import type { Decided, OrganizeRequest, OrganizerEngine } from './organizer.types.js';
 
@@ -24,6 +25,7 @@ const AnswerSchema = Type.Object(
     project_id: Type.Union([Type.String(), Type.Null()]),
     due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     title: Type.String({ minLength: 1, maxLength: 500 }),
+    reason: Type.Optional(Type.String()),
   },
   { additionalProperties: true },
 );
@@ -40,12 +42,14 @@ function answerChecker(): { ajv: Ajv; validAnswer: ValidateFunction<Answer> } {
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** Examples per project: enough to show what a project is about, few enough to keep the prompt small. */
 const EXAMPLES_PER_PROJECT = 8;
+/** A reason is a phrase for a notice, not an essay. */
+const REASON_MAX = 120;
 /** Enough of a long body to judge it by, without sending 100,000 characters per capture. */
 const CONTENT_SENT = 4000;
 
 const SYSTEM_PROMPT = [
   'You organize one captured note or todo for a personal inbox. Answer with one JSON object and nothing else:',
-  '{"type": "note" | "todo", "project_id": string | null, "due_at": string | null, "title": string}.',
+  '{"type": "note" | "todo", "project_id": string | null, "due_at": string | null, "title": string, "reason": string}.',
   '- type: "todo" for something to do; "note" for information, ideas, quotes or records of what happened.',
   '- project_id: the id of one of the given projects when the text clearly belongs there (an explicit #Name or "for name",',
   '  or it is like the examples of that project); otherwise null. Never invent an id; never pick the default project.',
@@ -55,6 +59,8 @@ const SYSTEM_PROMPT = [
   '  "this weekend" Saturday; "in 2 hours" from now. Never a past date unless the text says so. Words that only look like',
   '  dates ("2nd floor", May as a name) are not dates, and notes about the past get null.',
   '- title: the first line of the text with the date phrase (and a #Project tag) removed; otherwise as written.',
+  '- reason: at most 8 words on why that project (or why none), e.g. "like your Work items: offsite, agenda".',
+  "- Each project's examples are the user's own filings most like the text, nearest first: follow where they filed similar things.",
 ].join('\n');
 
 function localNow(now: Date, zone: string): string {
@@ -75,7 +81,8 @@ function userMessage(request: OrganizeRequest): string {
       id: p.id,
       name: p.name,
       ...(p.is_default ? { default: true } : {}),
-      examples: p.titles.slice(0, EXAMPLES_PER_PROJECT),
+      // The user's labelled titles nearest the text, so the model routes as the user has been filing.
+      examples: nearestTitles(request.title, p.titles, EXAMPLES_PER_PROJECT),
     })),
   });
 }
@@ -109,7 +116,15 @@ function parseAnswer(body: unknown, request: OrganizeRequest): Omit<Decided, 'en
     if (Number.isNaN(ms)) throw new AnswerError('due_at is not a date-time');
     due = new Date(ms).toISOString();
   }
-  return { type: answer.type, project_id: project && !project.is_default ? project.id : null, due_at: due, title: answer.title.trim() || request.title };
+  const filed = project && !project.is_default ? project : undefined;
+  const said = answer.reason?.trim().slice(0, REASON_MAX);
+  return {
+    type: answer.type,
+    project_id: filed?.id ?? null,
+    due_at: due,
+    title: answer.title.trim() || request.title,
+    reason: said || (filed ? `the model chose ${filed.name}` : null),
+  };
 }
 
 /** Any OpenAI-compatible chat-completions API; every failure falls back to the local engine and is logged. */

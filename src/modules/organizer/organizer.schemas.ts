@@ -10,6 +10,12 @@ export const AiSchema = Type.Object(
     project_id: Nullable(Uuid),
     due_at: Nullable(UtcTimestamp),
     title: Nullable(Type.String()),
+    reason: Nullable(
+      Type.String({
+        description:
+          'why the item went to its project or stayed, in a few words ("like 6 items in Work: offsite, agenda"); null when the project was given or already settled',
+      }),
+    ),
     applied: Type.Array(AiFieldSchema, { description: 'the fields the organizer changed, compared with the item as it would be without it' }),
   },
   {

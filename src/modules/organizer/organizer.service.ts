@@ -9,6 +9,7 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { applyDecision, type FixedFields, type OrganizedFields } from './apply-decision.js';
 import type { AiView } from './organizer.schemas.js';
+import type { RoutingLearner } from './learning/routing-learner.js';
 import { findRecentTitles } from './organizer.repository.js';
 import type { Decided, OrganizerEngine, ProjectContext } from './organizer.types.js';
 
@@ -28,6 +29,8 @@ export interface OrganizerService {
   organizeCapture(user: AuthUser, capture: CaptureToOrganize): Promise<{ fields: OrganizedFields; ai: AiView }>;
   /** Runs the organizer on a stored item and saves what it changed, with its item.updated event. */
   organizeItem(user: AuthUser, id: string): Promise<CapturedItem>;
+  /** A capture the organizer filed, now stored: the user's model learns it (until they move it). */
+  keepFiling(userId: string, item: { id: string; title: string | null; project_id: string }): Promise<void>;
 }
 
 export function createOrganizerService(deps: {
@@ -38,6 +41,7 @@ export function createOrganizerService(deps: {
   projects: ProjectsService;
   loader: ItemLoader;
   patchItem: ItemEdits['patch'];
+  learner: RoutingLearner;
 }): OrganizerService {
   const { db } = deps;
 
@@ -53,12 +57,14 @@ export function createOrganizerService(deps: {
     // Counted before the work, so a run that fails half-way still counts, as a paid API call would.
     await deps.limits.consumeAiRun(user);
     const projects = await history(user.id, subject.excludeItemId);
+    const model = await deps.learner.modelFor(user.id, projects);
     const decided = await deps.engine.decide({
       title: subject.title,
       content_md: subject.content_md,
       now: deps.clock.now(),
       timezone: user.timezone,
       projects,
+      model,
     });
     // An engine may only name one of the user's projects; anything else means "no project".
     const known = projects.find((p) => p.id === decided.project_id);
@@ -66,6 +72,8 @@ export function createOrganizerService(deps: {
   }
 
   return {
+    keepFiling: (userId, item) => deps.learner.learnFiling(userId, item),
+
     async organizeCapture(user, capture) {
       const decided = await decide(user, { title: capture.baseline.title ?? '', content_md: capture.content_md });
       return applyDecision(capture.baseline, capture.fixed, decided);

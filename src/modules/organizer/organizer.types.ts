@@ -1,4 +1,5 @@
 import type { ItemType } from '../../db/schema.js';
+import type { ModelData } from './learning/routing-model.js';
 
 export type EngineName = 'local' | 'openai';
 
@@ -18,6 +19,8 @@ export interface OrganizeRequest {
   /** IANA zone the dates are read in. */
   timezone: string;
   projects: ProjectContext[];
+  /** The user's learned routing model (learning/), when there is one. */
+  model?: ModelData;
 }
 
 /** What an engine decided, before the service applies it around the client's explicit fields. */
@@ -29,6 +32,8 @@ export interface OrganizerDecision {
   due_at: string | null;
   /** The title with the date phrase cut out. */
   title: string;
+  /** Why the project was chosen or the item stays, in a few words. */
+  reason: string | null;
 }
 
 export interface Decided extends OrganizerDecision {

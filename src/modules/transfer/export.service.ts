@@ -26,10 +26,12 @@ export function createExportService(deps: {
   projects: ProjectsService;
   tags: TagsService;
   items: ItemsService;
+  /** The organizer's learned model of the user (issue 37): their data too. */
+  organizerModel: (userId: string) => Promise<object | null>;
 }): ExportService {
   async function* json(userId: string): AsyncGenerator<string> {
     const me = await deps.users.me(userId);
-    const [projects, tags] = await Promise.all([deps.projects.list(userId), deps.tags.list(userId)]);
+    const [projects, tags, organizerModel] = await Promise.all([deps.projects.list(userId), deps.tags.list(userId), deps.organizerModel(userId)]);
     const head = {
       format: EXPORT_FORMAT,
       version: EXPORT_VERSION,
@@ -37,6 +39,7 @@ export function createExportService(deps: {
       user: { email: me.email, timezone: me.timezone },
       projects,
       tags,
+      organizer_model: organizerModel,
     };
     // The head without its closing brace, then the items one by one.
     yield `${JSON.stringify(head).slice(0, -1)},"items":[`;

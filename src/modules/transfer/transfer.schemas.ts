@@ -45,6 +45,12 @@ export const ExportDocumentSchema = Type.Object(
     user: Type.Optional(Type.Object({ email: Type.String(), timezone: Type.String() })),
     projects: Type.Array(ExportProject),
     tags: Type.Optional(Type.Array(Type.Object({ name: TagName, item_count: Type.Optional(Type.Integer({ minimum: 0 })) }))),
+    organizer_model: Type.Optional(
+      Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+        description:
+          "the organizer's learned routing model of this user (per project id: examples and feature counts); null when nothing was learned. Not read by import.",
+      }),
+    ),
     items: Type.Array(ExportItem),
   },
   { $id: 'ExportDocument', title: 'ExportDocument' },

@@ -117,7 +117,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       };
       // Undo puts back what was typed: what quick add read from the text as well as what the organizer decided.
       const applied = UNDO_FIELDS.filter((f) => captured[f] !== before[f]);
-      const undo: Undo = { applied, before, etag: itemEtag(captured) };
+      const undo: Undo = { applied, before, etag: itemEtag(captured), reason: captured.ai.reason };
       // The notice lives on the inbox page; a capture from a project page shows it there too.
       return reply.redirect(withParams(back.startsWith('/?') || back === '/' ? back : '/', { organized: captured.id, undo: encodeUndo(undo) }), 303);
     }

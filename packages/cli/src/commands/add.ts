@@ -72,6 +72,8 @@ Examples:
     }
     const item = await inbox.items.capture(input);
     await printItem(ctx, inbox, item, 'added');
+    // Why the organizer filed it (or left it): a wrong filing is understandable, and moving it teaches.
+    if (!ctx.json && item.ai?.reason) ctx.print(`${'why'.padEnd(8)}  ${item.ai.reason}`);
     return 0;
   },
 };

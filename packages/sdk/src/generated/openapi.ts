@@ -683,6 +683,8 @@ export interface components {
              */
             due_at: string | null;
             title: string | null;
+            /** @description why the item went to its project or stayed, in a few words ("like 6 items in Work: offsite, agenda"); null when the project was given or already settled */
+            reason: string | null;
             /** @description the fields the organizer changed, compared with the item as it would be without it */
             applied: ("type" | "project_id" | "due_at" | "title")[];
         };
@@ -974,6 +976,10 @@ export interface components {
                 name: string;
                 item_count?: number;
             }[];
+            /** @description the organizer's learned routing model of this user (per project id: examples and feature counts); null when nothing was learned. Not read by import. */
+            organizer_model?: {
+                [key: string]: unknown;
+            } | null;
             items: {
                 /**
                  * Format: uuid
@@ -3977,6 +3983,10 @@ export interface operations {
                         name: string;
                         item_count?: number;
                     }[];
+                    /** @description the organizer's learned routing model of this user (per project id: examples and feature counts); null when nothing was learned. Not read by import. */
+                    organizer_model?: {
+                        [key: string]: unknown;
+                    } | null;
                     items: {
                         /**
                          * Format: uuid

@@ -14,13 +14,14 @@ export function decideLocally(request: OrganizeRequest): Decided {
   // A note records something; a date in it ("school ends on the 18th") is part of the record, not a deadline.
   const keepDue = due.dueAt !== null && (type === 'todo' || DEADLINE.test(request.title));
   // Routing reads the title without its date phrase: "in 2 hours" says nothing about the project.
-  const routing = routeProject(keepDue ? due.title : request.title, request.content_md, request.projects);
+  const routing = routeProject(keepDue ? due.title : request.title, request.content_md, request.projects, request.model);
   return {
     engine: 'local',
     type,
     project_id: routing.projectId,
     due_at: keepDue && due.dueAt ? toTimestamp(due.dueAt) : null,
     title: routing.title,
+    reason: routing.reason,
   };
 }
 

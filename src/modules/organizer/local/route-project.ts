@@ -1,4 +1,6 @@
 import type { ProjectContext } from '../organizer.types.js';
+import { ROUTING_PARAMS } from '../learning/params.js';
+import { posterior, type ModelData } from '../learning/routing-model.js';
 import { contentTokens, tokenWeight } from './tokens.js';
 
 export interface Routing {
@@ -7,6 +9,10 @@ export interface Routing {
   /** The title with a `#Project` tag that chose the project removed. */
   title: string;
   how: 'hashtag' | 'mention' | 'similarity' | 'none';
+  /** How sure the choice is, 0..1 (1 for a tag or a name). */
+  confidence: number;
+  /** A short phrase saying why: "like 6 items in Work: offsite, agenda". */
+  reason: string;
 }
 
 /** BM25 constants (the usual ones) and the bar a similarity match must clear to move an item. */
@@ -14,6 +20,7 @@ const K1 = 1.2;
 const B = 0.75;
 const MIN_SCORE = 1.5;
 const MIN_SHARE = 0.6;
+
 /** Weights of a project's best, second and third most similar items. */
 const TOP_WEIGHTS = [1, 0.5, 0.25];
 
@@ -39,7 +46,7 @@ function byHashtag(title: string, content: string, projects: ProjectContext[]): 
       .replace(new RegExp(`(^|\\s)#${escape(m[1]!)}(?=$|[\\s,.;:!?])`, 'u'), '$1')
       .replace(/\s{2,}/g, ' ')
       .trim();
-    return { projectId: project.id, title: cleaned === '' ? title : cleaned, how: 'hashtag' };
+    return { projectId: project.id, title: cleaned === '' ? title : cleaned, how: 'hashtag', confidence: 1, reason: `tagged #${m[1]!}` };
   }
   return undefined;
 }
@@ -50,7 +57,7 @@ function byHashtag(title: string, content: string, projects: ProjectContext[]): 
  */
 function byMention(text: string, projects: ProjectContext[]): Routing | undefined {
   const named = projects.filter((p) => !p.is_default).sort((a, b) => b.name.length - a.name.length);
-  const found = (p: ProjectContext): Routing => ({ projectId: p.id, title: '', how: 'mention' });
+  const found = (p: ProjectContext): Routing => ({ projectId: p.id, title: '', how: 'mention', confidence: 1, reason: `names ${p.name}` });
   for (const p of named) {
     if (new RegExp(`^\\s*${namePattern(p.name)}\\s*:`, 'iu').test(text)) return found(p);
   }
@@ -71,9 +78,17 @@ interface Doc {
   length: number;
 }
 
-/** Projects by similarity to the text, best first (exported for the evaluation's diagnostics). */
-function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: string; score: number }> {
-  const query = [...new Set(contentTokens(text))];
+interface Ranked {
+  id: string;
+  score: number;
+  /** How many of the project's items share a word with the text. */
+  alike: number;
+  /** The shared (stemmed) words, most telling first. */
+  words: string[];
+}
+
+/** Projects by BM25 similarity of their items' titles to the text, best first. */
+function rankProjects(query: string[], projects: ProjectContext[]): Ranked[] {
   if (query.length === 0) return [];
   const docs: Doc[] = [];
   for (const p of projects) {
@@ -93,18 +108,27 @@ function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: str
     const n = docs.filter((d) => d.tf.has(t)).length;
     idf.set(t, Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)));
   }
-  const perProject = new Map<string, number[]>();
+  const perProject = new Map<string, { scores: number[]; words: Map<string, number> }>();
   for (const d of docs) {
     let score = 0;
+    const entry = perProject.get(d.projectId) ?? { scores: [], words: new Map<string, number>() };
     for (const t of query) {
       const tf = d.tf.get(t);
-      if (tf) score += tokenWeight(t) * idf.get(t)! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avg)));
+      if (!tf) continue;
+      const s = tokenWeight(t) * idf.get(t)! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avg)));
+      score += s;
+      entry.words.set(t, (entry.words.get(t) ?? 0) + s);
     }
-    if (score > 0) perProject.set(d.projectId, [...(perProject.get(d.projectId) ?? []), score]);
+    if (score > 0) {
+      entry.scores.push(score);
+      perProject.set(d.projectId, entry);
+    }
   }
   return [...perProject]
-    .map(([id, scores]) => ({
+    .map(([id, { scores, words }]) => ({
       id,
+      alike: scores.length,
+      words: [...words].sort((a, b) => b[1] - a[1]).map(([w]) => w),
       score: scores
         .sort((a, b) => b - a)
         .slice(0, TOP_WEIGHTS.length)
@@ -113,26 +137,89 @@ function rankProjects(text: string, projects: ProjectContext[]): Array<{ id: str
     .sort((a, b) => b.score - a.score);
 }
 
-function bySimilarity(text: string, projects: ProjectContext[]): string | null {
-  const [best, second] = rankProjects(text, projects);
-  if (!best) return null;
+/** The words of the text behind the shared stems, as the user wrote them. */
+function asWritten(text: string, stems: string[]): string[] {
+  const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  // Generic verbs ("fix", "buy") explain nothing; they are named only when nothing else is shared.
+  const telling = stems.filter((stem) => tokenWeight(stem) === 1);
+  return (telling.length > 0 ? telling : stems).slice(0, 3).flatMap((stem) => {
+    const w = words.find((x) => contentTokens(x)[0] === stem);
+    return w ? [w.toLowerCase()] : [];
+  });
+}
+
+const likeReason = (project: ProjectContext, ranked: Ranked | undefined, text: string): string => {
+  const words = ranked ? asWritten(text, ranked.words) : [];
+  const n = ranked?.alike ?? 0;
+  if (n === 0 || words.length === 0) return `like what you filed in ${project.name}`;
+  return `like ${n} item${n === 1 ? '' : 's'} in ${project.name}: ${words.join(', ')}`;
+};
+
+/** Without a learned model (the openai engine's fallback in tests, old callers): BM25 alone, shy. */
+function byBm25(ranked: Ranked[], projects: ProjectContext[], text: string): Routing {
+  const [best, second] = ranked;
+  const project = best && projects.find((p) => p.id === best.id);
+  if (!best || !project) return { projectId: null, title: '', how: 'none', confidence: 0, reason: 'nothing like it in your projects' };
   const share = best.score / (best.score + (second?.score ?? 0));
-  const project = projects.find((p) => p.id === best.id);
   // The Inbox competes too: when its items are the closest, the item stays where it is.
-  if (!project || project.is_default || best.score < MIN_SCORE || share < MIN_SHARE) return null;
-  return project.id;
+  if (project.is_default || best.score < MIN_SCORE || share < MIN_SHARE) {
+    return { projectId: null, title: '', how: 'none', confidence: share, reason: `not sure: closest is ${project.name}` };
+  }
+  return { projectId: project.id, title: '', how: 'similarity', confidence: share, reason: likeReason(project, best, text) };
+}
+
+/**
+ * The learned model's probabilities and the BM25 shares, mixed; the best project is filed only when
+ * the mix reaches the calibrated threshold (docs/organizer.md: precision at coverage).
+ */
+function byLearned(ranked: Ranked[], projects: ProjectContext[], text: string, model: ModelData, threshold: number): Routing {
+  const { p } = posterior(
+    model,
+    text,
+    projects.map((x) => x.id),
+  );
+  const total = ranked.reduce((n, r) => n + r.score, 0);
+  const confidence = (id: string): number => {
+    // A pseudo-project of weight `evidence` competes too: one shared word is not enough to be sure.
+    const share = total > 0 ? (ranked.find((r) => r.id === id)?.score ?? 0) / (total + ROUTING_PARAMS.evidence) : 0;
+    return total > 0 ? ROUTING_PARAMS.learnedWeight * p.get(id)! + (1 - ROUTING_PARAMS.learnedWeight) * share : ROUTING_PARAMS.learnedWeight * p.get(id)!;
+  };
+  const best = projects.map((x) => ({ project: x, c: confidence(x.id) })).sort((a, b) => b.c - a.c)[0];
+  if (!best) return { projectId: null, title: '', how: 'none', confidence: 0, reason: 'nothing like it in your projects' };
+  const { project, c } = best;
+  if (project.is_default) return { projectId: null, title: '', how: 'none', confidence: c, reason: 'like what you keep in the Inbox' };
+  if (c < threshold) return { projectId: null, title: '', how: 'none', confidence: c, reason: `not sure: closest is ${project.name}` };
+  return {
+    projectId: project.id,
+    title: '',
+    how: 'similarity',
+    confidence: c,
+    reason: likeReason(
+      project,
+      ranked.find((r) => r.id === project.id),
+      text,
+    ),
+  };
 }
 
 /** The start of a long body says what it is about; the rest would only cost time (bodies reach 100,000 characters). */
 const CONTENT_READ = 2000;
 
-export function routeProject(title: string, content: string | null, projects: ProjectContext[]): Routing {
+/** `threshold` is for the evaluation, which measures precision at every coverage. */
+export function routeProject(
+  title: string,
+  content: string | null,
+  projects: ProjectContext[],
+  model?: ModelData,
+  threshold = ROUTING_PARAMS.threshold,
+): Routing {
   const body = (content ?? '').slice(0, CONTENT_READ);
   const hashtag = byHashtag(title, body, projects);
   if (hashtag) return hashtag;
   const text = `${title}\n${body}`;
   const mention = byMention(text, projects);
   if (mention) return { ...mention, title };
-  const similar = bySimilarity(text, projects);
-  return similar ? { projectId: similar, title, how: 'similarity' } : { projectId: null, title, how: 'none' };
+  const ranked = rankProjects([...new Set(contentTokens(text))], projects);
+  const routed = model && model.docs.some((n) => n > 0) ? byLearned(ranked, projects, text, model, threshold) : byBm25(ranked, projects, text);
+  return { ...routed, title };
 }
