@@ -9,7 +9,7 @@ export const quickAddRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'quickAdd'
     '/parse',
     {
       // Whoever may capture may ask what a capture would understand; free on every plan, no organizer quota.
-      config: { scope: 'capture' },
+      config: { scope: 'capture', idempotent: false },
       schema: {
         tags: ['items'],
         operationId: 'parse',

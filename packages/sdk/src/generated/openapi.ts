@@ -4195,10 +4195,7 @@ export interface operations {
     parse: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
-                "idempotency-key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4214,8 +4211,6 @@ export interface operations {
             /** @description what quick add understands */
             200: {
                 headers: {
-                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,15 +4244,6 @@ export interface operations {
                     "application/json": components["schemas"]["InsufficientScopeError"];
                 };
             };
-            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description body larger than allowed (payload_too_large) */
             413: {
                 headers: {
@@ -4269,15 +4255,6 @@ export interface operations {
             };
             /** @description body is not application/json (unsupported_media_type) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
