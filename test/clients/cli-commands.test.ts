@@ -187,9 +187,54 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     expect(added.item).toMatchObject({ title: 'hello from the fake' });
   }, 60_000);
 
-  it('exits 1 with "error <code>: <message>" when the server refuses', async () => {
+  it('voice --add on silence says nothing was heard and captures nothing', async () => {
+    const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
+    const before = (await t.services.items.list(user.id, { limit: 100 })).items.length;
+    fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: '' }) };
+    try {
+      const run = await cin(['voice', clip, '--add']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`error nothing_heard: no speech was heard in ${clip}; nothing was captured\n`);
+    } finally {
+      fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: 'hello from the fake' }) };
+    }
+    expect((await t.services.items.list(user.id, { limit: 100 })).items.length).toBe(before);
+  }, 60_000);
+
+  it('add with a capture-only key captures once and prints from the answer; --project and --tag name the missing scope before capturing', async () => {
+    const device = await createUser(t);
+    await t.services.projects.findOrCreate(device.id, 'Work');
+    const token = (await t.services.keys.mint(device.id, 'capture device', { scopes: ['capture'] })).token;
+    const count = async () => (await t.services.items.list(device.id, { limit: 100 })).items.length;
+    const added = await cin(['add', 'buy', 'string'], { env: { CAPTURE_INBOX_TOKEN: token } });
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/^added +[0-9a-f]{8} {2}\[ \] {2}buy string {2}Inbox\n$/);
+    expect(json(await cin(['add', 'as json', '--json'], { env: { CAPTURE_INBOX_TOKEN: token } }))).toMatchObject({ title: 'as json' });
+    expect(await count()).toBe(2);
+    const toWork = await cin(['add', 'to work', '--project', 'Work'], { env: { CAPTURE_INBOX_TOKEN: token } });
+    expect(toWork.code).toBe(1);
+    expect(toWork.stderr).toBe(
+      'error insufficient_scope: --project NAME needs the read scope, which this key lacks (it has capture); nothing was captured. Run cin login for a key with read, or leave --project NAME out\n',
+    );
+    const tagged = await cin(['add', 'tagged', '--tag', 'x', '--json'], { env: { CAPTURE_INBOX_TOKEN: token } });
+    expect(tagged.code).toBe(1);
+    expect(tagged.stderr).toMatch(/^error insufficient_scope: --tag needs the write scope, which this key lacks \(it has capture\); nothing was captured/);
+    expect(await count()).toBe(2);
+  });
+
+  it('add --organize on Free captures the text as typed and warns', async () => {
     const free = await createUser(t, 'free');
     const run = await cin(['add', 'organize me', '--organize'], { env: { CAPTURE_INBOX_TOKEN: free.token } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^warning: the organizer needs the Pro plan \(.+\); captured as typed\n$/);
+    expect(run.stdout).toMatch(/^added +[0-9a-f]{8} {2}\[ \] {2}organize me {2}Inbox\n$/);
+    expect((await t.services.items.list(free.id, { limit: 100 })).items.map((i) => i.title)).toEqual(['organize me']);
+  });
+
+  it('exits 1 with "error <code>: <message>" when the server refuses', async () => {
+    const free = await createUser(t, 'free');
+    const run = await cin(['voice', join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav')], { env: { CAPTURE_INBOX_TOKEN: free.token } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error pro_required: .+\n$/);
     expect(run.stdout).toBe('');

@@ -1,8 +1,7 @@
-import { etagOf, type CaptureInput } from '@capture-inbox/sdk';
+import type { CaptureInput } from '@capture-inbox/sdk';
+import { captureOrWarn, planCapture, printCaptured, tagCaptured } from '../capture-flow.js';
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
-import { resolveProject } from '../resolve.js';
-import { printItem } from './item-command.js';
 
 export const add: Command = {
   name: 'add',
@@ -10,10 +9,12 @@ export const add: Command = {
   usage: 'cin add [TEXT...] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...',
   manual: `Captures TEXT (the words joined by spaces) as a new item: the first line is the title, the rest
 its Markdown body. Without TEXT, or with "-", the text is read from stdin. Prints the new item:
-short id, title, project and due date.
+short id, title, project and due date, from the capture's own answer (a capture-only key is enough
+unless --project NAME, which needs read, or --tag, which needs write: those are checked first).
 
   --note            a note rather than a todo
-  --organize        let the server's organizer pick type, project and due date from the text (Pro)
+  --organize        let the server's organizer pick type, project and due date from the text (Pro;
+                    on Free the text is captured as typed, with a warning)
   --project NAME    the project's name (case-insensitive) or id; default: Inbox
   --due WHEN        ISO 8601 or plain words ("tomorrow 5pm", "fri eod"), read in your time zone
                     by the server, with the organizer's rules
@@ -39,22 +40,21 @@ Examples:
     if (text.trim() === '') throw new UsageError('the text is empty');
     const inbox = await ctx.client();
     const due = ctx.string('due');
-    const project = ctx.string('project');
+    const tags = ctx.strings('tag');
+    const plan = await planCapture(ctx, inbox, { project: ctx.string('project'), tags });
     const input: CaptureInput = {
       text,
       ...(ctx.flag('note') ? { type: 'note' as const } : {}),
       ...(ctx.flag('organize') ? { organize: true } : {}),
-      ...(project !== undefined ? { project_id: (await resolveProject(inbox, project)).id } : {}),
+      ...(plan.projectId !== undefined ? { project_id: plan.projectId } : {}),
     };
     if (due !== undefined) {
       const at = await dueAt(inbox, due);
       if (at !== null) input.due_at = at;
     }
-    let item = await inbox.items.capture(input);
-    const tags = ctx.strings('tag');
-    // Capture takes no tags; they follow at once, conditional on the item as just captured.
-    if (tags.length > 0) item = { ...(await inbox.items.update(item.id, { tags }, { ifMatch: etagOf(item) })), ai: item.ai };
-    await printItem(ctx, inbox, item, 'added');
+    // From here on nothing may fail the command: the item exists (capture-flow.ts says why).
+    const item = await tagCaptured(ctx, inbox, await captureOrWarn(ctx, inbox, input), tags);
+    printCaptured(ctx, item, plan);
     return 0;
   },
 };
