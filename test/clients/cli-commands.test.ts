@@ -8,6 +8,7 @@ import { createUser, type JsonBody, type TestUser } from '../helpers/test-app.js
 import { LIBRIVOX_DIR } from '../helpers/voice.js';
 import { makeHome, runCin, type CinRun } from './cin-process.js';
 import { startListeningApp, type ListeningApp } from './listening-app.js';
+import { FFMPEG, lacking } from '../helpers/system-programs.js';
 
 const json = (run: CinRun): JsonBody => {
   expect(run.stderr, run.stderr).toBe('');
@@ -180,26 +181,34 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     expect((await cin(['import', join(home.dir, 'missing.json')])).stderr).toMatch(/^error unreadable_file: cannot read .*missing.json: no such file/);
   });
 
-  it('voice transcribes a recording and with --add captures the text', async () => {
-    const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
-    expect(json(await cin(['voice', clip, '--json']))).toMatchObject({ text: 'hello from the fake' });
-    const added = json(await cin(['voice', clip, '--add', '--json']));
-    expect(added.item).toMatchObject({ title: 'hello from the fake' });
-  }, 60_000);
+  it.skipIf(lacking(FFMPEG))(
+    'voice transcribes a recording and with --add captures the text',
+    async () => {
+      const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
+      expect(json(await cin(['voice', clip, '--json']))).toMatchObject({ text: 'hello from the fake' });
+      const added = json(await cin(['voice', clip, '--add', '--json']));
+      expect(added.item).toMatchObject({ title: 'hello from the fake' });
+    },
+    60_000,
+  );
 
-  it('voice --add on silence says nothing was heard and captures nothing', async () => {
-    const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
-    const before = (await t.services.items.list(user.id, { limit: 100 })).items.length;
-    fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: '' }) };
-    try {
-      const run = await cin(['voice', clip, '--add']);
-      expect(run.code).toBe(1);
-      expect(run.stderr).toBe(`error nothing_heard: no speech was heard in ${clip}; nothing was captured\n`);
-    } finally {
-      fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: 'hello from the fake' }) };
-    }
-    expect((await t.services.items.list(user.id, { limit: 100 })).items.length).toBe(before);
-  }, 60_000);
+  it.skipIf(lacking(FFMPEG))(
+    'voice --add on silence says nothing was heard and captures nothing',
+    async () => {
+      const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
+      const before = (await t.services.items.list(user.id, { limit: 100 })).items.length;
+      fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: '' }) };
+      try {
+        const run = await cin(['voice', clip, '--add']);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toBe(`error nothing_heard: no speech was heard in ${clip}; nothing was captured\n`);
+      } finally {
+        fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: 'hello from the fake' }) };
+      }
+      expect((await t.services.items.list(user.id, { limit: 100 })).items.length).toBe(before);
+    },
+    60_000,
+  );
 
   it('add with a capture-only key captures once and prints from the answer; --project and --tag name the missing scope before capturing', async () => {
     const device = await createUser(t);
