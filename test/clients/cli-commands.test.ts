@@ -178,6 +178,11 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     const other = await createUser(t);
     const imported = json(await cin(['import', file, '--json'], { env: { CAPTURE_INBOX_TOKEN: other.token } }));
     expect(imported.imported.items).toBe(exported.items.length);
+    const csv = join(home.dir, 'todoist.csv');
+    writeFileSync(csv, 'TYPE,CONTENT,PRIORITY,DATE\nmeta,view_style=list,,\ntask,Water the plants,2,every 3 days\n');
+    expect((await cin(['import', csv], { env: { CAPTURE_INBOX_TOKEN: other.token } })).stdout).toBe(
+      'imported 1 items, 0 projects, 0 tags; skipped 1\n  line 2: skipped, unknown row type "meta"\n  line 3: imported without its priority (p2)\n  line 3: imported without its recurrence (every 3 days)\n',
+    );
     expect((await cin(['import', join(home.dir, 'missing.json')])).stderr).toMatch(/^error unreadable_file: cannot read .*missing.json: no such file/);
   });
 
