@@ -51,6 +51,15 @@ describe('cin without a server', () => {
     expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain('Usage: cin ls [--project NAME] [--all] [--limit N]');
   });
 
+  it('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../packages/cli/package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const run = await runCin(home.dir, [flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`cin ${version}\n`);
+    }
+  });
+
   it('exits 2 with usage on stderr for an unknown command, an unknown flag, a missing argument, or nothing at all', async () => {
     for (const args of [['frobnicate'], ['ls', '--bogus'], ['show'], [], ['help', 'nope'], ['ls', '--limit', 'many']]) {
       const run = await runCin(home.dir, args);
