@@ -8,6 +8,7 @@ import { newEmail } from '../helpers/web-client.js';
 import { seriousViolations } from './axe.js';
 import { PASSWORD, startBrowserApp, type BrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
+import { CHROMIUM, FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
 const WIDTHS = [
   ['desktop', DESKTOP],
@@ -20,7 +21,7 @@ const SPEECH = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav
  * The account page, the share target, voice capture and a sweep of every page with axe (light and
  * dark) and screenshots at both widths, in chromium.
  */
-describe('account, share, voice and every page in chromium', () => {
+describe.skipIf(lacking(CHROMIUM))('account, share, voice and every page in chromium', () => {
   let t: BrowserApp;
   const ownerEmail = newEmail();
 
@@ -98,19 +99,23 @@ describe('account, share, voice and every page in chromium', () => {
     }, 60_000);
   }
 
-  it('records a voice capture for Pro: the transcription lands in the capture box to review', async () => {
-    const { page } = await t.signedUp(DESKTOP, 'pro');
-    await page.reload();
-    const record = page.getByRole('button', { name: 'Record' });
-    await record.click();
-    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
-    await page.waitForTimeout(4000);
-    await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(() => page.locator('[data-voice-status]').textContent(), { timeout: 30_000 }).toBe('Transcribed: check the text and press Capture.');
-    const text = await page.getByLabel('Capture a note or todo').inputValue();
-    expect(text.split(' ').length).toBeGreaterThan(2);
-    await screenshot(page, 'voice');
-  }, 90_000);
+  it.skipIf(lacking(FFMPEG, POCKETSPHINX))(
+    'records a voice capture for Pro: the transcription lands in the capture box to review',
+    async () => {
+      const { page } = await t.signedUp(DESKTOP, 'pro');
+      await page.reload();
+      const record = page.getByRole('button', { name: 'Record' });
+      await record.click();
+      await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
+      await page.waitForTimeout(4000);
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await expect.poll(() => page.locator('[data-voice-status]').textContent(), { timeout: 30_000 }).toBe('Transcribed: check the text and press Capture.');
+      const text = await page.getByLabel('Capture a note or todo').inputValue();
+      expect(text.split(' ').length).toBeGreaterThan(2);
+      await screenshot(page, 'voice');
+    },
+    90_000,
+  );
 
   it('every page passes axe in light and dark mode, and is photographed at both widths', async () => {
     const { page, userId } = await t.signedUp(DESKTOP, 'pro');

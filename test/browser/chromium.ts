@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, findProgram } from '../helpers/system-programs.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** Committed, so a reviewer sees every page without running anything (docs/web.md links them). */
 const SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
 
@@ -15,9 +15,11 @@ export const PHONE = { width: 390, height: 844 };
  * Playwright gives each launch a fresh temporary --user-data-dir of its own and removes it on close.
  */
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
+  // Each browser test file skips first when chromium is absent (helpers/system-programs.ts).
+  const executablePath = findProgram(CHROMIUM);
+  if (!executablePath) throw new Error('chromium is missing: apt-get install chromium (.ci/run does this)');
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: [
       '--headless',

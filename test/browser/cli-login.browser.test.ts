@@ -4,11 +4,12 @@ import { makeHome, runCin } from '../clients/cin-process.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { startBrowserApp, type BrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
+import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/connect\/agent\?state=[A-Za-z0-9_-]{32})/;
 
 /* `cin login` end to end: the real binary prints the link, a signed-in user approves it in chromium. */
-describe.each(DIALECTS)('cin login approved in chromium (%s)', (dialect) => {
+describe.skipIf(lacking(CHROMIUM)).each(DIALECTS)('cin login approved in chromium (%s)', (dialect) => {
   let t: BrowserApp;
 
   beforeAll(async () => {

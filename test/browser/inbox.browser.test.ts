@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
 import { startBrowserApp, type BrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
+import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 const WIDTHS = [
   ['desktop', DESKTOP],
@@ -14,7 +15,7 @@ const WIDTHS = [
  * the API, the organizer's capture and Undo, editing an item, projects. Every page is checked
  * with axe (light and dark) and photographed into docs/screenshots/.
  */
-describe('the inbox in chromium', () => {
+describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
   let t: BrowserApp;
 
   beforeAll(async () => {

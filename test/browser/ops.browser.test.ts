@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from '../helpers/web-client.js';
 import { startBrowserApp, type BrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
+import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 /*
  * Running it for real, in chromium: the owner's admin page, and /docs "Try it out" from 127.0.0.1
  * while PUBLIC_URL names another address (the document's server URL is relative).
  */
-describe('admin page and /docs in chromium', () => {
+describe.skipIf(lacking(CHROMIUM))('admin page and /docs in chromium', () => {
   let t: BrowserApp;
 
   beforeAll(async () => {

@@ -3,9 +3,10 @@ import { SCOPE_DESCRIPTIONS } from '../../src/modules/keys/scopes.js';
 import { newState } from '../helpers/web-client.js';
 import { startBrowserApp, type BrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
+import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 /* Narrowed scopes in a real browser: the pairing approval page, developer settings, and /docs under its CSP. */
-describe('scoped keys in chromium', () => {
+describe.skipIf(lacking(CHROMIUM))('scoped keys in chromium', () => {
   let t: BrowserApp;
 
   beforeAll(async () => {

@@ -3,11 +3,12 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../helpers/test-app.js';
 import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 const SDK_ENTRY = join(resolve(import.meta.dirname, '../..'), 'packages/sdk/dist/index.js');
 
 /* The SDK bundled for browsers (esbuild, platform browser) and run in chromium against the server. */
-describe('@capture-inbox/sdk in chromium', () => {
+describe.skipIf(lacking(CHROMIUM))('@capture-inbox/sdk in chromium', () => {
   let t: BrowserApp;
   let user: TestUser;
   let bundle: string;

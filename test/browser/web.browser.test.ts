@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail, newState } from '../helpers/web-client.js';
 import { startBrowserApp, type BrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
+import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 /*
  * The web app in a real browser (Debian's chromium through playwright-core), against the app
  * listening on 127.0.0.1 on an ephemeral port. One dialect is enough for pages (the first of the
  * run: SQLite, or PostgreSQL in CI's PostgreSQL pass).
  */
-describe('the web app in chromium', () => {
+describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
   let t: BrowserApp;
 
   beforeAll(async () => {

@@ -8,6 +8,7 @@ import { createUser, type JsonBody, type TestUser } from '../helpers/test-app.js
 import { LIBRIVOX_DIR } from '../helpers/voice.js';
 import { makeHome, runCin, type CinRun } from './cin-process.js';
 import { startListeningApp, type ListeningApp } from './listening-app.js';
+import { FFMPEG, lacking } from '../helpers/system-programs.js';
 
 const json = (run: CinRun): JsonBody => {
   expect(run.stderr, run.stderr).toBe('');
@@ -49,6 +50,15 @@ describe('cin without a server', () => {
     expect(manual.stdout).toContain('--dry-run');
     expect(manual.stdout).toContain('--due WHEN');
     expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain('Usage: cin ls [--project NAME] [--all] [--limit N]');
+  });
+
+  it('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../packages/cli/package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const run = await runCin(home.dir, [flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`cin ${version}\n`);
+    }
   });
 
   it('exits 2 with usage on stderr for an unknown command, an unknown flag, a missing argument, or nothing at all', async () => {
@@ -214,15 +224,79 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     const other = await createUser(t);
     const imported = json(await cin(['import', file, '--json'], { env: { CAPTURE_INBOX_TOKEN: other.token } }));
     expect(imported.imported.items).toBe(exported.items.length);
+    const csv = join(home.dir, 'todoist.csv');
+    writeFileSync(csv, 'TYPE,CONTENT,PRIORITY,DATE\nmeta,view_style=list,,\ntask,Water the plants,2,every 3 days\n');
+    expect((await cin(['import', csv], { env: { CAPTURE_INBOX_TOKEN: other.token } })).stdout).toBe(
+      'imported 1 items, 0 projects, 0 tags; skipped 1\n  line 2: skipped, unknown row type "meta"\n  line 3: imported without its priority (p2)\n  line 3: imported without its recurrence (every 3 days)\n',
+    );
     expect((await cin(['import', join(home.dir, 'missing.json')])).stderr).toMatch(/^error unreadable_file: cannot read .*missing.json: no such file/);
   });
 
-  it('voice transcribes a recording and with --add captures the text', async () => {
-    const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
-    expect(json(await cin(['voice', clip, '--json']))).toMatchObject({ text: 'hello from the fake' });
-    const added = json(await cin(['voice', clip, '--add', '--json']));
-    expect(added.item).toMatchObject({ title: 'hello from the fake' });
-  }, 60_000);
+  it.skipIf(lacking(FFMPEG))(
+    'voice transcribes a recording and with --add captures the text',
+    async () => {
+      const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
+      expect(json(await cin(['voice', clip, '--json']))).toMatchObject({ text: 'hello from the fake' });
+      const added = json(await cin(['voice', clip, '--add', '--json']));
+      expect(added.item).toMatchObject({ title: 'hello from the fake' });
+    },
+    60_000,
+  );
+
+  it.skipIf(lacking(FFMPEG))(
+    'voice --add on silence says nothing was heard and captures nothing',
+    async () => {
+      const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
+      const before = (await t.services.items.list(user.id, { limit: 100 })).items.length;
+      fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: '' }) };
+      try {
+        const run = await cin(['voice', clip, '--add']);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toBe(`error nothing_heard: no speech was heard in ${clip}; nothing was captured\n`);
+      } finally {
+        fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text: 'hello from the fake' }) };
+      }
+      expect((await t.services.items.list(user.id, { limit: 100 })).items.length).toBe(before);
+    },
+    60_000,
+  );
+
+  it('add with a capture-only key captures once and prints from the answer; --project names the missing scope before capturing; tags and #Project go in with the capture', async () => {
+    const device = await createUser(t);
+    await t.services.projects.findOrCreate(device.id, 'Work');
+    const token = (await t.services.keys.mint(device.id, 'capture device', { scopes: ['capture'] })).token;
+    const count = async () => (await t.services.items.list(device.id, { limit: 100 })).items.length;
+    const added = await cin(['add', 'buy', 'string'], { env: { CAPTURE_INBOX_TOKEN: token } });
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/^added +[0-9a-f]{8} {2}\[ \] {2}buy string {2}Inbox\n$/);
+    expect(json(await cin(['add', 'as json', '--json'], { env: { CAPTURE_INBOX_TOKEN: token } }))).toMatchObject({ title: 'as json' });
+    expect(await count()).toBe(2);
+    const toWork = await cin(['add', 'to work', '--project', 'Work'], { env: { CAPTURE_INBOX_TOKEN: token } });
+    expect(toWork.code).toBe(1);
+    expect(toWork.stderr).toBe(
+      'error insufficient_scope: --project NAME needs the read scope, which this key lacks (it has capture); nothing was captured. Run cin login for a key with read, or leave --project NAME out\n',
+    );
+    expect(await count()).toBe(2);
+    // Tags are part of the capture itself (capture scope), so a capture-only key can tag.
+    const tagged = await cin(['add', 'tagged', '--tag', 'x', '--json'], { env: { CAPTURE_INBOX_TOKEN: token } });
+    expect(tagged.code).toBe(0);
+    expect(json(tagged)).toMatchObject({ title: 'tagged', tags: ['x'] });
+    // Quick add files it by #Work; the row names the project without reading the project list.
+    const filed = await cin(['add', 'plan the offsite #Work'], { env: { CAPTURE_INBOX_TOKEN: token } });
+    expect(filed.stderr).toBe('');
+    expect(filed.stdout).toMatch(/^added +[0-9a-f]{8} {2}\[ \] {2}plan the offsite {2}Work\n$/);
+    expect(await count()).toBe(4);
+  });
+
+  it('add --organize on Free captures the text as typed and warns', async () => {
+    const free = await createUser(t, 'free');
+    const run = await cin(['add', 'organize me', '--organize'], { env: { CAPTURE_INBOX_TOKEN: free.token } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^warning: the organizer needs the Pro plan \(.+\); captured as typed\n$/);
+    expect(run.stdout).toMatch(/^added +[0-9a-f]{8} {2}\[ \] {2}organize me {2}Inbox\n$/);
+    expect((await t.services.items.list(free.id, { limit: 100 })).items.map((i) => i.title)).toEqual(['organize me']);
+  });
 
   it('add --organize prints why the organizer filed the item', async () => {
     const pro = await createUser(t, 'pro');
@@ -235,7 +309,7 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
 
   it('exits 1 with "error <code>: <message>" when the server refuses', async () => {
     const free = await createUser(t, 'free');
-    const run = await cin(['add', 'organize me', '--organize'], { env: { CAPTURE_INBOX_TOKEN: free.token } });
+    const run = await cin(['voice', join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav')], { env: { CAPTURE_INBOX_TOKEN: free.token } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error pro_required: .+\n$/);
     expect(run.stdout).toBe('');

@@ -11,6 +11,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import type { TrustProxy } from '../../src/lib/trust-proxy.js';
 import type { RedisStoreOptions } from '../../src/modules/limits/redis-store.js';
 import { createTestDb, type TestDb } from './test-db.js';
+import { systemSearchPath } from './system-programs.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -94,7 +95,8 @@ function testConfig(options: TestAppOptions = {}): Config {
     redisUrl: options.redis?.url,
     redisKeyPrefix: options.redis?.keyPrefix ?? DEFAULT_CONFIG.redisKeyPrefix,
     organizer: options.organizer ?? DEFAULT_CONFIG.organizer,
-    transcribe: { ...DEFAULT_CONFIG.transcribe, ...options.transcribe },
+    // The engine looks for ffmpeg and pocketsphinx where the tests do (TEST_SYSTEM_PATH can hide them).
+    transcribe: { ...DEFAULT_CONFIG.transcribe, searchPath: systemSearchPath(), ...options.transcribe },
     secretKey: TEST_SECRET_KEY,
     webhooks: options.webhooks?.delivery ?? DEFAULT_CONFIG.webhooks,
     signup: options.signup ?? DEFAULT_CONFIG.signup,

@@ -9,8 +9,8 @@ import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
 
-/** Real read speech with reference transcripts, from Debian's pocketsphinx-testdata package. */
-export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
+/** Real read speech with reference transcripts, shipped in the repository (its README says whence and under what licence). */
+export const LIBRIVOX_DIR = join(import.meta.dirname, '..', 'fixtures', 'librivox');
 
 export interface Clip {
   id: string;

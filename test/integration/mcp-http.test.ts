@@ -64,6 +64,13 @@ describe.each(DIALECTS)('POST /mcp (%s)', (dialect) => {
     expect(captured.structured.item.project_name).toBeNull();
     expect(captured.text).toMatch(/^Captured 'Captured by a capture-only key' · id /);
     expect(await callError(capturer, 'search', { query: 'x' })).toMatch(/^insufficient_scope: .*read scope/);
+    // A project by name needs read: the tool names that scope (not "no project named") and captures nothing.
+    const before = (await t.services.items.list(owner.id, { limit: 100 })).items.length;
+    expect(await callError(capturer, 'capture', { text: 'For work', project: 'Health' })).toMatch(
+      /^insufficient_scope: this API key lacks the read scope, which finding the project named "Health" needs; nothing was done/,
+    );
+    expect((await t.services.items.list(owner.id, { limit: 100 })).items.length).toBe(before);
+    expect((await callOk(capturer, 'capture', { text: 'For health', project: healthId })).structured.item.project_id).toBe(healthId);
     // Capture takes tags itself, so the capture scope is enough for them.
     expect((await callOk(capturer, 'capture', { text: 'With tags', tags: ['x'] })).structured.item.tags).toEqual(['x']);
   });

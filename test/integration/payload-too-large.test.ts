@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installBodyDrain } from '../../src/plugins/body-drain.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
 const MIB = 1024 * 1024;
 const BOUNDARY = 'drain-boundary';
@@ -100,7 +101,8 @@ describe.each(DIALECTS)('413 for a client that is still sending (%s)', (dialect)
       expect(JSON.parse(res.body)).toMatchObject({ error: 'payload_too_large' });
     });
 
-    it(`a voice file over 10 MiB (${framing}): the client reads the 413, without a write error`, async () => {
+    // Without a speech engine the route answers 503 before reading the body.
+    it.skipIf(lacking(FFMPEG, POCKETSPHINX))(`a voice file over 10 MiB (${framing}): the client reads the 413, without a write error`, async () => {
       const res = await streamingClient(port, { path: '/api/v1/voice/transcribe', token: pro.token, kind: 'voice', size: 16 * MIB, chunked });
       expect(res.error).toBeUndefined();
       expect(res.status).toBe(413);

@@ -5,6 +5,7 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, expectError, ok } from '../helpers/items.js';
 import { client, createTestApp, createUser, type TestApp } from '../helpers/test-app.js';
 import { audioFile, encodeForm, LIBRIVOX_DIR, makeTempDir } from '../helpers/voice.js';
+import { FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
 // One real pocketsphinx run (the voice upload).
 vi.setConfig({ testTimeout: 90_000 });
@@ -207,7 +208,7 @@ describe.each(DIALECTS)('Idempotency-Key on POST (%s)', (dialect) => {
     }
   });
 
-  it('works for multipart voice uploads: the same form replays, another file with the key is 422', async () => {
+  it.skipIf(lacking(FFMPEG, POCKETSPHINX))('works for multipart voice uploads: the same form replays, another file with the key is 422', async () => {
     const pro = await actor(t, 'pro');
     const k = key('voice');
     const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { audioFile, convert, librivoxClips, makeTempDir, transcribe, wordErrors, words, type Container } from '../helpers/voice.js';
+import { FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
 /*
  * Accuracy of the offline engine on real human speech: the LibriVox clips of Debian's
@@ -19,7 +20,7 @@ const WER_BOUND = 0.45;
 // this CPU-heavy test (the route's behaviour is tested on every dialect in voice.test.ts).
 const dialect = DIALECTS[0] ?? 'sqlite';
 
-describe(`POST /api/v1/voice/transcribe accuracy with pocketsphinx (${dialect})`, () => {
+describe.skipIf(lacking(FFMPEG, POCKETSPHINX))(`POST /api/v1/voice/transcribe accuracy with pocketsphinx (${dialect})`, () => {
   let t: TestApp;
   let pro: TestUser;
   const temp = makeTempDir('voice-accuracy');

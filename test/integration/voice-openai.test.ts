@@ -5,6 +5,7 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { FakeTranscriptionServer } from '../helpers/fake-transcription-server.js';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { audioFile, encodeForm, LIBRIVOX_DIR, makeTempDir, transcribe, until } from '../helpers/voice.js';
+import { FFMPEG, lacking } from '../helpers/system-programs.js';
 
 // Real ffmpeg and pocketsphinx processes: on a busy machine they take a while.
 vi.setConfig({ testTimeout: 90_000 });
@@ -12,7 +13,7 @@ vi.setConfig({ testTimeout: 90_000 });
 /** 2.99 s of speech: 47,840 samples at 16 kHz once decoded. */
 const SHORT_CLIP = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav');
 
-describe.each(DIALECTS)('POST /api/v1/voice/transcribe with the openai engine (%s)', (dialect) => {
+describe.skipIf(lacking(FFMPEG)).each(DIALECTS)('POST /api/v1/voice/transcribe with the openai engine (%s)', (dialect) => {
   const fake = new FakeTranscriptionServer();
   const temp = makeTempDir('voice-openai');
   let t: TestApp;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { makeTempDir, until } from '../helpers/voice.js';
+import { FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
 // Real ffmpeg and pocketsphinx processes: on a busy machine they take a while.
 vi.setConfig({ testTimeout: 90_000 });
@@ -53,7 +54,7 @@ interface UploadOptions {
   probe?: { at: number; run(): Promise<void> };
 }
 
-describe.each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%s)', (dialect) => {
+describe.skipIf(lacking(FFMPEG, POCKETSPHINX)).each(DIALECTS)('POST /api/v1/voice/transcribe over a real connection (%s)', (dialect) => {
   let t: TestApp;
   let pro: TestUser;
   let port: number;

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, createTestApp, createUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { audioFile, LIBRIVOX_DIR, makeTempDir, transcribe, until } from '../helpers/voice.js';
+import { FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
 // Real ffmpeg and pocketsphinx processes: on a busy machine they take a while.
 vi.setConfig({ testTimeout: 90_000 });
@@ -12,7 +13,7 @@ const TEN_MIB = 10 * 1024 * 1024;
 /** 2.99 s of a man reading "he was not an ill disposed young man". */
 const SHORT_CLIP = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav');
 
-describe.each(DIALECTS)('POST /api/v1/voice/transcribe (%s)', (dialect) => {
+describe.skipIf(lacking(FFMPEG, POCKETSPHINX)).each(DIALECTS)('POST /api/v1/voice/transcribe (%s)', (dialect) => {
   let t: TestApp;
   let free: TestUser;
   let pro: TestUser;

@@ -17,12 +17,21 @@ describe.each(DIALECTS)('owner, admin page and sign-up (%s)', (dialect) => {
   describe('on a server with sign-up open', () => {
     let t: TestApp;
     let owner: WebClient;
+    let ownerEmail: string;
     beforeAll(async () => {
       t = await createTestApp(dialect);
       owner = webClient(t.app);
-      await owner.signUp(newEmail());
+      ownerEmail = newEmail();
+      await owner.signUp(ownerEmail);
     });
     afterAll(async () => t?.close());
+
+    it('makes the owner (the first sign-up) Pro while DEFAULT_PLAN is free; the next sign-up gets free', async () => {
+      expect((await t.services.users.requireByEmail(ownerEmail)).plan).toBe('pro');
+      const next = newEmail();
+      await webClient(t.app).signUp(next);
+      expect((await t.services.users.requireByEmail(next)).plan).toBe('free');
+    });
 
     it('shows the first user the admin page with every user, and 404 to anyone else', async () => {
       const other = webClient(t.app);

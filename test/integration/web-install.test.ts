@@ -6,6 +6,7 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { LIBRIVOX_DIR } from '../helpers/voice.js';
 import { csrfOf, signedInBrowser, webClient, type WebClient } from '../helpers/web-client.js';
+import { FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
 describe.each(DIALECTS)('web app install, share and voice (%s)', (dialect) => {
   let t: TestApp;
@@ -70,18 +71,22 @@ describe.each(DIALECTS)('web app install, share and voice (%s)', (dialect) => {
     expect(res).toEqual({ status: 402, body: { error: 'Voice capture is part of the Pro plan.' } });
   });
 
-  it('POST /inbox/voice answers the transcription for review, saving nothing', async () => {
-    const { web, userId } = await signedInBrowser(t);
-    await t.services.users.setPlanById(userId, 'pro');
-    // CI installs pocketsphinx (.ci/run); the offline engine transcribes the recorded English.
-    expect(t.services.voice.engineName).not.toBeNull();
-    const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
-    const before = await fingerprint(t.services.db);
-    const res = await postVoice(web, readFileSync(clip));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.text!.split(' ').length).toBeGreaterThan(3);
-    expect(await fingerprint(t.services.db)).toEqual(before);
-  }, 60_000);
+  it.skipIf(lacking(FFMPEG, POCKETSPHINX))(
+    'POST /inbox/voice answers the transcription for review, saving nothing',
+    async () => {
+      const { web, userId } = await signedInBrowser(t);
+      await t.services.users.setPlanById(userId, 'pro');
+      // CI installs pocketsphinx (.ci/run); the offline engine transcribes the recorded English.
+      expect(t.services.voice.engineName).not.toBeNull();
+      const clip = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav');
+      const before = await fingerprint(t.services.db);
+      const res = await postVoice(web, readFileSync(clip));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.text!.split(' ').length).toBeGreaterThan(3);
+      expect(await fingerprint(t.services.db)).toEqual(before);
+    },
+    60_000,
+  );
 
   it('without a speech engine, the page says so on the record button and the upload answers 503 with the reason', async () => {
     const bare = await createTestApp(dialect, { transcribe: { searchPath: '/nonexistent-for-test' } });

@@ -29,7 +29,8 @@ describe.each(DIALECTS)('web developer settings (%s)', (dialect) => {
     const page = await web.get('/settings/keys');
     expect(page.status).toBe(200);
     expect(page.body).toContain(email);
-    expect(page.body).toMatch(/<dt>Plan<\/dt><dd>Free<\/dd>/);
+    // The only account, so the server's owner: Pro by default (web-admin.test.ts).
+    expect(page.body).toMatch(/<dt>Plan<\/dt><dd>Pro<\/dd>/);
     expect(page.body).toContain('<option selected>UTC</option>');
   });
 

@@ -33,8 +33,11 @@ const truncate = (text: string, width: number): string => {
 
 const mark = (item: Item): string => (item.status === 'archived' ? '[-]' : item.is_completed ? '[x]' : '[ ]');
 
+/** Project names by id: all of them (`GET /projects`), or only those known without reading them. */
+export type ProjectNames = Map<string, Pick<Project, 'name'>>;
+
 export interface RowContext {
-  projects: Map<string, Project>;
+  projects: ProjectNames;
   zone: string;
 }
 

@@ -37,7 +37,7 @@ export function overview(commands: readonly Command[]): string {
     EXIT_CODES,
     '',
     'IDs: the short id that cin ls shows (the end of the item id) or the whole id.',
-    'Run "cin help COMMAND" for a command\'s manual.',
+    'Run "cin help COMMAND" for a command\'s manual; "cin --version" prints the version.',
     '',
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { CliError, NotLoggedIn, UsageError, type Command, type OptionSpecs } fro
 import { COMMANDS, findCommand } from './commands/index.js';
 import { Context, type Io } from './context.js';
 import { manualPage, overview, usageLine } from './help.js';
+import { cliVersion } from './version.js';
 
 const COMMON: OptionSpecs = {
   json: { type: 'boolean' },
@@ -22,6 +23,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   if (name === '--help' || name === '-h') {
     io.stdout.write(overview(COMMANDS));
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`cin ${cliVersion()}\n`);
     return EXIT.ok;
   }
   if (name === 'help') return help(rest, io);

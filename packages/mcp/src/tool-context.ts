@@ -62,8 +62,17 @@ export class ToolContext {
     const wanted = nameOrId.trim();
     if (UUID.test(wanted)) return wanted;
     const find = (list: Project[] | null) => list?.find((p) => p.name.toLocaleLowerCase() === wanted.toLocaleLowerCase());
-    const found = find(await this.projectList(false)) ?? find(await this.projectList(true));
+    const cached = await this.projectList(false);
+    const found = find(cached) ?? find(cached === null ? null : await this.projectList(true));
     if (found) return found.id;
+    // A capture-only key cannot read names: say so, rather than "no project named" and a list_projects that fails too.
+    if (cached === null) {
+      throw new InboxApiError(
+        403,
+        'insufficient_scope',
+        `this API key lacks the read scope, which finding the project named "${wanted}" needs; nothing was done. Pass the project's id, leave project out (the item goes to Inbox), or ask the user for a key with the read scope`,
+      );
+    }
     throw new InboxApiError(404, 'not_found', `no project named "${wanted}"; list_projects shows the names (or pass a project id)`);
   }
 

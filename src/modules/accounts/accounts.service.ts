@@ -97,6 +97,9 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
         if (error instanceof AppError && error.code === 'conflict') throw new AppError('bad_request', NEUTRAL_SIGNUP_REFUSAL);
         throw error;
       });
+      // The server's owner (its first account) gets Pro whatever DEFAULT_PLAN says: whoever runs a
+      // server should not meet its Free limits on their own data. Later sign-ups follow DEFAULT_PLAN.
+      if (created.plan !== 'pro' && (await users.isOwner(created.id))) await users.setPlanById(created.id, 'pro');
       const row = await users.requireByEmail(created.email);
       return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
     },

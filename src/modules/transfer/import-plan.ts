@@ -6,6 +6,23 @@ export interface ImportPlan {
   projects: PlannedProject[];
   /** Parents come before their subtasks. */
   items: PlannedItem[];
+  /** Rows of the source left out whole (a Todoist `meta` row), reported with the result's `skipped`. */
+  skipped?: PlanSkip[];
+  /** What an imported item could not carry (a Todoist priority, a recurrence), reported as `dropped`. */
+  dropped?: PlanDrop[];
+}
+
+export interface PlanSkip {
+  line_or_index: number;
+  reason: string;
+}
+
+export interface PlanDrop {
+  line_or_index: number;
+  /** The source's field, e.g. `priority`, `recurrence`, `deadline`. */
+  field: string;
+  /** What it held, as the source wrote it. */
+  value: string;
 }
 
 export interface PlannedProject {

@@ -26,13 +26,17 @@ function inline(item: ItemView, zone: string): string {
   return `${due}${tagText(item.tags)}${archived}`;
 }
 
-/** Body lines under a list item, indented to stay inside it. */
+/**
+ * Body lines under a list item, indented to stay inside it, after a blank line: without it
+ * CommonMark reads the body as a lazy continuation of the title's line, one paragraph.
+ */
 const body = (text: string | null, indent: string): string =>
   text && text.trim() !== ''
-    ? `${text
+    ? `\n${text
+        .trim()
         .split('\n')
         .map((l) => (l === '' ? '' : `${indent}${l}`))
-        .join('\n')}\n`
+        .join('\n')}\n\n`
     : '';
 
 function renderItem(item: ItemView, children: Map<string, ItemView[]>, depth: number, zone: string): string {
@@ -63,6 +67,11 @@ export function renderProjectMarkdown(name: string, items: readonly ItemView[], 
     if (item.parent_id && ids.has(item.parent_id)) children.set(item.parent_id, [...(children.get(item.parent_id) ?? []), item]);
     else roots.push(item);
   }
-  const lines = roots.map((r) => renderItem(r, children, 0, zone)).join('');
+  // A note's paragraph right after a task line would join that list item: a blank line ends the list first.
+  let lines = '';
+  for (const root of roots) {
+    if (root.type === 'note' && lines !== '' && !lines.endsWith('\n\n')) lines += '\n';
+    lines += renderItem(root, children, 0, zone);
+  }
   return `# ${name}\n\n${lines === '' ? '_No items._\n' : lines}`;
 }

@@ -3,7 +3,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { badRequest } from '../../errors.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { findDueDate } from '../organizer/local/due-date.js';
-import { parentsFirst, type ImportPlan, type PlannedItem, type PlannedProject } from './import-plan.js';
+import { parentsFirst, type ImportPlan, type PlanDrop, type PlannedItem, type PlannedProject, type PlanSkip } from './import-plan.js';
 
 /** Ids of imported Todoist tasks are derived from the user and the task, so a second import finds them. */
 const TODOIST_NAMESPACE = '6f1d2b0e-8c55-4c1e-9a51-3f1e2a7c9b44';
@@ -56,6 +56,28 @@ function readDate(value: string, now: Date, zone: string): string | null {
 }
 
 /**
+ * A Todoist recurrence (`every 3 days`, `every monday 9am`, `every!`) in the DATE column. Items have
+ * no recurrence field yet (issue 31 adds one): this is the one place that decides what becomes of
+ * it, and today the answer is "reported as dropped". The due date is still read from the words.
+ */
+const RECURRING = /^every!?(\s|$)|(^|\s)every\s/i;
+function carryRecurrence(dateText: string, line: number): PlanDrop | null {
+  return RECURRING.test(dateText) ? { line_or_index: line, field: 'recurrence', value: dateText } : null;
+}
+
+/**
+ * PRIORITY as Todoist's CSV writes it: 1 is p1 (the highest) and 4 is p4, the default. Items have
+ * no priority: anything above the default is reported as dropped.
+ */
+function droppedPriority(value: string, line: number): PlanDrop | null {
+  const level = Number.parseInt(value, 10);
+  return level >= 1 && level <= 3 ? { line_or_index: line, field: 'priority', value: `p${level}` } : null;
+}
+
+/** The row types Todoist writes that carry something here; any other (`meta`, say) is skipped and reported. */
+const KNOWN_TYPES = new Set(['task', 'section', 'note']);
+
+/**
  * Todoist's CSV export: `task` rows become todos (INDENT makes subtasks), `section` rows become
  * projects holding the tasks below them, `note` rows (comments) join their task's text. Tasks are
  * stamped now, one millisecond apart in file order, newest first, so the inbox lists them in the
@@ -70,10 +92,16 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
   const open: PlannedItem[] = [];
   const occurrences = new Map<string, number>();
   let last: PlannedItem | undefined;
+  const skipped: PlanSkip[] = [];
+  const dropped: PlanDrop[] = [];
   for (const row of rows) {
     const type = (row.cells.TYPE ?? '').toLowerCase();
     const content = row.cells.CONTENT ?? '';
     if (type === '' && content === '') continue;
+    if (!KNOWN_TYPES.has(type)) {
+      skipped.push({ line_or_index: row.line, reason: `unknown row type "${row.cells.TYPE ?? ''}"` });
+      continue;
+    }
     if (type === 'section') {
       if (content === '') throw badRequest(`line ${row.line}: a section without a name`, 'body');
       projectRef = `section:${content.toLowerCase()}`;
@@ -87,7 +115,6 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
       last.content_md = last.content_md ? `${last.content_md}\n\n${content}` : content;
       continue;
     }
-    if (type !== 'task') throw badRequest(`line ${row.line}: TYPE must be task, section or note, not "${row.cells.TYPE ?? ''}"`, 'body');
     const indent = Math.max(1, Number.parseInt(row.cells.INDENT ?? '1', 10) || 1);
     const parent =
       indent > 1
@@ -119,9 +146,16 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
       tags,
     };
     items.push(item);
+    for (const drop of [
+      droppedPriority(row.cells.PRIORITY ?? '', row.line),
+      carryRecurrence(row.cells.DATE ?? '', row.line),
+      row.cells.DEADLINE ? { line_or_index: row.line, field: 'deadline', value: row.cells.DEADLINE } : null,
+    ]) {
+      if (drop) dropped.push(drop);
+    }
     open.length = indent - 1;
     open[indent - 1] = item;
     last = item;
   }
-  return { projects, items: parentsFirst(items) };
+  return { projects, items: parentsFirst(items), skipped, dropped };
 }

@@ -71,8 +71,21 @@ export const ImportResultSchema = Type.Object(
     skipped: Type.Array(
       Type.Object({
         line_or_index: Type.Integer({ description: 'CSV line number (1 = header), or index in the items array' }),
-        reason: Type.String({ description: 'exists: the account already holds this item; section or note rows folded in are not listed' }),
+        reason: Type.String({
+          description:
+            'exists: the account already holds this item; unknown row type "meta": a CSV row of a type other than task, section or note. Section and note rows folded in are not listed',
+        }),
       }),
+    ),
+    dropped: Type.Optional(
+      Type.Array(
+        Type.Object({
+          line_or_index: Type.Integer({ description: 'CSV line number of the imported item' }),
+          field: Type.String({ description: 'what the item could not carry: priority, recurrence or deadline (Todoist CSV)' }),
+          value: Type.String({ description: 'what the source held, e.g. p1 or "every 3 days"' }),
+        }),
+        { description: 'always present: what was imported without part of its data; empty when nothing was dropped' },
+      ),
     ),
   },
   { $id: 'ImportResult', title: 'ImportResult' },

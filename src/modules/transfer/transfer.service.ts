@@ -45,7 +45,10 @@ export function createTransferService(deps: { clock: Clock; exporter: ExportServ
           ? readExportDocument(source.body)
           : // The CSV reader (and its parser) loads with the first CSV import, not at start.
             (await import('./todoist-csv.js')).readTodoistCsv(source.text, { userId: user.id, now: deps.clock.now(), timezone: user.timezone });
-      return deps.importer.apply(user.id, plan);
+      const result = await deps.importer.apply(user.id, plan);
+      // What the reader left out is reported beside what the import found already there.
+      const skipped = [...(plan.skipped ?? []), ...result.skipped].sort((a, b) => a.line_or_index - b.line_or_index);
+      return { ...result, skipped, dropped: plan.dropped ?? [] };
     },
   };
 }

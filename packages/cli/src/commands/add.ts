@@ -1,8 +1,8 @@
 import type { CaptureInput } from '@capture-inbox/sdk';
+import { captureOrWarn, learnQuickAddProject, planCapture, printCaptured } from '../capture-flow.js';
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
-import { resolveProject, rowContext } from '../resolve.js';
-import { printItem } from './item-command.js';
+import { rowContext } from '../resolve.js';
 import { quickAddLines } from './quick-add-preview.js';
 
 export const add: Command = {
@@ -11,7 +11,8 @@ export const add: Command = {
   usage: 'cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...',
   manual: `Captures TEXT (the words joined by spaces) as a new item: the first line is the title, the rest
 its Markdown body. Without TEXT, or with "-", the text is read from stdin. Prints the new item:
-short id, title, project and due date.
+short id, title, project and due date, from the capture's own answer (a capture-only key is enough
+unless --project NAME, which needs read, or --tag, which needs write: those are checked first).
 
 Quick add reads the first line: #Project (an existing one; #"Two words"), @tag, dates and times
 ("tomorrow 5pm", "fri eod") and repeats ("every monday 9am", "every! 2 weeks"), each cut from the
@@ -20,7 +21,8 @@ title. Flags given explicitly win over what the text says.
   --raw             store the text as typed (no quick add)
   --dry-run         print what quick add understands (each span, then the fields) and store nothing
   --note            a note rather than a todo
-  --organize        let the server's organizer pick type, project and due date from the text (Pro)
+  --organize        let the server's organizer pick type, project and due date from the text (Pro;
+                    on Free the text is captured as typed, with a warning)
   --project NAME    the project's name (case-insensitive) or id; default: Inbox
   --due WHEN        ISO 8601 or plain words ("tomorrow 5pm", "fri eod"), read in your time zone
                     by the server, with the organizer's rules
@@ -56,22 +58,26 @@ Examples:
       return 0;
     }
     const due = ctx.string('due');
-    const project = ctx.string('project');
     const tags = ctx.strings('tag');
+    // Tags go in with the capture (capture scope); a project name needs read, checked before capturing.
+    const plan = await planCapture(ctx, inbox, { project: ctx.string('project'), tags: [] });
+    // Quick add may file it by #Name: /parse (capture scope, stores nothing) says which, for the printed row.
+    if (!ctx.flag('raw') && plan.projectId === undefined && !ctx.json) learnQuickAddProject(plan, await inbox.items.parse(text));
     const input: CaptureInput = {
       text,
       ...(ctx.flag('raw') ? {} : { parse: true }),
       ...(tags.length > 0 ? { tags } : {}),
       ...(ctx.flag('note') ? { type: 'note' as const } : {}),
       ...(ctx.flag('organize') ? { organize: true } : {}),
-      ...(project !== undefined ? { project_id: (await resolveProject(inbox, project)).id } : {}),
+      ...(plan.projectId !== undefined ? { project_id: plan.projectId } : {}),
     };
     if (due !== undefined) {
       const at = await dueAt(inbox, due);
       if (at !== null) input.due_at = at;
     }
-    const item = await inbox.items.capture(input);
-    await printItem(ctx, inbox, item, 'added');
+    // From here on nothing may fail the command: the item exists (capture-flow.ts says why).
+    const item = await captureOrWarn(ctx, inbox, input);
+    printCaptured(ctx, item, plan);
     // Why the organizer filed it (or left it): a wrong filing is understandable, and moving it teaches.
     if (!ctx.json && item.ai?.reason) ctx.print(`${'why'.padEnd(8)}  ${item.ai.reason}`);
     return 0;

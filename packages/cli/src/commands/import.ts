@@ -24,11 +24,14 @@ Example:
       }
     }
     const result = await (await ctx.client()).transfer.import(body);
-    if (ctx.json) ctx.printJson(result);
-    else
-      ctx.print(
-        `imported ${result.imported.items} items, ${result.imported.projects} projects, ${result.imported.tags} tags; skipped ${result.skipped.length}`,
-      );
+    if (ctx.json) {
+      ctx.printJson(result);
+      return 0;
+    }
+    ctx.print(`imported ${result.imported.items} items, ${result.imported.projects} projects, ${result.imported.tags} tags; skipped ${result.skipped.length}`);
+    // What was left out is said line by line, so nothing is lost without the user knowing.
+    for (const skip of result.skipped) if (skip.reason !== 'exists') ctx.print(`  line ${skip.line_or_index}: skipped, ${skip.reason}`);
+    for (const drop of result.dropped ?? []) ctx.print(`  line ${drop.line_or_index}: imported without its ${drop.field} (${drop.value})`);
     return 0;
   },
 };

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { UsageError, type Command } from '../command.js';
-import { printItem } from './item-command.js';
+import { planCapture, printCaptured } from '../capture-flow.js';
+import { CliError, UsageError, type Command } from '../command.js';
 import { readInput } from './read-file.js';
 
 export const voice: Command = {
@@ -10,7 +10,8 @@ export const voice: Command = {
   manual: `Sends the recording (wav, mp3, ogg/opus, webm, m4a, flac…; at most 10 MiB and 10 minutes) to
 the server's transcription and prints the text. Pro.
 
-  --add             capture the text as a new item and print the item
+  --add             capture the text as a new item and print the item; when no speech was heard,
+                    nothing is captured and cin exits 1 (error nothing_heard)
 
 Example:
   cin voice memo.m4a --add`,
@@ -26,9 +27,13 @@ Example:
       else ctx.print(transcription.text);
       return 0;
     }
+    // Silence transcribes to "": say that plainly rather than the validator's "fewer than 1 characters".
+    if (transcription.text.trim() === '')
+      throw new CliError('nothing_heard', `no speech was heard in ${path === '-' ? 'the recording' : path}; nothing was captured`);
+    const plan = await planCapture(ctx, inbox, { tags: [] });
     const item = await inbox.items.capture({ text: transcription.text });
     if (ctx.json) ctx.printJson({ transcription, item });
-    else await printItem(ctx, inbox, item, 'added');
+    else printCaptured(ctx, item, plan);
     return 0;
   },
 };

@@ -1042,8 +1042,17 @@ export interface components {
             skipped: {
                 /** @description CSV line number (1 = header), or index in the items array */
                 line_or_index: number;
-                /** @description exists: the account already holds this item; section or note rows folded in are not listed */
+                /** @description exists: the account already holds this item; unknown row type "meta": a CSV row of a type other than task, section or note. Section and note rows folded in are not listed */
                 reason: string;
+            }[];
+            /** @description always present: what was imported without part of its data; empty when nothing was dropped */
+            dropped?: {
+                /** @description CSV line number of the imported item */
+                line_or_index: number;
+                /** @description what the item could not carry: priority, recurrence or deadline (Todoist CSV) */
+                field: string;
+                /** @description what the source held, e.g. p1 or "every 3 days" */
+                value: string;
             }[];
         };
         /**
