@@ -51,7 +51,7 @@ describe('the @capture-inbox/sdk and @capture-inbox/cli packages', () => {
     expect(help.stdout).toMatch(/^cin: your Capture Inbox from a terminal/);
     const installed = join(prefix, 'lib/node_modules/@capture-inbox/cli');
     expect(existsSync(join(installed, 'node_modules')), 'cin has no runtime dependencies').toBe(false);
-    expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
+    expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
 
     const app = join(temp, 'app');
     mkdirSync(app);

@@ -19,6 +19,8 @@ export interface CapturePlan {
   names: ProjectNames;
   /** The user's zone (GET /me, which needs no scope), for due dates in the printed row. */
   zone: string | undefined;
+  /** The key's scopes, when /me was asked. */
+  scopes: readonly string[] | undefined;
 }
 
 /** The refusal of a flag this key may not use; said before capturing, so nothing is captured. */
@@ -50,7 +52,7 @@ export async function planCapture(ctx: Context, inbox: CaptureInbox, given: { pr
     projectId = project.id;
     names.set(project.id, { name: project.name });
   }
-  return { projectId, names, zone: me?.timezone };
+  return { projectId, names, zone: me?.timezone, scopes: me?.key?.scopes };
 }
 
 /**
@@ -77,6 +79,20 @@ export function learnQuickAddProject(plan: CapturePlan, parsed: QuickAdd): void 
   const span = parsed.spans.find((s) => s.kind === 'project');
   if (!parsed.project_id || !span) return;
   plan.names.set(parsed.project_id, { name: span.text.replace(/^#/, '').replace(/^"(.*)"$/, '$1') });
+}
+
+/**
+ * The organizer filed the item into a project the plan cannot name: with read, the project list
+ * names it; without read, or if the list fails, the row shows the id. Never fails: the item exists.
+ */
+export async function nameFiledProject(inbox: CaptureInbox, item: CapturedItem, plan: CapturePlan): Promise<void> {
+  if (!item.ai?.applied.includes('project_id') || plan.names.has(item.project_id) || !plan.scopes?.includes('read')) return;
+  try {
+    const project = (await inbox.projects.list()).find((p) => p.id === item.project_id);
+    if (project) plan.names.set(project.id, { name: project.name });
+  } catch {
+    // The id stands in for the name.
+  }
 }
 
 /** Prints the captured item from its own answer: no request here can fail after the capture. */

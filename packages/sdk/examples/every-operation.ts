@@ -13,6 +13,7 @@ import {
   type Me,
   type PairResult,
   type Project,
+  type QuickAdd,
 } from '@capture-inbox/sdk';
 
 export async function everyOperation(baseUrl: string, token: string): Promise<void> {
@@ -22,6 +23,8 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await inbox.me.update({ timezone: me.timezone }); // updateMe
 
   const captured: CapturedItem = await inbox.items.capture({ text: 'buy milk', type: 'todo', organize: false }); // capture
+  const read: QuickAdd = await inbox.items.parse('Call Sam tomorrow 5pm #Work @calls'); // parse
+  void read.spans;
   const page = await inbox.items.list({ limit: 10 }); // listItems
   const first: Item | undefined = page.items[0];
   const item = await inbox.items.get(captured.id); // getItem

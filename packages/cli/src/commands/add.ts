@@ -1,5 +1,5 @@
 import type { CaptureInput } from '@capture-inbox/sdk';
-import { captureOrWarn, learnQuickAddProject, planCapture, printCaptured } from '../capture-flow.js';
+import { captureOrWarn, learnQuickAddProject, nameFiledProject, planCapture, printCaptured } from '../capture-flow.js';
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
 import { rowContext } from '../resolve.js';
@@ -77,6 +77,7 @@ Examples:
     }
     // From here on nothing may fail the command: the item exists (capture-flow.ts says why).
     const item = await captureOrWarn(ctx, inbox, input);
+    if (!ctx.json) await nameFiledProject(inbox, item, plan);
     printCaptured(ctx, item, plan);
     // Why the organizer filed it (or left it): a wrong filing is understandable, and moving it teaches.
     if (!ctx.json && item.ai?.reason) ctx.print(`${'why'.padEnd(8)}  ${item.ai.reason}`);
