@@ -140,6 +140,8 @@ describe.each(DIALECTS)('limits that were missed (%s)', (dialect) => {
     const t = await createTestApp(dialect, { limits: { ...UNLIMITED, free: { perMinute: 4, perDay: 1000 } } });
     try {
       const { web, userId } = await signedInBrowser(t);
+      // The first sign-up owns the server and is Pro; these limits are the Free plan's.
+      await t.services.users.setPlanById(userId, 'free');
       const key = await t.services.keys.mint(userId, 'api');
       for (let i = 0; i < 3; i += 1) expect((await web.submit('/', '/inbox/capture', { text: `web ${i}` })).status).toBe(303);
       const [first] = (await t.services.search.search(userId, {}, { notArchived: true })).items;

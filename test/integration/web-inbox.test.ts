@@ -12,6 +12,8 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     ({ web, userId } = await signedInBrowser(t));
+    // The first sign-up owns the server and is Pro; these pages are the Free plan's (no organizer).
+    await t.services.users.setPlanById(userId, 'free');
   });
   afterAll(async () => t?.close());
 
