@@ -1,5 +1,6 @@
 import type { DialectName } from '../../db/create-db.js';
 import type { Executor } from '../../db/schema.js';
+import { newestFirst } from '../../lib/cursor.js';
 
 /*
  * The outbox's dispatch state: `dispatched_at` says the webhook fan-out has taken an event (or that
@@ -14,10 +15,6 @@ export interface UndispatchedEvent {
   created_at: string;
 }
 
-/** Oldest first: (created_at, id), the order the claim's subquery picks them in. */
-const oldestFirst = (a: UndispatchedEvent, b: UndispatchedEvent): number =>
-  a.created_at === b.created_at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.created_at < b.created_at ? -1 : 1;
-
 /** Marks up to `limit` undispatched outbox events as dispatched and answers them (oldest first). */
 export async function claimUndispatchedEvents(trx: Executor, dialect: DialectName, now: string, limit: number): Promise<UndispatchedEvent[]> {
   let pick = trx.selectFrom('outbox_events').select(['user_id', 'id']).where('dispatched_at', 'is', null).orderBy('created_at').orderBy('id').limit(limit);
@@ -31,7 +28,8 @@ export async function claimUndispatchedEvents(trx: Executor, dialect: DialectNam
     .execute();
   // UPDATE … RETURNING answers rows in the order the update met them (heap order on PostgreSQL),
   // not the subquery's: fan-out gives deliveries ids in this order, and the log reads them newest first.
-  return claimed.sort(oldestFirst);
+  // Oldest first, (created_at, id): the reverse of the pages' order.
+  return claimed.sort((a, b) => newestFirst(b, a));
 }
 
 /**
