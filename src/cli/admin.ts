@@ -2,7 +2,7 @@ import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { loadConfig, loadEnvFile } from '../config.js';
 import { createServices, type Services } from '../container.js';
-import { containerOptionsFrom } from '../container-options.js';
+import { storagePortsFor } from '../storage-ports.js';
 import { backupDatabase } from '../db/backup.js';
 import { openDatabase } from '../open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     const applied = await migrateToLatest(handle.db);
     const result = run
-      ? await runCommand(run, createServices(handle, containerOptionsFrom(config)), values)
+      ? await runCommand(run, createServices({ db: handle, ports: storagePortsFor(handle.dialect), config }), values)
       : { applied: applied.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
     if (result !== PRINTED) process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {

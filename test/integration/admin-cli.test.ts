@@ -7,12 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { createServices, type Services } from '../../src/container.js';
+import type { Services } from '../../src/container.js';
 import type { DbHandle, DialectName } from '../../src/db/create-db.js';
 import { openDatabase } from '../../src/open-database.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { client } from '../helpers/test-app.js';
+import { client, defaultServices } from '../helpers/test-app.js';
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli/admin.js');
 const TOKEN = /^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/;
@@ -107,7 +107,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
   async function sameDatabaseApp(): Promise<{ app: FastifyInstance; services: Services }> {
     if (!handle) {
       handle = openDatabase(database.url);
-      services = createServices(handle);
+      services = defaultServices(handle);
       app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
       await app.ready();
     }
