@@ -43,6 +43,7 @@ import { createProjectsService, type ProjectsService } from './modules/projects/
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createQuickAddService, type QuickAddService } from './modules/quick-add/quick-add.service.js';
+import { createRecurrenceService, type RecurrenceService } from './modules/recurrence/recurrence.service.js';
 import { createExportService } from './modules/transfer/export.service.js';
 import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
@@ -65,6 +66,8 @@ export interface Services {
   tags: TagsService;
   items: ItemsService;
   quickAdd: QuickAddService;
+  /** Recurring items' completions and the user's zone for occurrences. */
+  recurrence: RecurrenceService;
   /** Adds a subtask under an item (the web app's "add subtask"). */
   subtasks: SubtasksService;
   events: EventsService;
@@ -153,12 +156,13 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const tags = createTagsService(base);
   const loader = createItemLoader(tags, dialect);
   // Items' write steps come first: deleting a project moves its items with them.
-  const writes = createItemWrites({ clock, loader, events });
+  const recurrence = createRecurrenceService({ db, newId });
+  const writes = createItemWrites({ clock, loader, events, recurrence });
   const itemStore = ports.itemStore({ db, events, tags, now: writes.now });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
   // The organizer's per-user routing model, taught by moves (edits, bulk) and filings (issue 37).
   const learner = createRoutingLearner({ db, dialect, clock, logger });
-  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner });
+  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, recurrence });
   const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects, learner });
   const store: CounterStore = options.redis ? createRedisStore(options.redis) : (options.cluster?.counterStore ?? createMemoryStore(clock));
@@ -170,7 +174,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
   const imports = createImportedItems({ loader, tags, events });
   const quickAdd = createQuickAddService({ db, clock });
-  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer, quickAdd });
+  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer, quickAdd, recurrence });
   const subtasks = createSubtasksService({ items });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
@@ -224,6 +228,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     tags,
     items,
     quickAdd,
+    recurrence,
     subtasks,
     events,
     idempotency,
