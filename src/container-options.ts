@@ -3,14 +3,15 @@ import type { ContainerOptions, WebhookOptions } from './container.js';
 import type { RedisStoreOptions } from './modules/limits/redis-store.js';
 
 /** The settings the services read; the rest of Config is the HTTP layer's or the process's. */
-export type ServiceSettings = Pick<Config, 'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup'>;
+export type ServiceSettings = Pick<Config, 'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'publicUrl' | 'mail'>;
 
 /**
  * What a caller adds that is not a setting: its logger, the cluster link, and what tests inject
  * (clock, DNS, outbound HTTP, tighter Redis timeouts). A setting cannot be given here, so a
  * process never builds services from anything but its configuration.
  */
-export type ContainerExtras = Omit<ContainerOptions, 'limits' | 'redis' | 'organizer' | 'transcribe' | 'signup' | 'webhooks'> & {
+export type ContainerExtras = Omit<ContainerOptions, 'limits' | 'redis' | 'organizer' | 'transcribe' | 'signup' | 'webhooks' | 'reminders'> & {
+  reminders?: Pick<NonNullable<ContainerOptions['reminders']>, 'pollMs'>;
   webhooks?: Omit<WebhookOptions, 'secretKey' | 'delivery'>;
   redis?: Omit<RedisStoreOptions, 'url' | 'keyPrefix'>;
 };
@@ -26,5 +27,6 @@ export function containerOptionsFrom(config: ServiceSettings, extras: ContainerE
     transcribe: config.transcribe,
     webhooks: { ...(config.secretKey ? { secretKey: config.secretKey } : {}), delivery: config.webhooks, ...webhooks },
     signup: config.signup,
+    reminders: { publicUrl: config.publicUrl, smtpUrl: config.mail.smtpUrl, smtpFrom: config.mail.from, ...extras.reminders },
   };
 }

@@ -55,6 +55,10 @@ import { leaseFor } from './modules/webhooks/retry-policy.js';
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './modules/webhooks/worker-settings.js';
 import { createSigningKeyVault } from './modules/webhooks/signing-keys.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createChannelSenders } from './modules/channels/channel-senders.js';
+import { createChannelsService, type ChannelsService } from './modules/channels/channels.service.js';
+import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/reminder-scheduler.js';
+import { createRemindersService, type RemindersService } from './modules/reminders/reminders.service.js';
 
 export interface Services {
   db: Db;
@@ -88,6 +92,12 @@ export interface Services {
   webhooks: WebhooksService;
   /** Delivers outbox events to webhooks; only the server process starts it. */
   webhookWorker: DeliveryWorker;
+  /** Notification channels (webpush, ntfy, email) and the VAPID key. */
+  channels: ChannelsService;
+  /** Snooze and the reminders log. */
+  reminders: RemindersService;
+  /** Fires due reminders; only the server process starts it (every process may). */
+  reminderScheduler: ReminderScheduler;
   metrics: Metrics;
   voice: VoiceService;
   logger: Logger;
@@ -117,6 +127,17 @@ export interface ContainerOptions {
   processMetrics?: boolean;
   /** Web sign-up: open or closed (ALLOW_SIGNUP) and the plan it gives (DEFAULT_PLAN). */
   signup?: SignupConfig;
+  reminders?: ReminderOptions;
+}
+
+export interface ReminderOptions {
+  /** PUBLIC_URL: notifications link to PUBLIC_URL/items/{id}. */
+  publicUrl?: string;
+  /** SMTP_URL and SMTP_FROM; without smtpUrl, email channels cannot be created. */
+  smtpUrl?: string | undefined;
+  smtpFrom?: string;
+  /** Pause between the scheduler's passes (a reminder fires within this much of its time, plus delivery). */
+  pollMs?: number;
 }
 
 export interface ClusterWorkerLink {
@@ -206,6 +227,8 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     timeoutMs: delivery.timeoutMs,
     ...(hooks.ca ? { ca: hooks.ca } : {}),
   });
+  // Channels are built after the worker (they share its transport); the worker asks for them at send time.
+  let channelDispatch: ChannelsService['dispatch'] | undefined;
   const webhookWorker = createDeliveryWorker({
     ...base,
     dialect,
@@ -215,7 +238,36 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     transport,
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
     onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
+    channels: () => channelDispatch,
   });
+  const rem = options.reminders ?? {};
+  const publicUrl = rem.publicUrl ?? 'http://localhost:8080';
+  const channels = createChannelsService({
+    ...base,
+    vault,
+    instance,
+    publicUrl,
+    allowPrivateTargets: delivery.allowPrivateTargets,
+    smtpConfigured: Boolean(rem.smtpUrl),
+    senders: (vapid) =>
+      createChannelSenders({
+        transport,
+        vapid,
+        vapidSubject: publicUrl.startsWith('https://') ? publicUrl : `mailto:inbox@${new URL(publicUrl).hostname}`,
+        smtpUrl: rem.smtpUrl,
+        smtpFrom: rem.smtpFrom ?? 'Capture Inbox <inbox@localhost>',
+      }),
+  });
+  const reminders = createRemindersService({ db, clock, items });
+  const reminderScheduler = createReminderScheduler({
+    ...base,
+    logger,
+    events,
+    itemView: (userId, id) => items.get(userId, id).catch(() => undefined),
+    onFired: () => webhookWorker.wake(),
+    pollMs: rem.pollMs ?? 1000,
+  });
+  channelDispatch = channels.dispatch;
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
@@ -246,7 +298,11 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     pairing,
     webhooks,
     webhookWorker,
+    channels,
+    reminders,
+    reminderScheduler,
     async close() {
+      await reminderScheduler.stop();
       await webhookWorker.stop();
       await transport.close();
       await limits.close();

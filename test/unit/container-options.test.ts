@@ -37,6 +37,8 @@ const CHANGED: { [K in keyof ServiceSettings]-?: ServiceSettings[K] } = {
   secretKey: Buffer.alloc(32, 1),
   webhooks: { allowPrivateTargets: true, timeoutMs: 99, retryDelaysMs: [1, 2] },
   signup: { allowed: true, defaultPlan: 'free' },
+  publicUrl: 'https://inbox.example.org',
+  mail: { smtpUrl: 'smtp://127.0.0.1:2525', from: 'Changed <changed@example.org>' },
 };
 
 describe('containerOptionsFrom', () => {
@@ -49,6 +51,7 @@ describe('containerOptionsFrom', () => {
       transcribe: { engine: 'openai', openai: { baseUrl: 'http://127.0.0.1:9001/v1', apiKey: undefined, model: 'whisper-1' }, searchPath: undefined },
       webhooks: { secretKey: Buffer.alloc(32, 0xab), delivery: { allowPrivateTargets: false, timeoutMs: 250, retryDelaysMs: [10, 20] } },
       signup: { allowed: false, defaultPlan: 'pro' },
+      reminders: { publicUrl: 'http://localhost:8080', smtpUrl: undefined, smtpFrom: expect.stringMatching(/^Capture Inbox <inbox@.+>$/) as unknown as string },
     });
   });
 
@@ -88,6 +91,7 @@ describe('containerOptionsFrom', () => {
       redis: { url: 'redis://127.0.0.1:6390', keyPrefix: 'other:', commandTimeoutMs: 5_000 },
       webhooks: { secretKey: Buffer.alloc(32, 0xab), delivery: { timeoutMs: 250 }, resolver, ca: ['PEM'] },
       signup: { allowed: false, defaultPlan: 'pro' },
+      reminders: { publicUrl: 'http://localhost:8080', smtpUrl: undefined, smtpFrom: expect.stringMatching(/^Capture Inbox <inbox@.+>$/) as unknown as string },
     });
   });
 });

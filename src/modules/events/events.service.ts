@@ -66,8 +66,8 @@ export interface ChangePage {
 }
 
 export interface EventsService {
-  /** Must be called with the transaction of the change itself: that is what makes events crash-safe. */
-  record(trx: Executor, userId: string, events: PendingEvent[]): Promise<void>;
+  /** Must be called with the transaction of the change itself: that is what makes events crash-safe. Answers the events' ids, in order. */
+  record(trx: Executor, userId: string, events: PendingEvent[]): Promise<string[]>;
   /**
    * PostgreSQL one-statement writes (decisions/0032): `outboxParams` turns events into a prepared
    * query's parameters, and `insertAfterWrite` is the statement's last part, built from them: the
@@ -100,7 +100,9 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
     outboxParams: (userId, events) => outboxColumns(outboxRows(userId, events)),
     insertAfterWrite: insertOutboxAfterWrite,
     async record(trx, userId, events) {
-      await insertOutboxEvents(trx, deps.dialect, userId, outboxRows(userId, events));
+      const rows = outboxRows(userId, events);
+      await insertOutboxEvents(trx, deps.dialect, userId, rows);
+      return rows.map((r) => r.id);
     },
     async changes(userId, query) {
       const issuedAt = deps.clock.now().getTime();
