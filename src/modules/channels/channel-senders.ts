@@ -1,4 +1,4 @@
-import { createTransport, type Transporter } from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import webpush from 'web-push';
 import type { AttemptOutcome, DeliveryTransport } from '../webhooks/delivery-transport.js';
 import type { NotificationContent } from './notification-content.js';
@@ -84,7 +84,7 @@ export function createChannelSenders(deps: {
 
   async function sendMail(m: ChannelMessage): Promise<AttemptOutcome> {
     if (!deps.smtpUrl || !m.target) return { kind: 'failed', status: 0, reason: 'network_error', detail: 'SMTP_URL is not set' };
-    mailer ??= createTransport(deps.smtpUrl);
+    mailer ??= nodemailer.createTransport(deps.smtpUrl);
     try {
       await mailer.sendMail({
         from: deps.smtpFrom,

@@ -88,7 +88,7 @@ export const channelsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'channels'
         operationId: 'deleteChannel',
         summary: 'Delete a notification channel',
         params: IdParams,
-        response: { 200: OkSchema, ...errorResponses(401, 404, 429) },
+        response: { 200: OkSchema, ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
     },
     async (request) => {
@@ -106,7 +106,7 @@ export const channelsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'channels'
         operationId: 'testChannel',
         summary: 'Send a test notification now',
         params: IdParams,
-        response: { 200: TestDeliverySchema, ...errorResponses(401, 404, 413, 415, 429) },
+        response: { 200: TestDeliverySchema, ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
     },
     async (request) => channels.test(authUser(request).id, request.params.id),
