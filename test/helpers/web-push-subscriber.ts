@@ -64,6 +64,7 @@ export function verifyVapid(request: ReceivedRequest): { claims: VapidClaims; pu
   });
   const header0 = JSON.parse(Buffer.from(h!, 'base64url').toString('utf8')) as { alg: string };
   if (header0.alg !== 'ES256') throw new Error(`VAPID JWT alg ${header0.alg}`);
-  if (!verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s!, 'base64url'))) throw new Error('VAPID JWT signature does not verify');
+  if (!verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s!, 'base64url')))
+    throw new Error('VAPID JWT signature does not verify');
   return { claims: JSON.parse(Buffer.from(p!, 'base64url').toString('utf8')) as VapidClaims, publicKey: k };
 }

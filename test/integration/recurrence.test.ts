@@ -71,7 +71,10 @@ describe.each(DIALECTS)('recurrence (%s)', (dialect) => {
     it('from completion: the next occurrence follows the day of completion', async () => {
       t.clock.set('2026-11-25T12:00:00.000Z');
       const a = await berliner();
-      const item = await capture(a.c, 'every! 3 days', { due_at: '2026-11-20T08:00:00.000Z', recurrence: { rule: 'FREQ=DAILY;INTERVAL=3', from: 'completion' } });
+      const item = await capture(a.c, 'every! 3 days', {
+        due_at: '2026-11-20T08:00:00.000Z',
+        recurrence: { rule: 'FREQ=DAILY;INTERVAL=3', from: 'completion' },
+      });
       expect(ok(await a.c.post(`items/${item.id}/toggle`)).due_at).toBe('2026-11-28T08:00:00.000Z');
     });
   });

@@ -70,7 +70,13 @@ describe.each(DIALECTS)('reminders (%s)', (dialect) => {
 
     const [p] = receiver.to('/push/abc');
     const { claims, publicKey } = verifyVapid(p!);
-    expect(publicKey).toBe(ok(await t.app.inject({ method: 'GET', url: '/api/v1/push/key' }).then((r) => ({ status: r.statusCode, body: r.json(), headers: r.headers, text: r.body }))).public_key);
+    expect(publicKey).toBe(
+      ok(
+        await t.app
+          .inject({ method: 'GET', url: '/api/v1/push/key' })
+          .then((r) => ({ status: r.statusCode, body: r.json(), headers: r.headers, text: r.body })),
+      ).public_key,
+    );
     expect(claims.aud).toBe(new URL(receiver.url('/')).origin);
     expect(claims.exp * 1000).toBeGreaterThan(Date.now());
     expect(p!.headers['content-encoding']).toBe('aes128gcm');

@@ -37,7 +37,8 @@ export function checkChannelInput(input: ChannelInput, o: { allowPrivateTargets:
   switch (input.kind) {
     case 'webpush': {
       const sub = input.subscription;
-      if (!sub) throw badRequest('a webpush channel needs subscription: { endpoint, keys: { p256dh, auth } } as PushManager.subscribe gives it', 'subscription');
+      if (!sub)
+        throw badRequest('a webpush channel needs subscription: { endpoint, keys: { p256dh, auth } } as PushManager.subscribe gives it', 'subscription');
       const url = checkedUrl(sub.endpoint, 'subscription.endpoint', o.allowPrivateTargets);
       // P-256 public key, uncompressed (65 bytes); auth secret 16 bytes (RFC 8291).
       if (bytesOf(sub.keys.p256dh) !== 65) throw badRequest('subscription.keys.p256dh must be the 65-byte P-256 key, base64url', 'subscription.keys.p256dh');

@@ -35,12 +35,25 @@ export async function countChannels(db: Executor, userId: string): Promise<numbe
 }
 
 export async function findChannels(db: Executor, userId: string): Promise<ChannelRow[]> {
-  const rows = await db.selectFrom('webhooks').select(COLUMNS).where('user_id', '=', userId).where('kind', '!=', 'webhook').orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .where('kind', '!=', 'webhook')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows as ChannelRow[];
 }
 
 export async function findChannelById(db: Executor, userId: string, id: string): Promise<ChannelRow | undefined> {
-  const row = await db.selectFrom('webhooks').select(COLUMNS).where('user_id', '=', userId).where('id', '=', id).where('kind', '!=', 'webhook').executeTakeFirst();
+  const row = await db
+    .selectFrom('webhooks')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .where('kind', '!=', 'webhook')
+    .executeTakeFirst();
   return row as ChannelRow | undefined;
 }
 

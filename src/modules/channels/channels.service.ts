@@ -11,7 +11,16 @@ import type { DeliveryBody } from '../events/events.service.js';
 import webpush from 'web-push';
 import { checkChannelInput, type ChannelInput } from './channel-input.js';
 import type { ChannelSenders, VapidKeys } from './channel-senders.js';
-import { countChannels, deleteChannel, findChannelById, findChannels, findNotificationContext, insertChannel, type ChannelKind, type ChannelRow } from './channels.repository.js';
+import {
+  countChannels,
+  deleteChannel,
+  findChannelById,
+  findChannels,
+  findNotificationContext,
+  insertChannel,
+  type ChannelKind,
+  type ChannelRow,
+} from './channels.repository.js';
 import { notificationContent, type ReminderItem } from './notification-content.js';
 
 export const MAX_CHANNELS_PER_USER = 20;
@@ -151,7 +160,17 @@ export function createChannelsService(deps: {
       const status = outcome.kind === 'succeeded' ? 'succeeded' : 'failed';
       const lastStatus = outcome.kind === 'interrupted' ? 0 : outcome.status;
       if (outcome.kind === 'failed' && gone(row.kind, outcome.status)) await deleteChannel(db, userId, row.id);
-      return { id: deliveryId, item_id: null, channel_id: row.id, kind: row.kind, remind_at: null, status, attempts: 1, last_status: lastStatus, created_at: createdAt };
+      return {
+        id: deliveryId,
+        item_id: null,
+        channel_id: row.id,
+        kind: row.kind,
+        remind_at: null,
+        status,
+        attempts: 1,
+        last_status: lastStatus,
+        created_at: createdAt,
+      };
     },
 
     async publicKey() {

@@ -26,7 +26,13 @@ const completesOccurrence = (c: ItemChange): boolean =>
  * change's transaction on the row as read there: a retried or stale request that no longer
  * completes anything (the item is open again with a new ETag) cannot skip a second occurrence.
  */
-export async function advanceRecurring(trx: Executor, userId: string, changes: readonly ItemChange[], at: string, recurrence: RecurrenceService): Promise<ItemChange[]> {
+export async function advanceRecurring(
+  trx: Executor,
+  userId: string,
+  changes: readonly ItemChange[],
+  at: string,
+  recurrence: RecurrenceService,
+): Promise<ItemChange[]> {
   const due = changes.filter(completesOccurrence);
   if (due.length === 0) return [...changes];
   const [prefs, counts] = await Promise.all([

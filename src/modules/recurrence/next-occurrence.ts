@@ -7,7 +7,13 @@ import type { Recurrence } from '../items/item-view.js';
 
 /** rrule counts in "floating" time: a wall time written as the UTC instant with the same digits (as quick add's first-occurrence.ts). */
 const floating = (w: WallTime): Date => new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute));
-const wallOf = (d: Date): WallTime => ({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes() });
+const wallOf = (d: Date): WallTime => ({
+  year: d.getUTCFullYear(),
+  month: d.getUTCMonth() + 1,
+  day: d.getUTCDate(),
+  hour: d.getUTCHours(),
+  minute: d.getUTCMinutes(),
+});
 /** Bounded: a rule whose next occurrence is further than this many candidates away has none (never loops for ever). */
 const MAX_CANDIDATES = 1000;
 
@@ -32,8 +38,7 @@ export function nextOccurrence(o: OccurrenceInput): Date | null {
   if (options.count != null && o.completed >= options.count) return null;
   const until = options.until ?? null;
   const dueWall = wallTimeAt(o.zone, o.due);
-  const anchor: WallTime =
-    o.recurrence.from === 'due' ? dueWall : { ...wallTimeAt(o.zone, o.completedAt), hour: dueWall.hour, minute: dueWall.minute };
+  const anchor: WallTime = o.recurrence.from === 'due' ? dueWall : { ...wallTimeAt(o.zone, o.completedAt), hour: dueWall.hour, minute: dueWall.minute };
   const base = o.recurrence.from === 'due' ? o.due : o.completedAt;
   const rule = new RRule({ ...options, count: null, until: null, dtstart: floating(anchor) });
   let candidate = rule.after(floating(anchor), false);

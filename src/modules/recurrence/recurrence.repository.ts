@@ -2,7 +2,10 @@ import type { Executor, ItemCompletionsTable } from '../../db/schema.js';
 
 export async function insertCompletions(db: Executor, rows: readonly ItemCompletionsTable[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('item_completions').values([...rows]).execute();
+  await db
+    .insertInto('item_completions')
+    .values([...rows])
+    .execute();
 }
 
 /** Occurrences completed so far, per item. */
@@ -26,13 +29,13 @@ export async function findCompletionsPage(
   after: { key: string; id: string } | undefined,
   limit: number,
 ): Promise<Array<{ id: string; due_at: string | null; completed_at: string }>> {
-  let query = db
-    .selectFrom('item_completions')
-    .select(['id', 'due_at', 'completed_at'])
-    .where('user_id', '=', userId)
-    .where('item_id', '=', itemId);
+  let query = db.selectFrom('item_completions').select(['id', 'due_at', 'completed_at']).where('user_id', '=', userId).where('item_id', '=', itemId);
   if (after) query = query.where((eb) => eb.or([eb('completed_at', '<', after.key), eb.and([eb('completed_at', '=', after.key), eb('id', '<', after.id)])]));
-  return query.orderBy('completed_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  return query
+    .orderBy('completed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 /** Every completion of the user's items (export). */

@@ -49,7 +49,10 @@ function checkPart(name: string, value: string): void {
 
 /** The rule in its stored form (upper case, no RRULE: prefix), or 400 naming what is wrong. */
 export function checkRecurrence(input: Recurrence): Recurrence {
-  const text = input.rule.trim().replace(/^RRULE:/i, '').toUpperCase();
+  const text = input.rule
+    .trim()
+    .replace(/^RRULE:/i, '')
+    .toUpperCase();
   const seen = new Set<string>();
   for (const part of text.split(';')) {
     const eq = part.indexOf('=');

@@ -90,7 +90,12 @@ export interface ReminderLogRow {
  * The reminders log, newest first: each channel delivery of a fired reminder (the webhooks'
  * delivery rows, decision 0041), and each missed reminder (no channel: it was never sent).
  */
-export async function findReminderLogPage(db: Executor, userId: string, after: { key: string; id: string } | undefined, limit: number): Promise<ReminderLogRow[]> {
+export async function findReminderLogPage(
+  db: Executor,
+  userId: string,
+  after: { key: string; id: string } | undefined,
+  limit: number,
+): Promise<ReminderLogRow[]> {
   const deliveries = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', (j) => j.onRef('w.user_id', '=', 'd.user_id').onRef('w.id', '=', 'd.webhook_id'))
@@ -124,8 +129,13 @@ export async function findReminderLogPage(db: Executor, userId: string, after: {
     .where('m.user_id', '=', userId)
     .where('m.status', '=', 'missed');
   let query = db.selectFrom(deliveries.unionAll(missed).as('log')).selectAll();
-  if (after) query = query.where((eb) => eb.or([eb('log.created_at', '<', after.key), eb.and([eb('log.created_at', '=', after.key), eb('log.id', '<', after.id)])]));
-  return query.orderBy('log.created_at', 'desc').orderBy('log.id', 'desc').limit(limit + 1).execute();
+  if (after)
+    query = query.where((eb) => eb.or([eb('log.created_at', '<', after.key), eb.and([eb('log.created_at', '=', after.key), eb('log.id', '<', after.id)])]));
+  return query
+    .orderBy('log.created_at', 'desc')
+    .orderBy('log.id', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 /** Deletes fires older than the log keeps whose remind_at is also past the scheduler's look-back (so none fires again). */

@@ -34,7 +34,9 @@ export function createRemindersService(deps: { db: Db; clock: Clock; items: Pick
       const limit = clampLimit(query.limit, 50, 200);
       const after = query.cursor === undefined ? undefined : decodeCursor(ORDERING, query.cursor);
       const rows = await findReminderLogPage(deps.db, userId, after ? { key: after.k, id: after.id } : undefined, limit);
-      const page = rows.slice(0, limit).map((r) => ({ ...r, attempts: Number(r.attempts), last_status: r.last_status === null ? null : Number(r.last_status) }));
+      const page = rows
+        .slice(0, limit)
+        .map((r) => ({ ...r, attempts: Number(r.attempts), last_status: r.last_status === null ? null : Number(r.last_status) }));
       const last = page[page.length - 1];
       return { deliveries: page, next_cursor: rows.length > limit && last ? encodeCursor(ORDERING, { k: last.created_at, id: last.id }) : null };
     },
