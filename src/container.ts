@@ -213,8 +213,16 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
   const transfer = createTransferService({
     clock,
-    exporter: createExportService({ clock, users, projects, tags, items, organizerModel: learner.exportModel }),
-    importer: createImportService({ db, items, projects, tags, search }),
+    exporter: createExportService({
+      clock,
+      users,
+      projects,
+      tags,
+      items,
+      organizerModel: learner.exportModel,
+      completions: (userId) => recurrence.allCompletions(db, userId),
+    }),
+    importer: createImportService({ db, items, projects, tags, search, recurrence }),
   });
 
   const hooks = options.webhooks ?? {};
