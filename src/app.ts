@@ -12,6 +12,9 @@ import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
 import { quickAddRoutes } from './modules/quick-add/quick-add.routes.js';
+import { recurrenceRoutes } from './modules/recurrence/recurrence.routes.js';
+import { remindersRoutes } from './modules/reminders/reminders.routes.js';
+import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { installMcp } from './modules/mcp/mcp.routes.js';
 import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { pairingRoutes } from './modules/pairing/pairing.routes.js';
@@ -158,6 +161,9 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(transferRoutes, { transfer });
       await api.register(datesRoutes, { clock });
       await api.register(quickAddRoutes, { quickAdd });
+      await api.register(recurrenceRoutes, { recurrence: services.recurrence });
+      await api.register(remindersRoutes, { reminders: services.reminders });
+      await api.register(channelsRoutes, { channels: services.channels });
     },
     { prefix: API_PREFIX },
   );

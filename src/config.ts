@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { createAjv } from './lib/ajv.js';
 import { Type, type Static } from 'typebox';
 import { parseSecretKey } from './lib/secret-key.js';
@@ -43,6 +43,9 @@ const ConfigSchema = Type.Object({
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   // Comma list of exact origins (scheme://host[:port]).
   CORS_ORIGINS: Type.Optional(Type.String({ pattern: '^\\s*https?://[^,\\s/]+(\\s*,\\s*https?://[^,\\s/]+)*\\s*$' })),
+  // Reminder mail (contract "Reminders"): smtp://user:pass@host:587 or smtps://…
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_FROM: Type.Optional(Type.String({ minLength: 3 })),
   MCP_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 64 }),
   MCP_MAX_IN_FLIGHT_PER_USER: Type.Integer({ minimum: 1, default: 8 }),
 });
@@ -118,6 +121,13 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Bounds of the hosted /mcp endpoint's requests in flight (docs/mcp.md). */
   readonly mcp: McpConfig;
+  /** Where reminder mail goes out (SMTP_URL, SMTP_FROM); without smtpUrl, email channels cannot be created. */
+  readonly mail: MailConfig;
+}
+
+export interface MailConfig {
+  readonly smtpUrl: string | undefined;
+  readonly from: string;
 }
 
 export interface McpConfig {
@@ -250,5 +260,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter((o) => o !== ''),
     ),
     mcp: Object.freeze({ maxInFlight: raw.MCP_MAX_IN_FLIGHT, maxInFlightPerUser: raw.MCP_MAX_IN_FLIGHT_PER_USER }),
+    mail: Object.freeze({ smtpUrl: raw.SMTP_URL, from: raw.SMTP_FROM ?? `Capture Inbox <inbox@${hostname()}>` }),
   });
 }

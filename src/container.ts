@@ -33,6 +33,7 @@ import { createProjectsService, type ProjectsService } from './modules/projects/
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createQuickAddService, type QuickAddService } from './modules/quick-add/quick-add.service.js';
+import { createRecurrenceService, type RecurrenceService } from './modules/recurrence/recurrence.service.js';
 import { createExportService } from './modules/transfer/export.service.js';
 import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
@@ -44,6 +45,10 @@ import { leaseFor } from './modules/webhooks/retry-policy.js';
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './modules/webhooks/worker-settings.js';
 import { createSigningKeyVault } from './modules/webhooks/signing-keys.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createChannelSenders } from './modules/channels/channel-senders.js';
+import { createChannelsService, type ChannelsService } from './modules/channels/channels.service.js';
+import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/reminder-scheduler.js';
+import { createRemindersService, type RemindersService } from './modules/reminders/reminders.service.js';
 
 export interface Services {
   db: Db;
@@ -55,6 +60,8 @@ export interface Services {
   tags: TagsService;
   items: ItemsService;
   quickAdd: QuickAddService;
+  /** Recurring items' completions and the user's zone for occurrences. */
+  recurrence: RecurrenceService;
   /** Adds a subtask under an item (the web app's "add subtask"). */
   subtasks: SubtasksService;
   events: EventsService;
@@ -75,6 +82,12 @@ export interface Services {
   webhooks: WebhooksService;
   /** Delivers outbox events to webhooks; only the server process starts it. */
   webhookWorker: DeliveryWorker;
+  /** Notification channels (webpush, ntfy, email) and the VAPID key. */
+  channels: ChannelsService;
+  /** Snooze and the reminders log. */
+  reminders: RemindersService;
+  /** Fires due reminders; only the server process starts it (every process may). */
+  reminderScheduler: ReminderScheduler;
   metrics: Metrics;
   voice: VoiceService;
   logger: Logger;
@@ -83,7 +96,10 @@ export interface Services {
 }
 
 /** The settings the services read; the rest of Config is the HTTP layer's or the process's. */
-export type ServiceSettings = Pick<Config, 'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup'>;
+export type ServiceSettings = Pick<
+  Config,
+  'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'publicUrl' | 'mail'
+>;
 
 /**
  * What a caller adds that is not a setting: its logger, the cluster link, and what tests inject
@@ -105,6 +121,8 @@ export interface Injections {
   cluster?: ClusterWorkerLink;
   /** prom-client's process metrics in GET /metrics (the server process; tests leave them out). */
   processMetrics?: boolean;
+  /** Pause between the reminder scheduler's passes (a reminder fires within this much of its time, plus delivery). */
+  reminderPollMs?: number;
 }
 
 /** What createServices is built from: the database, its dialect's storage ports and the settings, all required. */
@@ -150,12 +168,13 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const tags = createTagsService(base);
   const loader = createItemLoader(tags, dialect);
   // Items' write steps come first: deleting a project moves its items with them.
-  const writes = createItemWrites({ clock, loader, events });
+  const recurrence = createRecurrenceService({ db, newId });
+  const writes = createItemWrites({ clock, loader, events, recurrence });
   const itemStore = ports.itemStore({ db, events, tags, now: writes.now });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
   // The organizer's per-user routing model, taught by moves (edits, bulk) and filings (issue 37).
   const learner = createRoutingLearner({ db, dialect, clock, logger });
-  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner });
+  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, recurrence });
   const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects, learner });
   const store: CounterStore = config.redisUrl
@@ -166,7 +185,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
   const imports = createImportedItems({ loader, tags, events });
   const quickAdd = createQuickAddService({ db, clock });
-  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer, quickAdd });
+  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer, quickAdd, recurrence });
   const subtasks = createSubtasksService({ items });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
@@ -184,8 +203,16 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
   const transfer = createTransferService({
     clock,
-    exporter: createExportService({ clock, users, projects, tags, items, organizerModel: learner.exportModel }),
-    importer: createImportService({ db, items, projects, tags, search }),
+    exporter: createExportService({
+      clock,
+      users,
+      projects,
+      tags,
+      items,
+      organizerModel: learner.exportModel,
+      completions: (userId) => recurrence.allCompletions(db, userId),
+    }),
+    importer: createImportService({ db, items, projects, tags, search, recurrence }),
   });
 
   const hooks = inject.webhooks ?? {};
@@ -198,6 +225,8 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     timeoutMs: delivery.timeoutMs,
     ...(hooks.ca ? { ca: hooks.ca } : {}),
   });
+  // Channels are built after the worker (they share its transport); the worker asks for them at send time.
+  let channelDispatch: ChannelsService['dispatch'] | undefined;
   const webhookWorker = createDeliveryWorker({
     ...base,
     dialect,
@@ -207,7 +236,35 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     transport,
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
     onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
+    channels: () => channelDispatch,
   });
+  const publicUrl = config.publicUrl;
+  const channels = createChannelsService({
+    ...base,
+    vault,
+    instance,
+    publicUrl,
+    allowPrivateTargets: delivery.allowPrivateTargets,
+    smtpConfigured: Boolean(config.mail.smtpUrl),
+    senders: (vapid) =>
+      createChannelSenders({
+        transport,
+        vapid,
+        vapidSubject: publicUrl.startsWith('https://') ? publicUrl : `mailto:inbox@${new URL(publicUrl).hostname}`,
+        smtpUrl: config.mail.smtpUrl,
+        smtpFrom: config.mail.from,
+      }),
+  });
+  const reminders = createRemindersService({ db, clock, items });
+  const reminderScheduler = createReminderScheduler({
+    ...base,
+    logger,
+    events,
+    itemView: (userId, id) => items.get(userId, id).catch(() => undefined),
+    onFired: () => webhookWorker.wake(),
+    pollMs: inject.reminderPollMs ?? 1000,
+  });
+  channelDispatch = channels.dispatch;
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
@@ -220,6 +277,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     tags,
     items,
     quickAdd,
+    recurrence,
     subtasks,
     events,
     idempotency,
@@ -237,7 +295,11 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     pairing,
     webhooks,
     webhookWorker,
+    channels,
+    reminders,
+    reminderScheduler,
     async close() {
+      await reminderScheduler.stop();
       await webhookWorker.stop();
       await transport.close();
       await limits.close();

@@ -94,6 +94,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   // After listen: a process that cannot serve should not start delivering either.
   services.webhookWorker.start();
+  services.reminderScheduler.start();
 }
 
 async function main(): Promise<void> {

@@ -19,6 +19,8 @@ export interface UsersTable {
   search_slot: ColumnType<number, never, never>;
   /** SQLite only: an insert broke the order of the user's search keys (search-index.sqlite.ts); set by a trigger. */
   search_unordered: ColumnType<number, never, number>;
+  /** Minutes before due_at that a reminder is set by default, or null (contract "Reminders"). */
+  reminder_default: number | null;
 }
 
 export interface ApiKeysTable {
@@ -62,6 +64,10 @@ export interface ItemsTable {
   client_id: string | null;
   created_at: string;
   updated_at: string;
+  /** An RRULE of the contract's subset, or null; recurrence_from is `due` or `completion` when it is set. */
+  recurrence_rule: string | null;
+  recurrence_from: 'due' | 'completion' | null;
+  remind_at: string | null;
   /** SQLite only: the item's FTS rowid (see the search-key-counter migration); written at insert. */
   search_key: ColumnType<number | null, number | undefined, never>;
 }
@@ -134,6 +140,30 @@ export interface WebhooksTable {
   last_failure_status: number | null;
   last_failure_reason: string | null;
   last_failure_at: string | null;
+  /** `webhook`, or the kind of a notification channel (decision 0041). */
+  kind: WebhookKind;
+  /** A channel's public part as JSON (null for webhooks). */
+  target: string | null;
+}
+
+export type WebhookKind = 'webhook' | 'webpush' | 'ntfy' | 'email';
+
+export interface ItemCompletionsTable {
+  id: string;
+  user_id: string;
+  item_id: string;
+  due_at: string | null;
+  completed_at: string;
+}
+
+export interface ReminderFiresTable {
+  id: string;
+  user_id: string;
+  item_id: string;
+  remind_at: string;
+  status: 'fired' | 'missed';
+  event_id: string | null;
+  created_at: string;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -210,6 +240,8 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveriesTable;
   instance_settings: InstanceSettingsTable;
   organizer_models: OrganizerModelsTable;
+  item_completions: ItemCompletionsTable;
+  reminder_fires: ReminderFiresTable;
 }
 
 /**

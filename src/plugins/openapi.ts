@@ -6,7 +6,7 @@ import { installDocsExamples } from './docs-examples.js';
 import { installDocsUi } from './docs-ui.js';
 import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
 import { ChangePageSchema, ChangeSchema } from '../modules/events/events.schemas.js';
-import { CapturedItemSchema, ItemPageSchema, ItemSchema } from '../modules/items/items.schemas.js';
+import { CapturedItemSchema, ItemPageSchema, ItemSchema, RecurrenceSchema } from '../modules/items/items.schemas.js';
 import { AiSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
 import { QuickAddSchema } from '../modules/quick-add/quick-add.schemas.js';
@@ -20,6 +20,7 @@ const SHARED_SCHEMAS: TSchema[] = [
   ErrorSchema,
   InsufficientScopeErrorSchema,
   RateLimitErrorSchema,
+  RecurrenceSchema,
   ItemSchema,
   AiSchema,
   CapturedItemSchema,

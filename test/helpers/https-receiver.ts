@@ -10,6 +10,8 @@ export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   /** The raw body, exactly as sent (what the signatures cover). */
   body: string;
+  /** The same bytes (an encrypted web push is not UTF-8). */
+  raw?: Buffer;
   /** 0-based position among every request this receiver got. */
   index: number;
 }
@@ -43,6 +45,7 @@ export class HttpsReceiver {
           path: req.url ?? '',
           headers: req.headers,
           body: Buffer.concat(chunks).toString('utf8'),
+          raw: Buffer.concat(chunks),
           index: this.received.length,
         };
         this.received.push(request);

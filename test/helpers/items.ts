@@ -13,6 +13,8 @@ export const ITEM_FIELDS = [
   'is_completed',
   'parent_id',
   'project_id',
+  'recurrence',
+  'remind_at',
   'status',
   'tags',
   'title',

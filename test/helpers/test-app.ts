@@ -75,6 +75,8 @@ export interface TestAppOptions {
   /** METRICS_TOKEN and CORS_ORIGINS of the app. */
   metricsToken?: string;
   corsOrigins?: string[];
+  /** SMTP_URL and SMTP_FROM (no SMTP when absent). */
+  mail?: Config['mail'];
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -108,6 +110,7 @@ function testConfig(options: TestAppOptions = {}): Config {
     secretKey: TEST_SECRET_KEY,
     webhooks: options.webhooks?.delivery ?? DEFAULT_CONFIG.webhooks,
     signup: options.signup ?? DEFAULT_CONFIG.signup,
+    mail: options.mail ?? DEFAULT_CONFIG.mail,
   };
 }
 

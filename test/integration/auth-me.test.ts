@@ -86,6 +86,7 @@ describe.each(DIALECTS)('authentication and the current user (%s)', (dialect) =>
         is_pro: false,
         plan: 'free',
         timezone: 'UTC',
+        reminder_default: null,
         created_at: expect.stringMatching(TIMESTAMP),
         key: { id: user.keyId, scopes: ['read', 'capture', 'write', 'webhooks'] },
       });

@@ -184,7 +184,7 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
       expect(again.skipped.map((s: JsonBody) => s.reason)).toEqual(['exists', 'exists', 'exists']);
     });
 
-    it("takes Todoist's own export: a meta row and other unknown row types are skipped and reported, priority, recurrence and deadline reported as dropped", async () => {
+    it("takes Todoist's own export: a meta row and other unknown row types are skipped and reported, priority and deadline reported as dropped, recurrence carried", async () => {
       const a = await actor(t);
       const csv = [
         'TYPE,CONTENT,DESCRIPTION,IS_COLLAPSED,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG',
@@ -202,13 +202,47 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
           { line_or_index: 5, reason: 'unknown row type "bogus"' },
         ],
         dropped: [
-          { line_or_index: 3, field: 'recurrence', value: 'every 3 days' },
           { line_or_index: 4, field: 'priority', value: 'p1' },
           { line_or_index: 4, field: 'deadline', value: '2031-05-31' },
         ],
       });
-      const titles = (await exportJson(a)).items.map((i: JsonBody) => i.title).sort();
-      expect(titles).toEqual(['File the taxes', 'Water the plants']);
+      const items = (await exportJson(a)).items;
+      expect(items.map((i: JsonBody) => i.title).sort()).toEqual(['File the taxes', 'Water the plants']);
+      const plants = items.find((i: JsonBody) => i.title === 'Water the plants');
+      expect(plants.recurrence).toEqual({ rule: 'FREQ=DAILY;INTERVAL=3', from: 'due' });
+      expect(plants.due_at).not.toBeNull();
+    });
+
+    it('carries recurrence, remind_at and completions from an export into another account', async () => {
+      const a = await actor(t);
+      const item = ok(
+        await a.c.post('capture', {
+          text: 'water',
+          due_at: '2030-01-01T08:00:00.000Z',
+          remind_at: '2030-01-01T07:30:00.000Z',
+          recurrence: { rule: 'FREQ=DAILY;INTERVAL=3', from: 'due' },
+        }),
+        201,
+      );
+      ok(await a.c.post(`items/${item.id}/toggle`));
+      const doc = await exportJson(a);
+      expect(doc.completions).toEqual([{ item_id: item.id, completed_at: expect.any(String), due_at: '2030-01-01T08:00:00.000Z' }]);
+      const b = await actor(t);
+      ok(await b.c.post('import', doc));
+      const copy = ok(await b.c.get(`items/${item.id}`));
+      expect(copy).toMatchObject({
+        recurrence: { rule: 'FREQ=DAILY;INTERVAL=3', from: 'due' },
+        due_at: '2030-01-04T08:00:00.000Z',
+        remind_at: '2030-01-04T07:30:00.000Z',
+      });
+      expect(ok(await b.c.get(`items/${item.id}/completions`)).completions).toEqual(doc.completions.map(({ item_id: _i, ...c }: JsonBody) => c));
+      const bad = {
+        ...doc,
+        items: doc.items.map((i: JsonBody) => ({ ...i, id: '0190f5e2-7c3a-7b1d-9e2f-00000000beef', recurrence: { rule: 'FREQ=SECONDLY', from: 'due' } })),
+        completions: [],
+      };
+      const c = await actor(t);
+      expectError(await c.c.post('import', bad), 400, 'bad_request');
     });
 
     it('takes a body over 1 MiB and refuses one over 20 MiB with 413', async () => {

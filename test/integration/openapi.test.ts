@@ -45,8 +45,8 @@ const SPEC_OPERATIONS = [
   'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
 ];
 
-/** The spec's only operations without a bearer key: the pairing pair. */
-const PUBLIC_OPERATIONS = ['POST /api/v1/connect/start', 'POST /api/v1/connect/exchange'];
+/** The operations without a bearer key: the pairing pair, and the VAPID public key (contract "Reminders"). */
+const PUBLIC_OPERATIONS = ['POST /api/v1/connect/start', 'POST /api/v1/connect/exchange', 'GET /api/v1/push/key'];
 
 /** Error statuses the contract allows; each must be answered with the shared error schema. */
 const ERROR_STATUSES = ['400', '401', '402', '403', '404', '409', '410', '412', '413', '415', '422', '425', '429', '503'];

@@ -64,6 +64,9 @@ describe('route hooks', () => {
       'POST /api/v1/webhooks': IDEMPOTENT,
       'POST /api/v1/webhooks/:id/deliveries/:delivery_id/redeliver': IDEMPOTENT,
       'POST /api/v1/import': IDEMPOTENT,
+      'POST /api/v1/items/:id/snooze': [...ETAG, ...IDEMPOTENT].sort(),
+      'POST /api/v1/channels': IDEMPOTENT,
+      'POST /api/v1/channels/:id/test': IDEMPOTENT,
     });
   });
 });

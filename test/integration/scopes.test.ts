@@ -28,7 +28,7 @@ function contractScope(method: string, path: string): Scope | 'none' {
 /** write covers capture (contract: "capture included"). */
 const admits = (held: Scope, needed: Scope | 'none'): boolean => needed === 'none' || held === needed || (needed === 'capture' && held === 'write');
 
-const PUBLIC = new Set(['/api/v1/connect/start', '/api/v1/connect/exchange', '/api/v1/openapi.json']);
+const PUBLIC = new Set(['/api/v1/connect/start', '/api/v1/connect/exchange', '/api/v1/openapi.json', '/api/v1/push/key']);
 
 describe.each(DIALECTS)('key scopes (%s)', (dialect) => {
   let t: TestApp;

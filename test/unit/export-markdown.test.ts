@@ -17,6 +17,8 @@ function item(fields: Partial<ItemView> & Pick<ItemView, 'type' | 'title'>): Ite
     parent_id: null,
     tags: [],
     archived_at: null,
+    recurrence: null,
+    remind_at: null,
     created_at: at,
     updated_at: at,
     ...fields,

@@ -8,6 +8,8 @@ const item: ItemView = {
   type: 'todo',
   title: 'buy milk',
   content_md: null,
+  recurrence: null,
+  remind_at: null,
   is_completed: false,
   status: 'todo',
   due_at: null,

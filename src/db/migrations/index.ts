@@ -11,6 +11,8 @@ import * as instanceSettings from './2026-11-24-0300-instance-settings.js';
 import * as leanItemIndexes from './2026-11-25-0001-lean-item-indexes.js';
 import * as leanOutboxIndexes from './2026-11-25-0002-lean-outbox-indexes.js';
 import * as organizerModels from './2026-11-26-0300-organizer-models.js';
+import * as recurrence from './2026-11-27-0100-recurrence.js';
+import * as reminders from './2026-11-27-0110-reminders.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0001-lean-item-indexes': leanItemIndexes,
   '2026-11-25-0002-lean-outbox-indexes': leanOutboxIndexes,
   '2026-11-26-0300-organizer-models': organizerModels,
+  '2026-11-27-0100-recurrence': recurrence,
+  '2026-11-27-0110-reminders': reminders,
 };

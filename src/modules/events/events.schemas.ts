@@ -8,7 +8,13 @@ export const ChangeSchema = Type.Object(
     id: Uuid,
     event: StringEnum(ITEM_EVENT_NAMES, { description: ITEM_EVENT_NAMES.join(' | ') }),
     created_at: UtcTimestamp,
-    data: Type.Object({ item: ref(ItemSchema) }, { description: 'the item after the change; for item.deleted, the item as it was' }),
+    data: Type.Object(
+      {
+        item: ref(ItemSchema),
+        next_due_at: Type.Optional(UtcTimestamp),
+      },
+      { description: 'the item after the change; for item.deleted, the item as it was; item.completed of a recurring item adds next_due_at' },
+    ),
     cursor: Type.String({ description: 'the feed position just after this change' }),
   },
   { $id: 'Change', title: 'Change', description: 'exactly the body a webhook receives for the event, plus cursor' },

@@ -30,7 +30,7 @@ const CURSOR_LIFETIME_MS = 30 * DAY_MS;
  */
 export const EVENT_RETENTION_MS = 31 * DAY_MS;
 
-export type ItemEventName = 'item.created' | 'item.updated' | 'item.completed' | 'item.uncompleted' | 'item.archived' | 'item.deleted';
+export type ItemEventName = 'item.created' | 'item.updated' | 'item.completed' | 'item.uncompleted' | 'item.archived' | 'item.deleted' | 'item.reminder';
 
 export const ITEM_EVENT_NAMES: readonly ItemEventName[] = [
   'item.created',
@@ -39,18 +39,21 @@ export const ITEM_EVENT_NAMES: readonly ItemEventName[] = [
   'item.uncompleted',
   'item.archived',
   'item.deleted',
+  'item.reminder',
 ];
 
 export interface PendingEvent {
   name: ItemEventName;
   item: ItemView;
+  /** item.completed of a recurring item: the due date it moved to (contract "Recurrence"). */
+  next_due_at?: string;
 }
 
 export interface DeliveryBody {
   id: string;
   event: ItemEventName;
   created_at: string;
-  data: { item: ItemView };
+  data: { item: ItemView; next_due_at?: string };
 }
 
 /** A change of the feed: the delivery body, plus the cursor just after it. */
@@ -63,8 +66,8 @@ export interface ChangePage {
 }
 
 export interface EventsService {
-  /** Must be called with the transaction of the change itself: that is what makes events crash-safe. */
-  record(trx: Executor, userId: string, events: PendingEvent[]): Promise<void>;
+  /** Must be called with the transaction of the change itself: that is what makes events crash-safe. Answers the events' ids, in order. */
+  record(trx: Executor, userId: string, events: PendingEvent[]): Promise<string[]>;
   /**
    * PostgreSQL one-statement writes (decisions/0032): `outboxParams` turns events into a prepared
    * query's parameters, and `insertAfterWrite` is the statement's last part, built from them: the
@@ -87,9 +90,9 @@ export interface EventsService {
 export function createEventsService(deps: { db: Db; dialect: DialectName; clock: Clock; newId: IdGenerator }): EventsService {
   const outboxRows = (userId: string, events: readonly PendingEvent[]): OutboxRow[] => {
     const createdAt = toTimestamp(deps.clock.now());
-    return events.map(({ name, item }) => {
+    return events.map(({ name, item, next_due_at }) => {
       const id = deps.newId();
-      const body: DeliveryBody = { id, event: name, created_at: createdAt, data: { item } };
+      const body: DeliveryBody = { id, event: name, created_at: createdAt, data: next_due_at === undefined ? { item } : { item, next_due_at } };
       return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
     });
   };
@@ -97,7 +100,9 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
     outboxParams: (userId, events) => outboxColumns(outboxRows(userId, events)),
     insertAfterWrite: insertOutboxAfterWrite,
     async record(trx, userId, events) {
-      await insertOutboxEvents(trx, deps.dialect, userId, outboxRows(userId, events));
+      const rows = outboxRows(userId, events);
+      await insertOutboxEvents(trx, deps.dialect, userId, rows);
+      return rows.map((r) => r.id);
     },
     async changes(userId, query) {
       const issuedAt = deps.clock.now().getTime();

@@ -2,7 +2,7 @@ import type { SignupConfig } from '../../config.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import { readSetting, writeSetting } from './instance.repository.js';
+import { insertSettingIfAbsent, readSetting, writeSetting } from './instance.repository.js';
 
 const SIGNUP_OPEN = 'signup_open';
 
@@ -17,6 +17,8 @@ export interface InstanceService {
   signup(): Promise<SignupState>;
   setSignupOpen(open: boolean): Promise<SignupState>;
   readonly defaultPlan: SignupConfig['defaultPlan'];
+  /** A value made once for the whole server (the VAPID key pair): the stored one, or `make()`'s, stored by whichever process came first. */
+  keepFirst(name: string, make: () => string): Promise<string>;
 }
 
 /**
@@ -36,5 +38,11 @@ export function createInstanceService(deps: { db: Db; clock: Clock; signup: Sign
       return signup();
     },
     defaultPlan: deps.signup.defaultPlan,
+    async keepFirst(name, make) {
+      const stored = await readSetting(db, name);
+      if (stored !== undefined) return stored;
+      await insertSettingIfAbsent(db, name, make(), toTimestamp(deps.clock.now()));
+      return (await readSetting(db, name))!;
+    },
   };
 }

@@ -8,6 +8,7 @@ import type { AiView } from '../organizer/organizer.schemas.js';
 import type { OrganizerService } from '../organizer/organizer.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { QuickAddService } from '../quick-add/quick-add.service.js';
+import { checkRecurrence, defaultRemindAt, type RecurrenceService } from '../recurrence/recurrence.service.js';
 import { normalizeTagNames } from '../tags/tags.service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { splitCapturedText } from './capture-text.js';
@@ -31,6 +32,8 @@ export interface CaptureInput {
   tags?: string[];
   /** Read the text with quick add first; explicit fields win. */
   parse?: boolean;
+  recurrence?: { rule: string; from: 'due' | 'completion' } | null;
+  remind_at?: string | null;
 }
 
 /** `ai` is what the organizer decided, or null when it did not run. */
@@ -47,6 +50,7 @@ export interface CaptureDeps {
   projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
   organizer: Pick<OrganizerService, 'organizeCapture' | 'keepFiling'>;
   quickAdd: Pick<QuickAddService, 'applyToCapture'>;
+  recurrence: Pick<RecurrenceService, 'prefs'>;
 }
 
 export function createCapture(deps: CaptureDeps): Capture {
@@ -68,6 +72,8 @@ export function createCapture(deps: CaptureDeps): Capture {
     input = await deps.quickAdd.applyToCapture(user, input);
     const tags = input.tags === undefined ? [] : normalizeTagNames(input.tags);
     const dueAt = input.due_at === undefined ? null : parseTimestamp(input.due_at, 'due_at');
+    const recurrence = input.recurrence ? checkRecurrence(input.recurrence) : null;
+    let remindAt = input.remind_at === undefined || input.remind_at === null ? null : parseTimestamp(input.remind_at, 'remind_at');
     const projectId = input.project_id ? (await deps.projects.requireProject(db, user.id, input.project_id)).id : await deps.projects.inboxId(user.id);
     const text = splitCapturedText(input.text);
     let fields = { type: input.type ?? ('todo' as const), project_id: projectId, due_at: dueAt, title: text.title as string | null };
@@ -77,12 +83,16 @@ export function createCapture(deps: CaptureDeps): Capture {
       const fixed = { type: input.type !== undefined, project_id: input.project_id !== undefined, due_at: input.due_at !== undefined };
       ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
     }
+    if (recurrence && fields.due_at === null) throw badRequest('a recurrence needs a due_at: give one in the same request', 'recurrence');
+    if (fields.due_at !== null && input.remind_at === undefined) remindAt = defaultRemindAt(fields.due_at, (await deps.recurrence.prefs(db, user.id)).reminder_default);
     const stamped = () =>
       newItemRow({
         id: deps.newId(),
         user_id: user.id,
         ...fields,
         content_md: text.content_md,
+        recurrence,
+        remind_at: remindAt,
         client_id: input.client_id ?? null,
         created_at: toTimestamp(deps.clock.now()),
       });

@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
+import { defaultRemindAt, type RecurrenceService } from '../recurrence/recurrence.service.js';
 import type { RoutingLearner } from '../organizer/learning/routing-learner.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { normalizeTagNames, tagKey, type TagsService } from '../tags/tags.service.js';
@@ -30,6 +31,7 @@ export function createItemEdits(deps: {
   projects: Pick<ProjectsService, 'requireProject'>;
   writes: ItemWrites;
   learner: Pick<RoutingLearner, 'learnMoves'>;
+  recurrence: Pick<RecurrenceService, 'prefs'>;
 }): ItemEdits {
   const { db, loader, writes } = deps;
 
@@ -65,6 +67,11 @@ export function createItemEdits(deps: {
         async (trx, row) => {
           const at = writes.now();
           const { patch, before, after } = patchColumns(row, input, at);
+          // A new due date without an explicit remind_at gets the user's default reminder, when they have one.
+          if (typeof patch.due_at === 'string' && input.remind_at === undefined) {
+            const remind = defaultRemindAt(patch.due_at, (await deps.recurrence.prefs(trx, userId)).reminder_default);
+            if (remind !== null && remind !== row.remind_at) patch.remind_at = remind;
+          }
           if (input.project_id !== undefined && input.project_id !== row.project_id) {
             patch.project_id = (await deps.projects.requireProject(trx, userId, input.project_id)).id;
             // A move by the user teaches the organizer where such items go (issue 37), in this transaction.

@@ -24,6 +24,8 @@ export function itemEtag(item: ItemView): string {
     item.archived_at,
     item.created_at,
     item.updated_at,
+    item.recurrence,
+    item.remind_at,
   ];
   return `"${hash('sha256', JSON.stringify(fields), 'base64url')}"`;
 }

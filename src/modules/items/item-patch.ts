@@ -1,7 +1,9 @@
 import type { ItemStatus, ItemType } from '../../db/schema.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
 import { setStatusState, stateDiff, stateOf, type ItemState } from './item-state.js';
-import type { ItemRow } from './item-view.js';
+import { badRequest } from '../../errors.js';
+import { checkRecurrence } from '../recurrence/recurrence.service.js';
+import type { ItemRow, Recurrence } from './item-view.js';
 import type { ItemPatch } from './items.repository.js';
 
 export interface PatchInput {
@@ -13,6 +15,8 @@ export interface PatchInput {
   parent_id?: string | null;
   tags?: string[];
   type?: ItemType;
+  recurrence?: Recurrence | null;
+  remind_at?: string | null;
 }
 
 const emptyToNull = (value: string | null | undefined): string | null => (value === null || value === undefined || value.trim() === '' ? null : value);
@@ -37,7 +41,28 @@ export function patchColumns(row: ItemRow, input: PatchInput, at: string): { pat
     if (due !== row.due_at) patch.due_at = due;
   }
   if (input.type !== undefined && input.type !== row.type) patch.type = input.type;
+  if (input.recurrence !== undefined) {
+    const wanted = input.recurrence === null ? null : checkRecurrence(input.recurrence);
+    if ((wanted?.rule ?? null) !== row.recurrence_rule || (wanted?.from ?? null) !== row.recurrence_from) {
+      patch.recurrence_rule = wanted?.rule ?? null;
+      patch.recurrence_from = wanted?.from ?? null;
+    }
+  }
+  if (input.remind_at !== undefined) {
+    const remind = input.remind_at === null ? null : parseTimestamp(input.remind_at, 'remind_at');
+    if (remind !== row.remind_at) patch.remind_at = remind;
+  }
+  checkRecurrenceHasDue(row, patch, input);
   const before = stateOf(row);
   const after = input.status === undefined ? before : setStatusState(before, input.status, at);
   return { patch: { ...patch, ...stateDiff(before, after) }, before, after };
+}
+
+/** A recurring item needs a due date: setting a rule without one, or clearing the due date of a recurring item without ending the rule, is 400. */
+function checkRecurrenceHasDue(row: ItemRow, patch: ItemPatch, input: PatchInput): void {
+  const rule = patch.recurrence_rule !== undefined ? patch.recurrence_rule : row.recurrence_rule;
+  const due = patch.due_at !== undefined ? patch.due_at : row.due_at;
+  if (rule === null || rule === undefined || (due !== null && due !== undefined)) return;
+  if (input.recurrence) throw badRequest('a recurrence needs a due_at: give one in the same request', 'recurrence');
+  throw badRequest('this item recurs: clearing its due_at needs recurrence: null in the same PATCH', 'due_at');
 }

@@ -87,6 +87,8 @@ export function createPostgresItemStore(deps: { db: Db; events: EventsService; t
       const at = deps.now();
       const change = stateChange(row, next, at);
       if (!change) return toItemView(row, tags);
+      // Completing a recurring item records the completion and moves the item: the locked path does that.
+      if (row.recurrence_rule !== null && change.events.includes('item.completed')) return undefined;
       const patch = { ...change.patch, updated_at: at };
       const view = toItemView({ ...row, ...patch }, tags);
       const outbox = events.outboxParams(

@@ -17,12 +17,17 @@ export const ITEM_VIEW_COLUMNS = [
   'archived_at',
   'created_at',
   'updated_at',
+  'recurrence_rule',
+  'recurrence_from',
+  'remind_at',
 ] as const;
 
 /** The columns of an ItemRow; every query that loads items for a change selects exactly these. */
 export const ITEM_COLUMNS = [...ITEM_VIEW_COLUMNS, 'user_id', 'status_before_archive', 'client_id'] as const;
 
-export type ItemViewRow = Pick<ItemRow, (typeof ITEM_VIEW_COLUMNS)[number]>;
+type LaterColumns = 'recurrence_rule' | 'recurrence_from' | 'remind_at';
+/** A row with the view's columns; a new row may leave out the recurrence and reminder ones (null). */
+export type ItemViewRow = Omit<Pick<ItemRow, (typeof ITEM_VIEW_COLUMNS)[number]>, LaterColumns> & Partial<Pick<ItemRow, LaterColumns>>;
 
 /**
  * An item's tag names as a JSON array text (in no order), for a query that selects from `items`.
@@ -53,6 +58,14 @@ export interface ItemView {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  recurrence: Recurrence | null;
+  remind_at: string | null;
+}
+
+/** A repeating schedule (contract "Recurrence"): an RRULE of the subset, counted from the due date or the completion. */
+export interface Recurrence {
+  rule: string;
+  from: 'due' | 'completion';
 }
 
 /** Tag order in responses: case-insensitive, with a stable tie-break on the exact spelling. */
@@ -78,6 +91,8 @@ export function toItemView(row: ItemViewRow, tags: readonly string[]): ItemView 
     archived_at: row.archived_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    recurrence: row.recurrence_rule ? { rule: row.recurrence_rule, from: row.recurrence_from ?? 'due' } : null,
+    remind_at: row.remind_at ?? null,
   };
 }
 

@@ -6,6 +6,8 @@ import type { EventsService, ItemEventName, PendingEvent } from '../events/event
 import type { ItemLoader } from './item-loader.js';
 import { stateDiff, stateEventNames, stateOf, type ItemState } from './item-state.js';
 import { toItemView, type ItemRow, type ItemView } from './item-view.js';
+import { advanceRecurring, type CompletedOccurrence } from './recurring-completion.js';
+import type { RecurrenceService } from '../recurrence/recurrence.service.js';
 import { deleteItemsByIds, findItemIdsInProject, findItemsByIds, findSubtrees, moveItemsToProject, updateItems, type ItemPatch } from './items.repository.js';
 
 /** One row's change: the columns to write (besides updated_at) and the events it announces. */
@@ -15,6 +17,8 @@ export interface ItemChange {
   events: ItemEventName[];
   /** The item's tags after the change, when known (read with the locked row, and left alone): saves asking again. */
   tags?: readonly string[];
+  /** Set by advanceRecurring: the change completed this occurrence of a recurring item and moved it on. */
+  occurrence?: CompletedOccurrence;
 }
 
 /** A row as read for a change; rows read by loader.lockedRows() carry their tags. */
@@ -54,13 +58,14 @@ export interface ItemWrites {
   now(): string;
 }
 
-export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; events: EventsService }): ItemWrites {
+export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; events: EventsService; recurrence: RecurrenceService }): ItemWrites {
   const { loader } = deps;
   const now = () => toTimestamp(deps.clock.now());
 
   /** One UPDATE … RETURNING per distinct patch, one tag query for all changed rows, one outbox insert. */
-  const commit: ItemWrites['commit'] = async (trx, userId, changes, at) => {
-    if (changes.length === 0) return new Map();
+  const commit: ItemWrites['commit'] = async (trx, userId, requested, at) => {
+    if (requested.length === 0) return new Map();
+    const changes = await advanceRecurring(trx, userId, requested, at, deps.recurrence);
     const groups = new Map<string, { patch: ItemPatch; ids: string[] }>();
     for (const { row, patch } of changes) {
       const key = JSON.stringify(patch);
@@ -82,7 +87,13 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
       const item = views.get(change.row.id);
       // Deleted by a concurrent transaction since it was read (PostgreSQL, read committed): gone, so 404.
       if (!item) throw notFound('item');
-      for (const name of change.events) events.push({ name, item });
+      const occ = change.occurrence;
+      for (const name of change.events) {
+        if (occ && name === 'item.completed') {
+          // The occurrence as completed; the item itself has moved on (item.updated follows).
+          events.push({ name, item: { ...item, is_completed: true, status: 'done', due_at: occ.due_at, remind_at: occ.remind_at }, next_due_at: occ.next_due_at });
+        } else events.push({ name, item });
+      }
     }
     if (events.length > 0) await deps.events.record(trx, userId, events);
     return views;

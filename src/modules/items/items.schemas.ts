@@ -5,6 +5,18 @@ import { AiSchema } from '../organizer/organizer.schemas.js';
 export const ItemStatusSchema = StringEnum(['backlog', 'todo', 'doing', 'done', 'archived'], { description: 'backlog | todo | doing | done | archived' });
 export const ItemTypeSchema = StringEnum(['note', 'todo']);
 
+const recurrenceFields = {
+    rule: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL',
+    }),
+    from: StringEnum(['due', 'completion'], { description: 'due: the next occurrence follows the previous due date; completion: it follows the completion' }),
+};
+export const RecurrenceSchema = Type.Object(recurrenceFields, { $id: 'Recurrence', title: 'Recurrence', description: 'a repeating schedule; needs a due_at' });
+/** Request bodies validate it inline (their validator does not resolve shared $refs). */
+const RecurrenceBody = Type.Object(recurrenceFields, { description: 'a repeating schedule; needs a due_at' });
+
 export const ItemSchema = Type.Object(
   {
     id: Uuid,
@@ -20,6 +32,8 @@ export const ItemSchema = Type.Object(
     archived_at: Nullable(UtcTimestamp),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
+    recurrence: Type.Union([ref(RecurrenceSchema), Type.Null()], { description: 'the repeating schedule, or null' }),
+    remind_at: Nullable(UtcTimestamp),
   },
   { $id: 'Item', title: 'Item' },
 );
@@ -54,6 +68,8 @@ export const CaptureBody = Type.Object({
   organize: Type.Optional(Type.Boolean({ default: false, description: 'run the AI organizer (Pro)' })),
   client_id: Type.Optional(Type.String({ format: 'uuid', description: 'idempotency key: repeating it returns the first item with 200' })),
   due_at: Type.Optional(DateTime),
+  recurrence: Type.Optional(Type.Union([RecurrenceBody, Type.Null()], { description: 'a repeating schedule; needs a due_at' })),
+  remind_at: Type.Optional(Nullable(DateTime)),
   tags: Type.Optional(
     Type.Array(Type.String({ minLength: 1, pattern: '^[^,]*$', description: 'tag name: 1..50 characters after trim, no comma' }), {
       maxItems: 20,
@@ -80,6 +96,8 @@ export const PatchItemBody = Type.Object({
   title: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   content_md: Type.Optional(Nullable(Type.String({ maxLength: 100000 }))),
   due_at: Type.Optional(Nullable(DateTime)),
+  recurrence: Type.Optional(Type.Union([RecurrenceBody, Type.Null()], { description: 'a repeating schedule (needs a due_at); null ends it' })),
+  remind_at: Type.Optional(Nullable(DateTime)),
   project_id: Type.Optional(Uuid),
   status: Type.Optional(ItemStatusSchema),
   parent_id: Type.Optional(Nullable(Uuid)),

@@ -13,6 +13,8 @@ export interface NewItem {
   parent_id?: string | null;
   due_at?: string | null;
   client_id?: string | null;
+  recurrence?: { rule: string; from: 'due' | 'completion' } | null;
+  remind_at?: string | null;
   /** Defaults to created_at. */
   updated_at?: string;
   /** Imported and seeded items arrive done or archived; a capture starts from freshState(type). */
@@ -38,5 +40,8 @@ export function newItemRow(item: NewItem): NewItemRow {
     client_id: item.client_id ?? null,
     created_at: item.created_at,
     updated_at: item.updated_at ?? item.created_at,
+    recurrence_rule: item.recurrence?.rule ?? null,
+    recurrence_from: item.recurrence?.from ?? null,
+    remind_at: item.remind_at ?? null,
   };
 }

@@ -1,4 +1,7 @@
-import { RRule } from 'rrule';
+import rrule from 'rrule';
+
+// rrule is CommonJS: Node's ES loader gives its exports as the default export (dist/cli runs unbundled).
+const { RRule } = rrule;
 import { addDays, instantOf, wallTimeAt, type WallTime } from '../organizer/local/zoned-time.js';
 
 /** A day without a time is due at nine, as the organizer reads it. */

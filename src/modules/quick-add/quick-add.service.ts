@@ -15,6 +15,7 @@ export interface CaptureRequestFields {
   project_id?: string;
   due_at?: string;
   tags?: string[];
+  recurrence?: { rule: string; from: 'due' | 'completion' } | null;
 }
 
 export interface QuickAddService {
@@ -44,7 +45,6 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
       if (!input.parse) return input;
       const parsed = await parse(user, input.text);
       if (parsed.spans.length === 0) return input;
-      // Issue 31 (items gain `recurrence`): parsed.recurrence is the one thing not passed on yet; it goes here.
       return {
         ...input,
         // Splits into the same title and body again (capture-text.ts); only understood tokens are gone.
@@ -53,6 +53,7 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
         ...(input.project_id === undefined && parsed.project_id !== null ? { project_id: parsed.project_id } : {}),
         ...(input.due_at === undefined && parsed.due_at !== null ? { due_at: parsed.due_at } : {}),
         ...(input.tags === undefined && parsed.tags.length > 0 ? { tags: parsed.tags } : {}),
+        ...(input.recurrence === undefined && parsed.recurrence !== null ? { recurrence: parsed.recurrence } : {}),
       };
     },
   };

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../../errors.js';
 import { createAjv } from '../../lib/ajv.js';
+import { checkRecurrence } from '../recurrence/recurrence.service.js';
 import { parentsFirst, type ImportPlan, type PlannedItem } from './import-plan.js';
 import { ExportDocumentSchema, type ExportDocument, type ExportItem } from './transfer.schemas.js';
 
@@ -26,7 +27,19 @@ function planItem(item: ExportItem, position: number): PlannedItem {
     created_at: item.created_at,
     updated_at: item.updated_at,
     tags: item.tags ?? [],
+    // A rule outside the subset, or one without a due date, refuses the whole document.
+    recurrence: item.recurrence ? checkPlannedRecurrence(item, position) : null,
+    remind_at: item.remind_at ?? null,
   };
+}
+
+function checkPlannedRecurrence(item: ExportItem, position: number): { rule: string; from: 'due' | 'completion' } {
+  if (!item.due_at) throw badRequest(`items[${position}]: a recurrence needs a due_at`, 'items');
+  try {
+    return checkRecurrence(item.recurrence!);
+  } catch (error) {
+    throw badRequest(`items[${position}]: ${(error as Error).message}`, 'items');
+  }
 }
 
 /** Our export document, checked whole before anything is written: a fault anywhere is a 400. */
@@ -48,5 +61,9 @@ export function readExportDocument(body: unknown): ImportPlan {
   }
   const ordered = parentsFirst(items);
   if (ordered.length !== items.length) throw badRequest('items: parent_id links form a cycle', 'items');
-  return { projects, items: ordered };
+  const completions = (body.completions ?? []).map((c) => ({ item_id: c.item_id.toLowerCase(), completed_at: c.completed_at, due_at: c.due_at }));
+  for (const [i, c] of completions.entries()) {
+    if (!seen.has(c.item_id)) throw badRequest(`completions[${i}]: item_id ${c.item_id} is not in items`, 'completions');
+  }
+  return { projects, items: ordered, completions };
 }

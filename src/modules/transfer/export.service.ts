@@ -28,6 +28,8 @@ export function createExportService(deps: {
   items: ItemsService;
   /** The organizer's learned model of the user (issue 37): their data too. */
   organizerModel: (userId: string) => Promise<object | null>;
+  /** Completed occurrences of recurring items (contract "Recurrence"). */
+  completions: (userId: string) => Promise<Array<{ item_id: string; completed_at: string; due_at: string | null }>>;
 }): ExportService {
   async function* json(userId: string): AsyncGenerator<string> {
     const me = await deps.users.me(userId);
@@ -53,7 +55,7 @@ export function createExportService(deps: {
       }
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
-    yield '\n]}\n';
+    yield `\n],"completions":${JSON.stringify(await deps.completions(userId))}}\n`;
   }
 
   async function* markdown(userId: string): AsyncGenerator<string> {

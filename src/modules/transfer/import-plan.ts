@@ -8,8 +8,16 @@ export interface ImportPlan {
   items: PlannedItem[];
   /** Rows of the source left out whole (a Todoist `meta` row), reported with the result's `skipped`. */
   skipped?: PlanSkip[];
-  /** What an imported item could not carry (a Todoist priority, a recurrence), reported as `dropped`. */
+  /** What an imported item could not carry (a Todoist priority), reported as `dropped`. */
   dropped?: PlanDrop[];
+  /** Completed occurrences of recurring items (contract "Recurrence": export and import carry them). */
+  completions?: PlannedCompletion[];
+}
+
+export interface PlannedCompletion {
+  item_id: string;
+  completed_at: string;
+  due_at: string | null;
 }
 
 export interface PlanSkip {
@@ -47,6 +55,8 @@ export interface PlannedItem {
   created_at: string;
   updated_at: string;
   tags: string[];
+  recurrence?: { rule: string; from: 'due' | 'completion' } | null;
+  remind_at?: string | null;
 }
 
 /**

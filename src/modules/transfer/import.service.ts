@@ -5,6 +5,7 @@ import type { ItemsService } from '../items/items.service.js';
 import type { NewItemRow } from '../items/items.repository.js';
 import { newItemRow } from '../items/new-item.js';
 import type { SearchService } from '../search/search.service.js';
+import type { RecurrenceService } from '../recurrence/recurrence.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { tagKey, type TagsService } from '../tags/tags.service.js';
 import type { ImportPlan, PlannedItem } from './import-plan.js';
@@ -26,6 +27,8 @@ function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow
     title: item.title,
     content_md: item.content_md,
     due_at: item.due_at,
+    recurrence: item.recurrence ?? null,
+    remind_at: item.remind_at ?? null,
     created_at: item.created_at,
     updated_at: item.updated_at,
     state: {
@@ -48,6 +51,7 @@ export function createImportService(deps: {
   projects: ProjectsService;
   tags: TagsService;
   search: Pick<SearchService, 'restoreOrder'>;
+  recurrence: Pick<RecurrenceService, 'recordCompletions'>;
 }): ImportService {
   const { db } = deps;
   const { imports } = deps.items;
@@ -85,6 +89,13 @@ export function createImportService(deps: {
           created.push(item);
         }
         await imports.insert(trx, userId, rows);
+        // Completions come with the items they belong to; an item skipped as existing keeps its own.
+        const createdIds = new Set(created.map((i) => i.id));
+        await deps.recurrence.recordCompletions(
+          trx,
+          userId,
+          (plan.completions ?? []).filter((c) => createdIds.has(c.item_id)),
+        );
         // Imported items keep their (older) created_at: put the user's search keys back in order.
         await deps.search.restoreOrder(trx, userId);
       });

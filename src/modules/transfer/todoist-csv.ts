@@ -3,6 +3,8 @@ import { v5 as uuidv5 } from 'uuid';
 import { badRequest } from '../../errors.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { findDueDate } from '../organizer/local/due-date.js';
+import { firstOccurrence } from '../quick-add/first-occurrence.js';
+import { findRecurrenceWords } from '../quick-add/recurrence-words.js';
 import { parentsFirst, type ImportPlan, type PlanDrop, type PlannedItem, type PlannedProject, type PlanSkip } from './import-plan.js';
 
 /** Ids of imported Todoist tasks are derived from the user and the task, so a second import finds them. */
@@ -56,13 +58,22 @@ function readDate(value: string, now: Date, zone: string): string | null {
 }
 
 /**
- * A Todoist recurrence (`every 3 days`, `every monday 9am`, `every!`) in the DATE column. Items have
- * no recurrence field yet (issue 31 adds one): this is the one place that decides what becomes of
- * it, and today the answer is "reported as dropped". The due date is still read from the words.
+ * A Todoist recurrence (`every 3 days`, `every monday 9am`, `every!`) in the DATE column, read with
+ * quick add's recurrence words: the item recurs, due at the words' date or else the rule's first
+ * occurrence. Words quick add does not read as a whole rule are reported as dropped, as before.
  */
 const RECURRING = /^every!?(\s|$)|(^|\s)every\s/i;
-function carryRecurrence(dateText: string, line: number): PlanDrop | null {
-  return RECURRING.test(dateText) ? { line_or_index: line, field: 'recurrence', value: dateText } : null;
+function carryRecurrence(
+  dateText: string,
+  line: number,
+  dueAt: string | null,
+  ctx: { now: Date; timezone: string },
+): { recurrence: { rule: string; from: 'due' | 'completion' }; due_at: string } | PlanDrop | null {
+  if (!RECURRING.test(dateText)) return null;
+  const words = findRecurrenceWords(dateText);
+  const due = dueAt ?? (words ? firstOccurrence(words.rule, ctx.timezone, ctx.now, words.time) : null);
+  if (!words || !due) return { line_or_index: line, field: 'recurrence', value: dateText };
+  return { recurrence: { rule: words.rule, from: words.from }, due_at: typeof due === 'string' ? due : toTimestamp(due) };
 }
 
 /**
@@ -146,9 +157,14 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
       tags,
     };
     items.push(item);
+    const recurring = carryRecurrence(row.cells.DATE ?? '', row.line, item.due_at, ctx);
+    if (recurring && 'recurrence' in recurring) {
+      item.recurrence = recurring.recurrence;
+      item.due_at = recurring.due_at;
+    }
     for (const drop of [
       droppedPriority(row.cells.PRIORITY ?? '', row.line),
-      carryRecurrence(row.cells.DATE ?? '', row.line),
+      recurring && 'field' in recurring ? recurring : null,
       row.cells.DEADLINE ? { line_or_index: row.line, field: 'deadline', value: row.cells.DEADLINE } : null,
     ]) {
       if (drop) dropped.push(drop);

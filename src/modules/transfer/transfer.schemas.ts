@@ -24,6 +24,12 @@ const ExportItem = Type.Object({
   archived_at: Type.Optional(Nullable(UtcTimestamp)),
   created_at: UtcTimestamp,
   updated_at: UtcTimestamp,
+  recurrence: Type.Optional(
+    Nullable(
+      Type.Object({ rule: Type.String({ minLength: 1, maxLength: 500 }), from: StringEnum(['due', 'completion']) }, { description: 'contract "Recurrence"' }),
+    ),
+  ),
+  remind_at: Type.Optional(Nullable(UtcTimestamp)),
 });
 export type ExportItem = Static<typeof ExportItem>;
 
@@ -52,6 +58,11 @@ export const ExportDocumentSchema = Type.Object(
       }),
     ),
     items: Type.Array(ExportItem),
+    completions: Type.Optional(
+      Type.Array(Type.Object({ item_id: Uuid, completed_at: UtcTimestamp, due_at: Nullable(UtcTimestamp) }), {
+        description: 'the completed occurrences of recurring items, oldest first per item',
+      }),
+    ),
   },
   { $id: 'ExportDocument', title: 'ExportDocument' },
 );

@@ -3,7 +3,7 @@ import type { Executor, UsersTable } from '../../db/schema.js';
 /** The user's own columns (the SQLite search index's bookkeeping columns are its own). */
 export type UserRow = Omit<UsersTable, 'search_slot' | 'search_unordered'>;
 
-const USER_COLUMNS = ['id', 'email', 'email_key', 'plan', 'timezone', 'password_hash', 'created_at', 'updated_at'] as const;
+const USER_COLUMNS = ['id', 'email', 'email_key', 'plan', 'timezone', 'password_hash', 'created_at', 'updated_at', 'reminder_default'] as const;
 
 export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
@@ -20,7 +20,7 @@ export async function findUserByEmailKey(db: Executor, emailKey: string): Promis
 export async function updateUser(
   db: Executor,
   id: string,
-  patch: Partial<Pick<UserRow, 'plan' | 'timezone' | 'password_hash'>> & { updated_at: string },
+  patch: Partial<Pick<UserRow, 'plan' | 'timezone' | 'password_hash' | 'reminder_default'>> & { updated_at: string },
 ): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }

@@ -12,6 +12,9 @@ export const MeSchema = Type.Object(
     is_pro: Type.Boolean(),
     plan: Type.Union([Type.Literal('free'), Type.Literal('pro')]),
     timezone: Type.String({ description: 'IANA time zone the organizer reads dates in' }),
+    reminder_default: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'minutes before due_at that a reminder is set when an item gets a due date without remind_at; null: none',
+    }),
     created_at: UtcTimestamp,
     key: Type.Optional(
       Type.Object(
@@ -23,7 +26,12 @@ export const MeSchema = Type.Object(
   { $id: 'Me', title: 'Me' },
 );
 
-const PatchMeBody = Type.Object({ timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA name, e.g. Europe/Berlin' })) });
+const PatchMeBody = Type.Object({
+  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA name, e.g. Europe/Berlin' })),
+  reminder_default: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 10080 }), Type.Null()], { description: 'minutes before due_at (0..10080), or null for no automatic reminders' }),
+  ),
+});
 
 export const usersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'users'>> = async (app, { users }) => {
   app.get(
@@ -51,7 +59,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'users'>> = a
       schema: {
         tags: ['account'],
         operationId: 'updateMe',
-        summary: "Set the user's time zone",
+        summary: "Set the user's time zone and default reminder",
         body: PatchMeBody,
         response: { 200: ref(MeSchema, 'the updated user'), ...errorResponses(400, 401, 413, 415, 429) },
       },

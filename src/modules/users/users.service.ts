@@ -21,6 +21,8 @@ export interface MeView {
   is_pro: boolean;
   plan: Plan;
   timezone: string;
+  /** Minutes before due_at that a reminder is set when none is given, or null (contract "Reminders"). */
+  reminder_default: number | null;
   created_at: string;
 }
 
@@ -48,7 +50,7 @@ export interface UsersService {
   isOwner(userId: string): Promise<boolean>;
   requireByEmail(email: string): Promise<UserRow>;
   me(userId: string): Promise<MeView>;
-  updateMe(userId: string, input: { timezone?: string }): Promise<MeView>;
+  updateMe(userId: string, input: { timezone?: string; reminder_default?: number | null }): Promise<MeView>;
   /**
    * After a successful sign-in: re-hashes the password when its stored hash is of an older scheme
    * or weaker parameters (the only moment the password is known).
@@ -66,6 +68,7 @@ const toMeView = (row: UserRow): MeView => ({
   is_pro: row.plan === 'pro',
   plan: row.plan,
   timezone: row.timezone,
+  reminder_default: row.reminder_default,
   created_at: row.created_at,
 });
 
@@ -102,6 +105,7 @@ export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenera
         plan: input.plan ?? 'free',
         timezone: input.timezone ? requireTimeZone(input.timezone) : 'UTC',
         password_hash: input.password ? await hashPassword(input.password) : null,
+        reminder_default: null,
         created_at: now,
         updated_at: now,
       };
@@ -151,11 +155,11 @@ export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenera
 
     async updateMe(userId, input) {
       const row = await requireById(userId);
-      if (input.timezone === undefined) return toMeView(row);
-      const timezone = requireTimeZone(input.timezone);
-      if (timezone === row.timezone) return toMeView(row);
-      await updateUser(db, userId, { timezone, updated_at: toTimestamp(deps.clock.now()) });
-      return toMeView({ ...row, timezone });
+      const timezone = input.timezone === undefined ? row.timezone : requireTimeZone(input.timezone);
+      const reminderDefault = input.reminder_default === undefined ? row.reminder_default : input.reminder_default;
+      if (timezone === row.timezone && reminderDefault === row.reminder_default) return toMeView(row);
+      await updateUser(db, userId, { timezone, reminder_default: reminderDefault, updated_at: toTimestamp(deps.clock.now()) });
+      return toMeView({ ...row, timezone, reminder_default: reminderDefault });
     },
 
     async upgradePasswordHash(userId, storedHash, password) {

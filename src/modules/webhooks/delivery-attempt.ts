@@ -4,7 +4,8 @@ import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { recordAttemptResult, releaseLease } from './delivery-outcome.repository.js';
 import type { AttemptContext, ClaimedDelivery } from './delivery-queue.repository.js';
-import type { DeliveryTransport } from './delivery-transport.js';
+import type { AttemptOutcome, DeliveryTransport } from './delivery-transport.js';
+import type { WebhookKind } from '../../db/schema.js';
 import { KEY_RETRY_MS } from './retry-policy.js';
 import type { SigningKeyVault } from './signing-keys.js';
 import { deliveryHeaders } from './signing.js';
@@ -19,6 +20,27 @@ export interface AttemptDeps {
   retryDelaysMs: readonly number[];
   /** Told the outcome of every finished attempt (the metrics' counter). */
   onAttempt?: (outcome: 'succeeded' | 'failed' | 'interrupted') => void;
+  /** Sends to notification channels (rows of kind other than `webhook`); without it they wait. */
+  channels?: ChannelDispatch;
+}
+
+/** What the webhook machinery asks of the channels module: one send, and what to do when a channel is gone for good. */
+export interface ChannelDispatch {
+  send(attempt: ChannelAttempt, stop: AbortSignal): Promise<AttemptOutcome>;
+  /** After a recorded failure: a push service's 404/410 means the subscription is gone; the channel is deleted. */
+  afterFailure(attempt: ChannelAttempt, outcome: Extract<AttemptOutcome, { kind: 'failed' }>): Promise<void>;
+}
+
+export interface ChannelAttempt {
+  userId: string;
+  channelId: string;
+  kind: Exclude<WebhookKind, 'webhook'>;
+  url: string;
+  target: string | null;
+  /** The channel's secrets, opened (JSON). */
+  secrets: string;
+  eventId: string;
+  payload: string;
 }
 
 /**
@@ -46,14 +68,34 @@ export async function attemptDelivery(
     await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS), false);
     return;
   }
-  const headers = deliveryHeaders({
-    signingKey,
-    eventId: claim.event_id,
-    eventName: ctx.event,
-    body: ctx.payload,
-    timestamp: Math.floor(clock.now().getTime() / 1000),
-  });
-  const outcome = await deps.transport.send({ url: ctx.url, headers, body: ctx.payload }, stop);
+  let channel: ChannelAttempt | undefined;
+  let outcome: AttemptOutcome;
+  if (ctx.kind === 'webhook') {
+    const headers = deliveryHeaders({
+      signingKey,
+      eventId: claim.event_id,
+      eventName: ctx.event,
+      body: ctx.payload,
+      timestamp: Math.floor(clock.now().getTime() / 1000),
+    });
+    outcome = await deps.transport.send({ url: ctx.url, headers, body: ctx.payload }, stop);
+  } else {
+    if (!deps.channels) {
+      await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS), false);
+      return;
+    }
+    channel = {
+      userId: claim.user_id,
+      channelId: claim.webhook_id,
+      kind: ctx.kind,
+      url: ctx.url,
+      target: ctx.target,
+      secrets: signingKey,
+      eventId: claim.event_id,
+      payload: ctx.payload,
+    };
+    outcome = await deps.channels.send(channel, stop);
+  }
   deps.onAttempt?.(outcome.kind);
   if (outcome.kind === 'interrupted') {
     // The POST may have reached the receiver: the attempt stays counted.
@@ -77,7 +119,8 @@ export async function attemptDelivery(
     }
     return recorded;
   });
-  const origin = new URL(ctx.url).origin; // never the path or query: they may carry the receiver's own secrets
+  if (channel && outcome.kind === 'failed' && deps.channels) await deps.channels.afterFailure(channel, outcome);
+  const origin = ctx.kind === 'email' ? 'smtp' : new URL(ctx.url).origin; // never the path or query: they may carry the receiver's own secrets
   if (outcome.kind === 'succeeded') log.debug({ ...fields, status: outcome.status, origin }, 'webhook delivered');
   else if (!result) log.warn({ ...fields, origin }, 'webhook attempt finished after its lease was lost; result dropped');
   else log.info({ ...fields, status: outcome.status, reason, detail: outcome.detail, origin, next: result.status }, 'webhook attempt failed');

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
-import type { DatabaseSchema, Executor, WebhookDeliveriesTable } from '../../db/schema.js';
+import type { DatabaseSchema, Executor, WebhookDeliveriesTable, WebhookKind } from '../../db/schema.js';
 
 /*
  * The delivery queue: every write to webhook_deliveries goes through this file or
@@ -34,6 +34,9 @@ export interface AttemptContext {
   signing_key: string;
   event: string;
   payload: string;
+  /** `webhook`, or a notification channel's kind (decision 0041). */
+  kind: WebhookKind;
+  target: string | null;
 }
 
 /** Chunked so one statement stays far below SQLite's and PostgreSQL's bound-parameter limits. */
@@ -135,7 +138,7 @@ export async function findAttemptContexts(db: Executor, ids: readonly string[]):
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', (j) => j.onRef('w.user_id', '=', 'd.user_id').onRef('w.id', '=', 'd.webhook_id'))
     .innerJoin('outbox_events as e', (j) => j.onRef('e.user_id', '=', 'd.user_id').onRef('e.id', '=', 'd.event_id'))
-    .select(['d.id', 'w.url', 'w.signing_key', 'e.event', 'e.payload'])
+    .select(['d.id', 'w.url', 'w.signing_key', 'e.event', 'e.payload', 'w.kind', 'w.target'])
     .where('d.id', 'in', [...ids])
     .execute();
 }

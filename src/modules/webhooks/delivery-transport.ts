@@ -21,7 +21,8 @@ export type AttemptOutcome =
 export interface OutgoingDelivery {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  /** A webhook's JSON; a web push's encrypted bytes. */
+  body: string | Buffer;
 }
 
 export interface DeliveryTransport {

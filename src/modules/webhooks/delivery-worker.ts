@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService } from '../events/events.service.js';
-import { attemptDelivery } from './delivery-attempt.js';
+import { attemptDelivery, type ChannelDispatch } from './delivery-attempt.js';
 import { createDeliveryCleanup, failAbandonedSets } from './delivery-cleanup.js';
 import { claimDueDeliveries, countPendingDeliveries, findAttemptContexts, type AttemptContext, type ClaimedDelivery } from './delivery-queue.repository.js';
 import type { DeliveryTransport } from './delivery-transport.js';
@@ -43,6 +43,8 @@ export interface DeliveryWorker {
   prune(): Promise<number>;
   /** Deliveries waiting for an attempt (every worker's; read from the database). */
   pendingCount(): Promise<number>;
+  /** Asks for a pass now (a reminder was just written): no waiting for the next poll. */
+  wake(): void;
   readonly started: boolean;
 }
 
@@ -58,6 +60,8 @@ export interface DeliveryWorkerDeps {
   settings: WorkerSettings;
   /** Told the outcome of every finished attempt (the metrics' counter). */
   onAttempt?: (outcome: 'succeeded' | 'failed' | 'interrupted') => void;
+  /** Notification channels' sends (decision 0041); set once the channels module exists. */
+  channels?: () => ChannelDispatch | undefined;
 }
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
@@ -73,6 +77,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     transport: deps.transport,
     retryDelaysMs: settings.retryDelaysMs,
     ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
+    get channels() {
+      return deps.channels?.();
+    },
   };
   const cleanup = createDeliveryCleanup({
     db,
@@ -216,5 +223,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     },
     prune: cleanup.prune,
     pendingCount: () => countPendingDeliveries(db),
+    wake,
   };
 }

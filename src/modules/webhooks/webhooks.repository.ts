@@ -14,6 +14,8 @@ const WEBHOOK_COLUMNS = [
   'last_failure_status',
   'last_failure_reason',
   'last_failure_at',
+  'kind',
+  'target',
 ] as const;
 
 export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void> {
@@ -25,21 +27,22 @@ export async function countWebhooks(db: Executor, userId: string): Promise<numbe
     .selectFrom('webhooks')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('user_id', '=', userId)
+    .where('kind', '=', 'webhook')
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function findWebhooks(db: Executor, userId: string): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('user_id', '=', userId).where('kind', '=', 'webhook').orderBy('created_at').orderBy('id').execute();
 }
 
 export async function findWebhookById(db: Executor, userId: string, id: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('user_id', '=', userId).where('id', '=', id).where('kind', '=', 'webhook').executeTakeFirst();
 }
 
-/** Deliveries go with it (foreign key cascade), so its pending ones are never attempted again. */
+/** Webhooks only: notification channels share the table (decision 0041) and have their own routes. Deliveries go with it (foreign key cascade), so its pending ones are never attempted again. */
 export async function deleteWebhookById(db: Executor, userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhooks').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  const result = await db.deleteFrom('webhooks').where('user_id', '=', userId).where('id', '=', id).where('kind', '=', 'webhook').executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 

@@ -70,6 +70,8 @@ export function createWebhooksService(deps: {
         last_failure_status: null,
         last_failure_reason: null,
         last_failure_at: null,
+        kind: 'webhook',
+        target: null,
       };
       await db.transaction().execute(async (trx) => {
         await lockUserRow(trx, deps.dialect, userId);

@@ -18,7 +18,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the user's time zone */
+        /** Set the user's time zone and default reminder */
         patch: operations["updateMe"];
         trace?: never;
     };
@@ -578,6 +578,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/items/{id}/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The occurrences of a recurring item completed so far, newest first */
+        get: operations["listItemCompletions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/items/{id}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remind again later: sets remind_at to now + minutes, or to until */
+        post: operations["snoozeItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reminders/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reminders sent and missed, newest first (kept 7 days) */
+        get: operations["listReminderLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's notification channels */
+        get: operations["listChannels"];
+        put?: never;
+        /** Add a notification channel (webpush, ntfy or email); at most 20 */
+        post: operations["createChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a notification channel */
+        delete: operations["deleteChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notification now */
+        post: operations["testChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's VAPID public key, for PushManager.subscribe (no API key needed) */
+        get: operations["getPushKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -612,6 +732,19 @@ export interface components {
             retry_after?: number;
             limit_per_minute?: number;
             limit_per_day?: number;
+        };
+        /**
+         * Recurrence
+         * @description a repeating schedule; needs a due_at
+         */
+        Recurrence: {
+            /** @description RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL */
+            rule: string;
+            /**
+             * @description due: the next occurrence follows the previous due date; completion: it follows the completion
+             * @enum {string}
+             */
+            from: "due" | "completion";
         };
         /** Item */
         Item: {
@@ -663,6 +796,13 @@ export interface components {
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+            /** @description the repeating schedule, or null */
+            recurrence: components["schemas"]["Recurrence"] | null;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+             */
+            remind_at: string | null;
         };
         /**
          * Ai
@@ -738,6 +878,13 @@ export interface components {
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+            /** @description the repeating schedule, or null */
+            recurrence: components["schemas"]["Recurrence"] | null;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+             */
+            remind_at: string | null;
             /** @description what the AI organizer decided; null when it did not run */
             ai: components["schemas"]["Ai"] | null;
         };
@@ -782,6 +929,8 @@ export interface components {
             plan: "free" | "pro";
             /** @description IANA time zone the organizer reads dates in */
             timezone: string;
+            /** @description minutes before due_at that a reminder is set when an item gets a due date without remind_at; null: none */
+            reminder_default: number | null;
             /**
              * Format: date-time
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
@@ -829,7 +978,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted")[];
+            events: ("item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted" | "item.reminder")[];
             description: string | null;
             /**
              * Format: date-time
@@ -871,7 +1020,7 @@ export interface components {
              * @description an item event name
              * @enum {string}
              */
-            event: "item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted";
+            event: "item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted" | "item.reminder";
             /**
              * Format: uuid
              * @description UUID
@@ -912,18 +1061,23 @@ export interface components {
              */
             id: string;
             /**
-             * @description item.created | item.updated | item.completed | item.uncompleted | item.archived | item.deleted
+             * @description item.created | item.updated | item.completed | item.uncompleted | item.archived | item.deleted | item.reminder
              * @enum {string}
              */
-            event: "item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted";
+            event: "item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted" | "item.reminder";
             /**
              * Format: date-time
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             created_at: string;
-            /** @description the item after the change; for item.deleted, the item as it was */
+            /** @description the item after the change; for item.deleted, the item as it was; item.completed of a recurring item adds next_due_at */
             data: {
                 item: components["schemas"]["Item"];
+                /**
+                 * Format: date-time
+                 * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                 */
+                next_due_at?: string;
             };
             /** @description the feed position just after this change */
             cursor: string;
@@ -1162,6 +1316,8 @@ export interface operations {
                 "application/json": {
                     /** @description IANA name, e.g. Europe/Berlin */
                     timezone?: string;
+                    /** @description minutes before due_at (0..10080), or null for no automatic reminders */
+                    reminder_default?: number | null;
                 };
             };
         };
@@ -1268,6 +1424,21 @@ export interface operations {
                      * @description ISO 8601 date-time with an offset
                      */
                     due_at?: string;
+                    /** @description a repeating schedule; needs a due_at */
+                    recurrence?: {
+                        /** @description RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL */
+                        rule: string;
+                        /**
+                         * @description due: the next occurrence follows the previous due date; completion: it follows the completion
+                         * @enum {string}
+                         */
+                        from: "due" | "completion";
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with an offset
+                     */
+                    remind_at?: string | null;
                     /** @description tag names, as PATCH takes them; unknown names are created. Given, they win over tags quick add reads */
                     tags?: string[];
                     /**
@@ -1649,6 +1820,21 @@ export interface operations {
                      * @description ISO 8601 date-time with an offset
                      */
                     due_at?: string | null;
+                    /** @description a repeating schedule (needs a due_at); null ends it */
+                    recurrence?: {
+                        /** @description RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL */
+                        rule: string;
+                        /**
+                         * @description due: the next occurrence follows the previous due date; completion: it follows the completion
+                         * @enum {string}
+                         */
+                        from: "due" | "completion";
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with an offset
+                     */
+                    remind_at?: string | null;
                     /**
                      * Format: uuid
                      * @description UUID
@@ -3439,7 +3625,7 @@ export interface operations {
                     /** @description public https URL (no credentials, no localhost, .local or .internal, no private or loopback address) */
                     url: string;
                     /** @description one or more event names; repeats count once */
-                    events: ("item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted")[];
+                    events: ("item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted" | "item.reminder")[];
                     description?: string | null;
                 };
             };
@@ -4278,6 +4464,791 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listItemCompletions: {
+        parameters: {
+            query?: {
+                /** @description page size; default 50, values above 200 are clamped to 200 */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completions: {
+                            /**
+                             * Format: date-time
+                             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                             */
+                            completed_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                             */
+                            due_at: string | null;
+                        }[];
+                        /** @description pass as cursor for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    snoozeItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the ETag you last read (or *): the change is made only if the item still has it, else 412 precondition_failed and nothing changes */
+                "if-match"?: string;
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description remind again this many minutes from now */
+                    minutes?: number;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with an offset
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the item with its new remind_at */
+            200: {
+                headers: {
+                    /** @description strong validator of the item (changes whenever the item or its tags change); send it back as If-Match or If-None-Match */
+                    ETag?: string;
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the item's current ETag (precondition_failed); nothing changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listReminderLog: {
+        parameters: {
+            query?: {
+                /** @description page size; default 50, values above 200 are clamped to 200 */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            item_id: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            channel_id: string | null;
+                            kind: ("webpush" | "ntfy" | "email") | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                             */
+                            remind_at: string;
+                            /**
+                             * @description pending | succeeded | failed | missed
+                             * @enum {string}
+                             */
+                            status: "pending" | "succeeded" | "failed" | "missed";
+                            attempts: number;
+                            last_status: number | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                             */
+                            created_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channels: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            /**
+                             * @description webpush | ntfy | email
+                             * @enum {string}
+                             */
+                            kind: "webpush" | "ntfy" | "email";
+                            /** @description ntfy: the topic URL; webpush: the push service's origin; email: null */
+                            url: string | null;
+                            /** @description email: the address; else null */
+                            address: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    createChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description webpush | ntfy | email
+                     * @enum {string}
+                     */
+                    kind: "webpush" | "ntfy" | "email";
+                    /** @description ntfy: the topic URL (https://ntfy.sh/my-topic or a self-hosted server) */
+                    url?: string;
+                    /** @description ntfy: an access token, sent as Authorization: Bearer */
+                    token?: string;
+                    /** @description email: where reminders are mailed (needs SMTP_URL on the server) */
+                    address?: string;
+                    /** @description webpush: the browser's PushSubscription (subscription.toJSON()) */
+                    subscription?: {
+                        endpoint: string;
+                        keys: {
+                            p256dh: string;
+                            auth: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Channel
+                         * @description where reminders go; never shows a token or push keys
+                         */
+                        channel: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            /**
+                             * @description webpush | ntfy | email
+                             * @enum {string}
+                             */
+                            kind: "webpush" | "ntfy" | "email";
+                            /** @description ntfy: the topic URL; webpush: the push service's origin; email: null */
+                            url: string | null;
+                            /** @description email: the address; else null */
+                            address: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    deleteChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    testChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        item_id: null;
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        channel_id: string;
+                        /**
+                         * @description webpush | ntfy | email
+                         * @enum {string}
+                         */
+                        kind: "webpush" | "ntfy" | "email";
+                        remind_at: null;
+                        /** @enum {string} */
+                        status: "succeeded" | "failed";
+                        attempts: number;
+                        /** @description HTTP status (SMTP reply code for email); 0 when no answer came */
+                        last_status: number;
+                        /**
+                         * Format: date-time
+                         * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    getPushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description base64url, the applicationServerKey */
+                        public_key: string;
+                    };
                 };
             };
         };
