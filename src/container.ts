@@ -29,6 +29,9 @@ import { storagePortsFor } from './storage-ports.js';
 import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
+import { createLiveHub, type WakeupRelay } from './modules/live/live-hub.js';
+import { createLiveService, DEFAULT_LIVE, type LiveOptions, type LiveService } from './modules/live/live.service.js';
+import type { WakeupSource } from './modules/live/wakeups.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { createLimitsService, type LimitsService } from './modules/limits/limits.service.js';
 import { createMemoryStore } from './modules/limits/memory-store.js';
@@ -83,6 +86,8 @@ export interface Services {
   instance: InstanceService;
   pairing: PairingService;
   webhooks: WebhooksService;
+  /** The change feed live (GET /changes/stream): open streams, woken by commits of any process. */
+  live: LiveService;
   /** Delivers outbox events to webhooks; only the server process starts it. */
   webhookWorker: DeliveryWorker;
   metrics: Metrics;
@@ -114,6 +119,8 @@ export interface ContainerOptions {
   processMetrics?: boolean;
   /** Web sign-up: open or closed (ALLOW_SIGNUP) and the plan it gives (DEFAULT_PLAN). */
   signup?: SignupConfig;
+  /** Live change streams: the per-user cap and the keep-alive interval (tests shorten it). */
+  live?: Partial<LiveOptions>;
 }
 
 export interface ClusterWorkerLink {
@@ -122,7 +129,15 @@ export interface ClusterWorkerLink {
   /** Makes this worker's registry part of every worker's GET /metrics. */
   shareMetrics(registry: Registry): void;
   renderMetrics(): Promise<string>;
+  /** Commit wake-ups of the live streams, relayed by the primary between the workers. */
+  wakeups?: WakeupRelay;
 }
+
+/** A database as openDatabase opens it: with the source of its commit wake-ups (src/modules/live). */
+export type ServiceDb = DbHandle & { wakeups?: WakeupSource };
+
+/** A database opened without openDatabase hears of no commits: its streams get only what they read when opened. */
+const NO_WAKEUPS: WakeupSource = { crossProcess: true, subscribe: () => () => undefined, close: async () => undefined };
 
 export interface WebhookOptions {
   /** Seals webhook signing keys at rest; without it webhooks cannot be created or delivered (the CLI needs neither). */
@@ -136,7 +151,7 @@ export interface WebhookOptions {
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
-export function createServices(handle: DbHandle, options: ContainerOptions = {}): Services {
+export function createServices(handle: ServiceDb, options: ContainerOptions = {}): Services {
   const { db, dialect } = handle;
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? defaultNewId;
@@ -212,6 +227,12 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
     onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
   });
+  const live = createLiveService({
+    events,
+    hub: createLiveHub(handle.wakeups ?? NO_WAKEUPS, options.cluster?.wakeups),
+    logger,
+    options: { ...DEFAULT_LIVE, ...options.live },
+  });
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
@@ -241,7 +262,10 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     pairing,
     webhooks,
     webhookWorker,
+    live,
     async close() {
+      live.endAll();
+      await live.close();
       await webhookWorker.stop();
       await transport.close();
       await limits.close();

@@ -7,6 +7,7 @@ import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
 import { loadConfig, type Config, type LimitsConfig, type OrganizerConfig, type SignupConfig, type TranscribeConfig } from '../../src/config.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
+import type { LiveOptions } from '../../src/modules/live/live.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { TrustProxy } from '../../src/lib/trust-proxy.js';
 import type { RedisStoreOptions } from '../../src/modules/limits/redis-store.js';
@@ -67,6 +68,8 @@ export interface TestAppOptions {
   /** METRICS_TOKEN and CORS_ORIGINS of the app. */
   metricsToken?: string;
   corsOrigins?: string[];
+  /** Live change streams: a short keep-alive interval, another cap. */
+  live?: Partial<LiveOptions>;
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -131,6 +134,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.voice ? { voice: options.voice } : {}),
+      ...(options.live ? { live: options.live } : {}),
       redis: redisTuning,
       webhooks: { resolver: noDnsResolver, ...webhookInjections },
     }),
