@@ -28,7 +28,7 @@ export function clusterWorkerLink(channel: PrimaryChannel): ClusterWorkerLink {
 }
 
 /** Live changes' wake-ups to and from the other workers, through the primary (one message per event-loop turn). */
-export function wakeupRelay(proc: NodeJS.Process = process): WakeupRelay {
+function wakeupRelay(proc: NodeJS.Process = process): WakeupRelay {
   const send = batcher<Wakeup[]>((batches) => {
     const message: WakeMessage = { cin: 'wake', wakeups: batches.flat() };
     // A primary that is gone takes the worker down anyway (server.ts); a lost wake-up is recovered by the next read.

@@ -9,7 +9,7 @@ import { listenerSet, parseWakeup, type Wakeup, type WakeupSource } from './wake
  * notifications sent while it was away are lost, the changes are not.
  */
 
-export const CHANNEL = 'cin_changes';
+const CHANNEL = 'cin_changes';
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5_000;
 
