@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
+import { loadConfig } from '../src/config.js';
 import { createServices } from '../src/container.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/open-database.js';
+import { storagePortsFor } from '../src/storage-ports.js';
 import { processTree, readMemory } from './proc.js';
 import { round } from './stats.js';
 
@@ -107,7 +109,7 @@ export async function measureLiveStreams(): Promise<LiveStreamsResult> {
   try {
     const handle = openDatabase(databaseUrl);
     await migrateToLatest(handle.db);
-    const services = createServices(handle);
+    const services = createServices({ db: handle, ports: storagePortsFor(handle.dialect), config: loadConfig({}) });
     const tokens: string[] = [];
     for (let i = 0; i < USERS; i += 1) {
       const user = await services.users.create({ email: `live${i}@bench.test`, plan: 'free' });

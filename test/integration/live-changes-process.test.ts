@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createServices } from '../../src/container.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { openSse, type SseReader } from '../helpers/sse-reader.js';
+import { defaultServices } from '../helpers/test-app.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -61,7 +61,7 @@ describe.each(DIALECTS)('live changes across processes (%s)', (dialect) => {
 
   beforeAll(async () => {
     db = await createTestDb(dialect);
-    const services = createServices(db.handle);
+    const services = defaultServices(db.handle);
     const user = await services.users.create({ email: `live-${dialect}@example.test`, plan: 'pro' });
     token = (await services.keys.mint(user.id, 'live process test')).token;
     const separator = db.url.includes('?') ? '&' : '?';
