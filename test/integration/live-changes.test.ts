@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
 import { DIALECTS } from '../helpers/dialects.js';
@@ -94,11 +95,14 @@ describe.each(DIALECTS)('GET /api/v1/changes/stream (%s)', (dialect) => {
     expect(sb.events.map((e) => JSON.parse(e.data).data.item.title)).toEqual(['for b']);
   });
 
-  it('sends a keep-alive comment on the interval', async () => {
+  it('sends a keep-alive comment on the interval, and an idle stream costs no query', async () => {
     const a = await actor(t);
     const s = await stream(a);
-    await waitFor(() => s.comments.length >= 2, { what: 'two keep-alive comments' });
+    await s.waitForEvents(0);
+    t.queries.reset();
+    await waitFor(() => s.comments.length >= 3, { what: 'three keep-alive comments' });
     expect(s.comments[0]).toMatch(/heartbeat/);
+    expect(t.queries.count).toBe(0);
   });
 
   it('answers a malformed cursor 400 and an expired one 410 cursor_expired, as JSON before any stream', async () => {
@@ -159,5 +163,27 @@ describe.each(DIALECTS)('GET /api/v1/changes/stream (%s)', (dialect) => {
     const refused = await openSse(`${t.baseUrl}/api/v1/changes/stream`, { authorization: `Bearer ${captureOnly.token}` });
     await refused.waitForEnd();
     expect(refused.status).toBe(403);
+  });
+
+  it.runIf(dialect === 'postgres')('recovers a change whose notification was lost while LISTEN reconnected, by reading the feed', async () => {
+    const a = await actor(t);
+    const s = await stream(a);
+    const listeners = async () =>
+      (
+        await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen cin_changes%'`.execute(
+          t.services.db,
+        )
+      ).rows.map((r) => r.pid);
+    const before = await waitFor(async () => {
+      const pids = await listeners();
+      return pids.length > 0 ? pids : undefined;
+    });
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where pid in (${sql.join(before)})`.execute(t.services.db);
+    // Committed while no connection listens: its notification is lost.
+    await capture(a.c, 'while reconnecting');
+    await s.waitForEvents(1, 5_000);
+    expect(JSON.parse(s.events[0]!.data).data.item.title).toBe('while reconnecting');
+    const after = await listeners();
+    expect(after.some((pid) => !before.includes(pid))).toBe(true);
   });
 });
