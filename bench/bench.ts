@@ -7,6 +7,7 @@ import { loadCorpus, type Corpus } from './corpus.js';
 import { createBenchDatabases, vacuumAnalyze, type BenchDialect } from './databases.js';
 import { installSignalHandlers, interrupted, onCleanup, runCleanups, stopTracked } from './lifecycle.js';
 import { measureLimiterOverhead } from './limiter-overhead.js';
+import { measureLiveStreams } from './live-streams.js';
 import type { LoadGenerator } from './load-generator.js';
 import { measurePrimaryStoreRoundTrip } from './primary-store-roundtrip.js';
 import { checkTargets, formatSummary, kbToMb, summarize, type ConfigSummary, type LifeRecord, type RunRecord } from './report.js';
@@ -226,13 +227,20 @@ async function main(): Promise<void> {
     if (result?.targets) log(`[${dialect}] targets (default settings): ${JSON.stringify(result.targets)}`);
   }
   let extras: Record<string, unknown> | undefined;
+  // Issue 32's budget: capture-to-event latency with 100 open streams, memory of 1,000 idle ones (one process, SQLite).
+  const live = await measureLiveStreams();
+  log(
+    `live streams: capture to event p50 ${live.capture_to_event_p50_ms} ms, p99 ${live.capture_to_event_p99_ms} ms with ${live.latency_streams} open; ` +
+      `${live.idle_streams} idle streams +${live.extra_mb_for_idle_streams} MB RSS`,
+  );
+  extras = { live_streams: live };
   if (settings.extras) {
     // Issue 4's budget: the limiter (memory store) adds under 0.2 ms median per request.
     const limiter = await measureLimiterOverhead();
     log(`limiter (memory store) median ${limiter.median_us} us per check, p99 ${limiter.p99_us} us; whole request +${limiter.http_median_delta_us} us median`);
     const roundTrip = await measurePrimaryStoreRoundTrip();
     log(`limiter (WORKERS > 1, counters in the primary) median ${roundTrip.median_us} us per check, p99 ${roundTrip.p99_us} us`);
-    extras = { limiter_overhead: limiter, limiter_primary_round_trip: roundTrip };
+    extras = { ...extras, limiter_overhead: limiter, limiter_primary_round_trip: roundTrip };
   }
   const machine = {
     node: process.version,

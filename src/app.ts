@@ -11,6 +11,7 @@ import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
+import { liveRoutes } from './modules/live/live.routes.js';
 import { quickAddRoutes } from './modules/quick-add/quick-add.routes.js';
 import { recurrenceRoutes } from './modules/recurrence/recurrence.routes.js';
 import { remindersRoutes } from './modules/reminders/reminders.routes.js';
@@ -121,6 +122,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     items,
     keys,
     limits,
+    live,
     metrics,
     organizer,
     pairing,
@@ -158,6 +160,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(pairingRoutes, { pairing });
       await api.register(webhooksRoutes, { webhooks });
       await api.register(eventsRoutes, { events });
+      await api.register(liveRoutes, { live });
       await api.register(transferRoutes, { transfer });
       await api.register(datesRoutes, { clock });
       await api.register(quickAddRoutes, { quickAdd });

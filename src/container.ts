@@ -19,6 +19,9 @@ import type { StoragePorts } from './storage-ports.js';
 import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
+import { createLiveHub, type WakeupRelay } from './modules/live/live-hub.js';
+import { createLiveService, DEFAULT_LIVE, type LiveOptions, type LiveService } from './modules/live/live.service.js';
+import type { WakeupSource } from './modules/live/wakeups.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
 import { createLimitsService, type LimitsService } from './modules/limits/limits.service.js';
 import { createMemoryStore } from './modules/limits/memory-store.js';
@@ -80,6 +83,8 @@ export interface Services {
   instance: InstanceService;
   pairing: PairingService;
   webhooks: WebhooksService;
+  /** The change feed live (GET /changes/stream): open streams, woken by commits of any process. */
+  live: LiveService;
   /** Delivers outbox events to webhooks; only the server process starts it. */
   webhookWorker: DeliveryWorker;
   /** Notification channels (webpush, ntfy, email) and the VAPID key. */
@@ -123,11 +128,13 @@ export interface Injections {
   processMetrics?: boolean;
   /** Pause between the reminder scheduler's passes (a reminder fires within this much of its time, plus delivery). */
   reminderPollMs?: number;
+  /** Live change streams: the per-user cap and the keep-alive interval (tests shorten it; the contract's are the default). */
+  live?: Partial<LiveOptions>;
 }
 
 /** What createServices is built from: the database, its dialect's storage ports and the settings, all required. */
 export interface ServiceInputs {
-  db: DbHandle;
+  db: ServiceDb;
   /** storagePortsFor(db.dialect): the one place that asks which database it is. */
   ports: StoragePorts;
   config: ServiceSettings;
@@ -140,7 +147,15 @@ export interface ClusterWorkerLink {
   /** Makes this worker's registry part of every worker's GET /metrics. */
   shareMetrics(registry: Registry): void;
   renderMetrics(): Promise<string>;
+  /** Commit wake-ups of the live streams, relayed by the primary between the workers. */
+  wakeups?: WakeupRelay;
 }
+
+/** A database as openDatabase opens it: with the source of its commit wake-ups (src/modules/live). */
+export type ServiceDb = DbHandle & { wakeups?: WakeupSource };
+
+/** A database opened without openDatabase hears of no commits: its streams get only what they read when opened. */
+const NO_WAKEUPS: WakeupSource = { crossProcess: true, subscribe: () => () => undefined, close: async () => undefined };
 
 export interface WebhookInjections {
   /** Host name resolution for deliveries; tests inject one so no real DNS is ever asked. */
@@ -265,6 +280,12 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     pollMs: inject.reminderPollMs ?? 1000,
   });
   channelDispatch = channels.dispatch;
+  const live = createLiveService({
+    events,
+    hub: createLiveHub(handle.wakeups ?? NO_WAKEUPS, inject.cluster?.wakeups),
+    logger,
+    options: { ...DEFAULT_LIVE, ...inject.live },
+  });
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
@@ -298,8 +319,11 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     channels,
     reminders,
     reminderScheduler,
+    live,
     async close() {
       await reminderScheduler.stop();
+      live.endAll();
+      await live.close();
       await webhookWorker.stop();
       await transport.close();
       await limits.close();

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'slow_down'
   | 'ai_rate_limited'
+  | 'too_many_streams'
   | 'transcription_failed'
   | 'transcription_unavailable'
   | 'internal_error';
@@ -41,6 +42,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   slow_down: 429,
   ai_rate_limited: 429,
+  too_many_streams: 429,
   transcription_failed: 422,
   transcription_unavailable: 503,
   internal_error: 500,

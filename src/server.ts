@@ -67,6 +67,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     // Stops the webhook worker first (in-flight attempts finish or hand their lease back), then the rest.
     await services.close();
     channel?.close();
+    await handle.wakeups.close();
     await handle.db.destroy();
   });
   const counting = await services.limits.ready(2_000);

@@ -1,4 +1,5 @@
 import type { ConsumeResult, CounterSpec } from '../modules/limits/counter-store.js';
+import type { Wakeup } from '../modules/live/wakeups.js';
 
 /*
  * What a worker asks the primary process over the cluster's IPC channel, and the answers. Both
@@ -37,10 +38,20 @@ export interface AnswerMessage {
   answers: Answered[];
 }
 
+/**
+ * Live changes' commit wake-ups (SQLite only: PostgreSQL's NOTIFY reaches every worker itself). A
+ * worker sends its commits' wake-ups to the primary, which passes them to every other worker.
+ */
+export interface WakeMessage {
+  cin: 'wake';
+  wakeups: Wakeup[];
+}
+
 const tagged = (message: unknown, cin: string, list: string): boolean =>
   typeof message === 'object' && message !== null && (message as { cin?: unknown }).cin === cin && Array.isArray((message as Record<string, unknown>)[list]);
 
 export const isAskMessage = (message: unknown): message is AskMessage => tagged(message, 'ask', 'asks');
+export const isWakeMessage = (message: unknown): message is WakeMessage => tagged(message, 'wake', 'wakeups');
 export const isAnswerMessage = (message: unknown): message is AnswerMessage => tagged(message, 'answers', 'answers');
 
 /**

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { systemClock } from '../lib/clock.js';
 import type { CounterStore } from '../modules/limits/counter-store.js';
 import { createMemoryStore } from '../modules/limits/memory-store.js';
-import { isAskMessage, type AskMessage } from './messages.js';
+import { isAskMessage, isWakeMessage, type AskMessage } from './messages.js';
 import { createPrimaryAnswers } from './primary-answers.js';
 
 /** A worker that keeps dying is a broken deployment, not bad luck: give up after this many in a minute. */
@@ -39,6 +39,12 @@ export async function runPrimary(config: Config, logger: Logger, prepare: () => 
   };
   cluster.on('message', (worker, message: unknown) => {
     if (isAskMessage(message)) answererOf(worker)(message);
+    // Live changes on SQLite: a worker's commits wake the streams of every other worker.
+    else if (isWakeMessage(message)) {
+      for (const other of Object.values(cluster.workers ?? {})) {
+        if (other && other.id !== worker.id && other.isConnected()) other.send(message);
+      }
+    }
   });
 
   let stopping = false;

@@ -55,7 +55,9 @@ export const InsufficientScopeErrorSchema = Type.Object(
 
 export const RateLimitErrorSchema = Type.Object(
   {
-    error: Type.String({ description: 'rate_limited, ai_rate_limited, or slow_down (a pairing exchange polled faster than every 2 s)' }),
+    error: Type.String({
+      description: 'rate_limited, ai_rate_limited, too_many_streams (GET /changes/stream), or slow_down (a pairing exchange polled faster than every 2 s)',
+    }),
     message: Type.String(),
     scope: Type.Optional(
       Type.Union([Type.Literal('minute'), Type.Literal('day')], {

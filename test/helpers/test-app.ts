@@ -15,6 +15,7 @@ import {
   type WebhookDeliveryConfig,
 } from '../../src/config.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
+import type { LiveOptions } from '../../src/modules/live/live.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { TrustProxy } from '../../src/lib/trust-proxy.js';
 import type { RedisStoreOptions } from '../../src/modules/limits/redis-store.js';
@@ -77,6 +78,8 @@ export interface TestAppOptions {
   corsOrigins?: string[];
   /** SMTP_URL and SMTP_FROM (no SMTP when absent). */
   mail?: Config['mail'];
+  /** Live change streams: a short keep-alive interval, another cap. */
+  live?: Partial<LiveOptions>;
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -152,6 +155,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.voice ? { voice: options.voice } : {}),
+      ...(options.live ? { live: options.live } : {}),
       redis: redisTuning,
       webhooks: { resolver: noDnsResolver, ...webhookInjections },
     },

@@ -67,6 +67,8 @@ describe.each(DIALECTS)('key scopes (%s)', (dialect) => {
     for (const { method, path } of operations()) {
       const needed = contractScope(method, path);
       for (const scope of SCOPES) {
+        // An admitted stream stays open (inject would wait for its end); live-changes.test.ts opens it with a read key.
+        if (path === '/api/v1/changes/stream' && admits(scope, needed)) continue;
         const res = await client(t.app, tokens[scope]).send(method.toUpperCase(), concrete(path), method === 'get' ? undefined : {});
         const what = `${method} ${path} with a ${scope} key → ${res.status} ${res.text.slice(0, 200)}`;
         if (admits(scope, needed)) {

@@ -57,6 +57,7 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await inbox.webhooks.delete(hook.id); // deleteWebhook
 
   const changes = await inbox.changes.list({ limit: 100 }); // listChanges
+  for await (const change of inbox.changes.stream({ cursor: changes.next_cursor, signal: AbortSignal.timeout(1_000) })) void change.cursor; // streamChanges
   const exported = await inbox.transfer.exportJson(); // exportData (json)
   const markdown: string = await inbox.transfer.exportMarkdown(); // exportData (markdown)
   await inbox.transfer.import(exported); // importData (json)

@@ -1,3 +1,4 @@
+import { streamChanges, type StreamOptions } from './live.js';
 import { sleep } from './retry.js';
 import { unwrap, type Api } from './transport.js';
 import type {
@@ -48,6 +49,11 @@ export function changesApi(api: Api) {
         await sleep(options.pollMs ?? 5000, options.signal);
       }
     },
+    /**
+     * The live stream: each change as it is committed (after `cursor`, else from now on). It
+     * reconnects with Last-Event-ID and never yields a change twice; save `change.cursor` to resume later.
+     */
+    stream: (options: StreamOptions = {}): AsyncGenerator<Change, void, undefined> => streamChanges(api, options),
   };
 }
 

@@ -125,3 +125,28 @@ export async function findFeedPage(db: Executor, dialect: DialectName, userId: s
     .execute();
   return rows.map((r) => ({ txid: Number(r.txid), seq: Number(r.seq), payload: r.payload }));
 }
+
+/** The user's newest event a feed read can serve now (finished transactions only), or none. */
+export async function findFeedTail(db: Executor, dialect: DialectName, userId: string): Promise<FeedPosition | undefined> {
+  let query = db.selectFrom('outbox_events').select(['txid', 'seq']).where('user_id', '=', userId);
+  if (dialect === 'postgres') query = query.where('txid', '<', SNAPSHOT_XMIN);
+  const row = await query.orderBy('txid', 'desc').orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return row ? { txid: Number(row.txid), seq: Number(row.seq) } : undefined;
+}
+
+/**
+ * PostgreSQL: whether the user has events after `after` that a feed read cannot serve yet because an
+ * older transaction is still running (see SNAPSHOT_XMIN). SQLite's writers are serialized: never.
+ */
+export async function hasHeldBackEvents(db: Executor, dialect: DialectName, userId: string, after: FeedPosition): Promise<boolean> {
+  if (dialect === 'sqlite') return false;
+  const row = await db
+    .selectFrom('outbox_events')
+    .select(sql<number>`1`.as('one'))
+    .where('user_id', '=', userId)
+    .where(({ eb, refTuple, tuple }) => eb(refTuple('txid', 'seq'), '>', tuple(after.txid, after.seq)))
+    .where('txid', '>=', SNAPSHOT_XMIN)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

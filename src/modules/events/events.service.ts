@@ -9,6 +9,8 @@ import type { ItemView } from '../items/item-view.js';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.js';
 import {
   findFeedPage,
+  findFeedTail,
+  hasHeldBackEvents,
   insertOutboxAfterWrite,
   insertOutboxEvents,
   outboxColumns,
@@ -77,6 +79,13 @@ export interface EventsService {
   insertAfterWrite: typeof insertOutboxAfterWrite;
   /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
   changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
+  /** The live stream's start without a cursor: the cursor just after the user's newest change now. */
+  tail(userId: string): Promise<string>;
+  /**
+   * Whether changes after `cursor` exist that no read can serve yet (PostgreSQL: an older
+   * transaction is still running); the live stream reads again shortly when so.
+   */
+  heldBack(userId: string, cursor: string): Promise<boolean>;
   /** Webhook fan-out, in its transaction: takes up to `limit` events not yet dispatched, oldest first. */
   takeUndispatched(trx: Executor, now: string, limit: number): Promise<UndispatchedEvent[]>;
   /** A new webhook, in its transaction: its user's events since `since` go back to fan-out. */
@@ -96,6 +105,17 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
       return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
     });
   };
+  /** A cursor of the feed, checked: 400 when it does not decode, 410 when it is older than cursors live. */
+  const positionOf = (cursor: string, now: number): FeedPosition => {
+    const decoded = decodeChangeCursor(cursor);
+    if (decoded.issuedAt < now - CURSOR_LIFETIME_MS) {
+      throw new AppError(
+        'cursor_expired',
+        'this cursor is older than 30 days and its changes may be gone; re-read GET /items and start the feed again without a cursor',
+      );
+    }
+    return { txid: decoded.txid, seq: decoded.seq };
+  };
   return {
     outboxParams: (userId, events) => outboxColumns(outboxRows(userId, events)),
     insertAfterWrite: insertOutboxAfterWrite,
@@ -106,17 +126,7 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
     },
     async changes(userId, query) {
       const issuedAt = deps.clock.now().getTime();
-      let after: FeedPosition = { txid: 0, seq: 0 };
-      if (query.cursor !== undefined) {
-        const cursor = decodeChangeCursor(query.cursor);
-        if (cursor.issuedAt < issuedAt - CURSOR_LIFETIME_MS) {
-          throw new AppError(
-            'cursor_expired',
-            'this cursor is older than 30 days and its changes may be gone; re-read GET /items and start the feed again without a cursor',
-          );
-        }
-        after = { txid: cursor.txid, seq: cursor.seq };
-      }
+      const after: FeedPosition = query.cursor === undefined ? { txid: 0, seq: 0 } : positionOf(query.cursor, issuedAt);
       const limit = clampLimit(query.limit, 100, 500);
       const rows = await findFeedPage(deps.db, deps.dialect, userId, after, limit);
       const page = rows.slice(0, limit);
@@ -127,6 +137,11 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
       const last = page[page.length - 1] ?? after;
       return { changes, next_cursor: encodeChangeCursor({ txid: last.txid, seq: last.seq, issuedAt }), has_more: rows.length > limit };
     },
+    async tail(userId) {
+      const tail = (await findFeedTail(deps.db, deps.dialect, userId)) ?? { txid: 0, seq: 0 };
+      return encodeChangeCursor({ ...tail, issuedAt: deps.clock.now().getTime() });
+    },
+    heldBack: (userId, cursor) => hasHeldBackEvents(deps.db, deps.dialect, userId, positionOf(cursor, deps.clock.now().getTime())),
     takeUndispatched: (trx, now, limit) => claimUndispatchedEvents(trx, deps.dialect, now, limit),
     reopenSince: (trx, userId, since) => reopenEventsSince(trx, userId, since),
     forgetUser: deleteUserEvents,

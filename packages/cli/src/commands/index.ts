@@ -15,6 +15,7 @@ import { search } from './search.js';
 import { show } from './show.js';
 import { undone } from './undone.js';
 import { voice } from './voice.js';
+import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
 /** Every command, in the order `cin --help` lists them. A new command is one file and one line here. */
@@ -35,6 +36,7 @@ export const COMMANDS: readonly Command[] = [
   voice,
   exportCommand,
   importCommand,
+  watch,
   mcp,
 ];
 

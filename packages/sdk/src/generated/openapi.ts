@@ -498,6 +498,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/changes/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed live, as Server-Sent Events
+         * @description Starts after the Last-Event-ID header, else after `cursor`, else at the newest change; an EventSource reconnect resumes with no gap and no repeat. A change committed by any process of the service arrives within 1 s. At most 10 open streams a user (the 11th is 429 too_many_streams); opening one counts as one request against the limits. A revoked key's streams end within 5 s. Server-Sent Events. Each change: `id: <its cursor>`, `event: change`, `data: <the change as in GET /changes>` (schema Change). A comment line (`: heartbeat`) every 15 s keeps proxies from closing an idle stream.
+         */
+        get: operations["streamChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/export": {
         parameters: {
             query?: never;
@@ -723,7 +743,7 @@ export interface components {
         };
         /** RateLimitError */
         RateLimitError: {
-            /** @description rate_limited, ai_rate_limited, or slow_down (a pairing exchange polled faster than every 2 s) */
+            /** @description rate_limited, ai_rate_limited, too_many_streams (GET /changes/stream), or slow_down (a pairing exchange polled faster than every 2 s) */
             error: string;
             message: string;
             /** @description the window that is full (day when both are) */
@@ -4019,6 +4039,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description the cursor is older than 30 days (cursor_expired) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    streamChanges: {
+        parameters: {
+            query?: {
+                /** @description start after this position (a change's cursor or GET /changes' next_cursor); Last-Event-ID wins when both are sent */
+                cursor?: string;
+            };
+            header?: {
+                /** @description the id of the last event received (EventSource sends it on reconnect) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stream of changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description invalid body, query or parameters (bad_request) */

@@ -1,0 +1,189 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
+import { DIALECTS } from '../helpers/dialects.js';
+import { actor, capture, ok, type Actor } from '../helpers/items.js';
+import { openSse, type SseReader } from '../helpers/sse-reader.js';
+import type { JsonBody } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
+
+const DAY = 24 * 3600_000;
+
+describe.each(DIALECTS)('GET /api/v1/changes/stream (%s)', (dialect) => {
+  let t: ListeningApp;
+  const open: SseReader[] = [];
+  const stream = async (a: Actor, query = '', headers: Record<string, string> = {}) => {
+    const reader = await openSse(`${t.baseUrl}/api/v1/changes/stream${query}`, { authorization: `Bearer ${a.user.token}`, ...headers });
+    open.push(reader);
+    return reader;
+  };
+  /** Every change of the user from the start of the feed, as GET /changes answers them (PostgreSQL may show one late). */
+  const feed = async (a: Actor, count: number): Promise<JsonBody[]> =>
+    waitFor(async () => {
+      const page = ok(await a.c.get('changes?limit=500'));
+      return page.changes.length >= count ? (page.changes as JsonBody[]) : undefined;
+    });
+
+  beforeAll(async () => {
+    t = await startListeningApp(dialect, { live: { keepAliveMs: 100 } });
+  });
+  afterAll(async () => {
+    for (const reader of open) reader.close();
+    await t?.close();
+  });
+
+  it('starts at the newest change and sends each later change as id: cursor, event: change, data: the change of GET /changes', async () => {
+    const a = await actor(t);
+    await capture(a.c, 'before the stream');
+    const s = await stream(a);
+    expect(s.status).toBe(200);
+    expect(s.headers['content-type']).toMatch(/^text\/event-stream/);
+    // Opening counts as one request: the rate-limit headers come with it.
+    expect(s.headers['x-ratelimit-limit']).toBeDefined();
+    const item = await capture(a.c, 'after the stream opened');
+    const [event] = await s.waitForEvents(1);
+    const changes = await feed(a, 2);
+    expect(event!.event).toBe('change');
+    expect(event!.id).toBe(JSON.parse(event!.data).cursor);
+    const { cursor: _c1, ...streamed } = JSON.parse(event!.data);
+    const { cursor: _c2, ...listed } = changes[1];
+    expect(streamed).toEqual(listed);
+    expect(streamed.data.item.id).toBe(item.id);
+    expect(s.events).toHaveLength(1);
+  });
+
+  it('resumes after ?cursor= and after Last-Event-ID with no gap and no repeat (Last-Event-ID wins)', async () => {
+    const a = await actor(t);
+    for (const text of ['one', 'two', 'three', 'four']) await capture(a.c, text);
+    const changes = await feed(a, 4);
+    const byCursor = await stream(a, `?cursor=${changes[0].cursor}`);
+    await byCursor.waitForEvents(3);
+    expect(byCursor.events.map((e) => JSON.parse(e.data).id)).toEqual(changes.slice(1).map((c) => c.id));
+    const byHeader = await stream(a, `?cursor=${changes[0].cursor}`, { 'last-event-id': changes[2].cursor });
+    await byHeader.waitForEvents(1);
+    expect(byHeader.events.map((e) => e.id)).toEqual([changes[3].cursor]);
+    // A reconnect from the last id it got: nothing again, then the next change once.
+    const again = await stream(a, '', { 'last-event-id': byCursor.events[2]!.id! });
+    await capture(a.c, 'five');
+    await again.waitForEvents(1);
+    await byCursor.waitForEvents(4);
+    expect(JSON.parse(again.events[0]!.data).data.item.title).toBe('five');
+    expect(byCursor.events.map((e) => e.id)).toEqual([...changes.slice(1).map((c) => c.cursor), again.events[0]!.id]);
+  });
+
+  it('sends many changes in order, each once, while they are committed', async () => {
+    const a = await actor(t);
+    const s = await stream(a);
+    const texts = Array.from({ length: 30 }, (_, i) => `item ${i}`);
+    await Promise.all(texts.map((text) => capture(a.c, text)));
+    const events = await s.waitForEvents(30);
+    const changes = await feed(a, 30);
+    expect(events.map((e) => e.id)).toEqual(changes.map((c) => c.cursor));
+    expect(new Set(events.map((e) => JSON.parse(e.data).id)).size).toBe(30);
+  });
+
+  it('wakes only the streams of the user whose change it is', async () => {
+    const a = await actor(t);
+    const b = await actor(t);
+    const sa = await stream(a);
+    const sb = await stream(b);
+    await capture(b.c, 'for b');
+    await sb.waitForEvents(1);
+    await capture(a.c, 'for a');
+    await sa.waitForEvents(1);
+    expect(sa.events.map((e) => JSON.parse(e.data).data.item.title)).toEqual(['for a']);
+    expect(sb.events.map((e) => JSON.parse(e.data).data.item.title)).toEqual(['for b']);
+  });
+
+  it('sends a keep-alive comment on the interval, and an idle stream costs no query', async () => {
+    const a = await actor(t);
+    const s = await stream(a);
+    await s.waitForEvents(0);
+    t.queries.reset();
+    await waitFor(() => s.comments.length >= 3, { what: 'three keep-alive comments' });
+    expect(s.comments[0]).toMatch(/heartbeat/);
+    expect(t.queries.count).toBe(0);
+  });
+
+  it('answers a malformed cursor 400 and an expired one 410 cursor_expired, as JSON before any stream', async () => {
+    const a = await actor(t);
+    await capture(a.c, 'x');
+    const [change] = await feed(a, 1);
+    const bad = await stream(a, '?cursor=not-a-cursor');
+    await bad.waitForEnd();
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error).toBe('bad_request');
+    const badHeader = await stream(a, '', { 'last-event-id': 'garbage' });
+    await badHeader.waitForEnd();
+    expect(badHeader.status).toBe(400);
+    t.clock.advance(31 * DAY);
+    try {
+      const expired = await stream(a, `?cursor=${change.cursor}`);
+      await expired.waitForEnd();
+      expect(expired.status).toBe(410);
+      expect(JSON.parse(expired.body)).toMatchObject({ error: 'cursor_expired' });
+    } finally {
+      t.clock.advance(-31 * DAY);
+    }
+  });
+
+  it('allows 10 open streams a user: the 11th is 429 too_many_streams, and one closed makes room', async () => {
+    const a = await actor(t);
+    const streams = [];
+    for (let i = 0; i < 10; i += 1) streams.push(await stream(a));
+    expect(streams.map((s) => s.status)).toEqual(Array(10).fill(200));
+    const eleventh = await stream(a);
+    await eleventh.waitForEnd();
+    expect(eleventh.status).toBe(429);
+    expect(JSON.parse(eleventh.body)).toMatchObject({ error: 'too_many_streams' });
+    // Another user is not affected.
+    const b = await actor(t);
+    expect((await stream(b)).status).toBe(200);
+    streams[0]!.close();
+    const again = await waitFor(async () => {
+      const s = await stream(a);
+      if (s.status === 200) return s;
+      s.close();
+      return undefined;
+    });
+    expect(again.status).toBe(200);
+    for (const s of streams) s.close();
+  });
+
+  it("ends a revoked key's streams within 5 s, and a key without the read scope gets 403", async () => {
+    const a = await actor(t);
+    const s = await stream(a);
+    const other = await t.services.keys.mint(a.user.id, 'second');
+    const kept = await openSse(`${t.baseUrl}/api/v1/changes/stream`, { authorization: `Bearer ${other.token}` });
+    open.push(kept);
+    await t.services.keys.revoke(a.user.keyId);
+    await s.waitForEnd(5_000);
+    expect(kept.ended).toBe(false);
+    const captureOnly = await t.services.keys.mint(a.user.id, 'capture only', { scopes: ['capture'] });
+    const refused = await openSse(`${t.baseUrl}/api/v1/changes/stream`, { authorization: `Bearer ${captureOnly.token}` });
+    await refused.waitForEnd();
+    expect(refused.status).toBe(403);
+  });
+
+  it.runIf(dialect === 'postgres')('recovers a change whose notification was lost while LISTEN reconnected, by reading the feed', async () => {
+    const a = await actor(t);
+    const s = await stream(a);
+    const listeners = async () =>
+      (
+        await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen cin_changes%'`.execute(
+          t.services.db,
+        )
+      ).rows.map((r) => r.pid);
+    const before = await waitFor(async () => {
+      const pids = await listeners();
+      return pids.length > 0 ? pids : undefined;
+    });
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where pid in (${sql.join(before)})`.execute(t.services.db);
+    // Committed while no connection listens: its notification is lost.
+    await capture(a.c, 'while reconnecting');
+    await s.waitForEvents(1, 5_000);
+    expect(JSON.parse(s.events[0]!.data).data.item.title).toBe('while reconnecting');
+    const after = await listeners();
+    expect(after.some((pid) => !before.includes(pid))).toBe(true);
+  });
+});
