@@ -21,6 +21,7 @@ import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { transferRoutes } from './modules/transfer/transfer.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { emailInRoutes } from './modules/email-in/email-in.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
@@ -130,6 +131,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     voice,
     webhooks,
     quickAdd,
+    emailIn,
   } = services;
   await installOpenApi(app);
   await app.register(systemRoutes, { db, metrics, metricsToken: config.metricsToken });
@@ -158,6 +160,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(transferRoutes, { transfer });
       await api.register(datesRoutes, { clock });
       await api.register(quickAddRoutes, { quickAdd });
+      await api.register(emailInRoutes, { emailIn });
     },
     { prefix: API_PREFIX },
   );

@@ -3,14 +3,17 @@ import type { ContainerOptions, WebhookOptions } from './container.js';
 import type { RedisStoreOptions } from './modules/limits/redis-store.js';
 
 /** The settings the services read; the rest of Config is the HTTP layer's or the process's. */
-export type ServiceSettings = Pick<Config, 'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup'>;
+export type ServiceSettings = Pick<
+  Config,
+  'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'emailIn'
+>;
 
 /**
  * What a caller adds that is not a setting: its logger, the cluster link, and what tests inject
  * (clock, DNS, outbound HTTP, tighter Redis timeouts). A setting cannot be given here, so a
  * process never builds services from anything but its configuration.
  */
-export type ContainerExtras = Omit<ContainerOptions, 'limits' | 'redis' | 'organizer' | 'transcribe' | 'signup' | 'webhooks'> & {
+export type ContainerExtras = Omit<ContainerOptions, 'limits' | 'redis' | 'organizer' | 'transcribe' | 'signup' | 'webhooks' | 'emailIn'> & {
   webhooks?: Omit<WebhookOptions, 'secretKey' | 'delivery'>;
   redis?: Omit<RedisStoreOptions, 'url' | 'keyPrefix'>;
 };
@@ -26,5 +29,6 @@ export function containerOptionsFrom(config: ServiceSettings, extras: ContainerE
     transcribe: config.transcribe,
     webhooks: { ...(config.secretKey ? { secretKey: config.secretKey } : {}), delivery: config.webhooks, ...webhooks },
     signup: config.signup,
+    ...(config.emailIn ? { emailIn: config.emailIn } : {}),
   };
 }

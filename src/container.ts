@@ -10,6 +10,7 @@ import {
   type OrganizerConfig,
   type TranscribeConfig,
   type WebhookDeliveryConfig,
+  type EmailInConfig,
 } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
@@ -54,6 +55,9 @@ import { leaseFor } from './modules/webhooks/retry-policy.js';
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './modules/webhooks/worker-settings.js';
 import { createSigningKeyVault } from './modules/webhooks/signing-keys.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createEmailInService, type EmailInService } from './modules/email-in/email-in.service.js';
+import { createEmailInReader, type EmailInReader } from './modules/email-in/mail-reader.js';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from './modules/email-in/reader-settings.js';
 
 export interface Services {
   db: Db;
@@ -87,6 +91,10 @@ export interface Services {
   webhookWorker: DeliveryWorker;
   metrics: Metrics;
   voice: VoiceService;
+  /** Users' secret email-in addresses. */
+  emailIn: EmailInService;
+  /** Reads EMAIL_IN_IMAP_URL into items when set; only the server process starts it. */
+  emailInReader: EmailInReader | undefined;
   logger: Logger;
   /** Releases what the container opened besides the database (worker, outbound connections, Redis). */
   close(): Promise<void>;
@@ -114,6 +122,10 @@ export interface ContainerOptions {
   processMetrics?: boolean;
   /** Web sign-up: open or closed (ALLOW_SIGNUP) and the plan it gives (DEFAULT_PLAN). */
   signup?: SignupConfig;
+  /** EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS (email-in is off without them). */
+  emailIn?: EmailInConfig;
+  /** The reader's pace (tests shorten it). */
+  emailInReader?: Partial<ReaderSettings>;
 }
 
 export interface ClusterWorkerLink {
@@ -212,6 +224,20 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
     onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
   });
+  const emailIn = createEmailInService({ db, clock, addressPattern: options.emailIn?.address });
+  const emailInReader = options.emailIn
+    ? createEmailInReader({
+        ...base,
+        logger,
+        metrics: metrics.emailIn,
+        imapUrl: options.emailIn.imapUrl,
+        settings: { ...DEFAULT_READER_SETTINGS, ...options.emailInReader },
+        emailIn,
+        users,
+        items,
+        limits,
+      })
+    : undefined;
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
@@ -241,7 +267,10 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     pairing,
     webhooks,
     webhookWorker,
+    emailIn,
+    emailInReader,
     async close() {
+      await emailInReader?.stop();
       await webhookWorker.stop();
       await transport.close();
       await limits.close();

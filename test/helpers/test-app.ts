@@ -5,7 +5,16 @@ import { containerOptionsFrom } from '../../src/container-options.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import { loadConfig, type Config, type LimitsConfig, type OrganizerConfig, type SignupConfig, type TranscribeConfig } from '../../src/config.js';
+import {
+  loadConfig,
+  type Config,
+  type EmailInConfig,
+  type LimitsConfig,
+  type OrganizerConfig,
+  type SignupConfig,
+  type TranscribeConfig,
+} from '../../src/config.js';
+import type { ReaderSettings } from '../../src/modules/email-in/reader-settings.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { TrustProxy } from '../../src/lib/trust-proxy.js';
@@ -67,6 +76,9 @@ export interface TestAppOptions {
   /** METRICS_TOKEN and CORS_ORIGINS of the app. */
   metricsToken?: string;
   corsOrigins?: string[];
+  /** EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS (email-in off when absent); the reader is started by the test. */
+  emailIn?: EmailInConfig;
+  emailInReader?: Partial<ReaderSettings>;
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -100,6 +112,7 @@ function testConfig(options: TestAppOptions = {}): Config {
     secretKey: TEST_SECRET_KEY,
     webhooks: options.webhooks?.delivery ?? DEFAULT_CONFIG.webhooks,
     signup: options.signup ?? DEFAULT_CONFIG.signup,
+    emailIn: options.emailIn,
   };
 }
 
@@ -133,6 +146,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
       ...(options.voice ? { voice: options.voice } : {}),
       redis: redisTuning,
       webhooks: { resolver: noDnsResolver, ...webhookInjections },
+      ...(options.emailInReader ? { emailInReader: options.emailInReader } : {}),
     }),
   );
   const app = await buildApp({ config, services });

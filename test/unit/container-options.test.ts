@@ -37,6 +37,7 @@ const CHANGED: { [K in keyof ServiceSettings]-?: ServiceSettings[K] } = {
   secretKey: Buffer.alloc(32, 1),
   webhooks: { allowPrivateTargets: true, timeoutMs: 99, retryDelaysMs: [1, 2] },
   signup: { allowed: true, defaultPlan: 'free' },
+  emailIn: { imapUrl: 'imap://reader:secret@127.0.0.1:1143/INBOX', address: 'inbox+{token}@example.com' },
 };
 
 describe('containerOptionsFrom', () => {

@@ -11,6 +11,7 @@ import * as instanceSettings from './2026-11-24-0300-instance-settings.js';
 import * as leanItemIndexes from './2026-11-25-0001-lean-item-indexes.js';
 import * as leanOutboxIndexes from './2026-11-25-0002-lean-outbox-indexes.js';
 import * as organizerModels from './2026-11-26-0300-organizer-models.js';
+import * as emailIn from './2026-11-27-0300-email-in.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0001-lean-item-indexes': leanItemIndexes,
   '2026-11-25-0002-lean-outbox-indexes': leanOutboxIndexes,
   '2026-11-26-0300-organizer-models': organizerModels,
+  '2026-11-27-0300-email-in': emailIn,
 };
