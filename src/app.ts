@@ -172,6 +172,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       accounts,
       accountSettings,
       clock,
+      emailIn,
       instance,
       items,
       keys,

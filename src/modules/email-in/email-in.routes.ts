@@ -32,7 +32,7 @@ export const emailInRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'emailIn'>>
         operationId: 'rotateEmailAddress',
         summary: 'Replace the secret email-in address',
         description: 'Answers the new address; mail to the old one is rejected from now on. null when the server has email-in off.',
-        response: { 200: EmailAddressSchema, ...errorResponses(401, 429) },
+        response: { 200: EmailAddressSchema, ...errorResponses(400, 401, 413, 415, 429) },
       },
     },
     async (request) => ({ address: await emailIn.rotate(authUser(request).id) }),
