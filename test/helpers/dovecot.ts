@@ -17,8 +17,8 @@ import { waitFor } from './wait.js';
  * Debian's dovecot and dovenull users and the mail directory is theirs; otherwise as the current user.
  */
 
-export const MAILBOX_USER = 'reader';
-export const MAILBOX_PASSWORD = 'reader-password';
+const MAILBOX_USER = 'reader';
+const MAILBOX_PASSWORD = 'reader-password';
 
 export interface MailMessage {
   uid: number;
