@@ -287,6 +287,25 @@ describe.skipIf(lacking(DOVECOT))('email to inbox', () => {
       expect((await a.items()).map((i: JsonBody) => i.title)).toEqual(['After the outage']);
     }, 60_000);
 
+    it('polls when IDLE is not used', async () => {
+      const a = await person();
+      await t.services.emailInReader!.stop();
+      const polling = await createTestApp(dialect, {
+        db: t.db,
+        emailIn: { imapUrl: dovecot.imapUrl, address: ADDRESS },
+        emailInReader: { ...FAST, idle: false },
+      });
+      try {
+        polling.services.emailInReader!.start();
+        const id = await send({ to: a.address, subject: 'Found by a poll' });
+        await landed('Processed', id);
+        expect((await a.items()).map((i: JsonBody) => i.title)).toEqual(['Found by a poll']);
+      } finally {
+        await polling.close();
+        t.services.emailInReader!.start();
+      }
+    }, 30_000);
+
     it('goes on where it stopped after a restart in the middle of a mailbox, and one process reads at a time', async () => {
       const a = await person();
       await t.services.emailInReader!.stop();
