@@ -218,6 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.ORGANIZER_ENGINE === 'openai' && (!raw.OPENAI_BASE_URL || !raw.ORGANIZER_MODEL)) {
     throw new ConfigError('invalid settings: ORGANIZER_ENGINE=openai needs OPENAI_BASE_URL and ORGANIZER_MODEL');
   }
+  if (raw.EMAIL_IN_IMAP_URL !== undefined && !URL.canParse(raw.EMAIL_IN_IMAP_URL)) {
+    throw new ConfigError('invalid settings: EMAIL_IN_IMAP_URL is not a URL (imaps://user:password@host:993/INBOX, user and password percent-encoded)');
+  }
   if ((raw.EMAIL_IN_IMAP_URL === undefined) !== (raw.EMAIL_IN_ADDRESS === undefined)) {
     throw new ConfigError('invalid settings: EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS go together (set both, or neither)');
   }
