@@ -40,7 +40,9 @@ describe('loadConfig', () => {
       address: 'inbox+{token}@b.test',
     });
     expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'imaps://a:pw@imap.b.test/INBOX' })).toThrow(/EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS go together/);
-    expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'imaps://a:p w@[bad/INBOX', EMAIL_IN_ADDRESS: 'inbox+{token}@b.test' })).toThrow(/EMAIL_IN_IMAP_URL is not a URL/);
+    expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'imaps://a:p w@[bad/INBOX', EMAIL_IN_ADDRESS: 'inbox+{token}@b.test' })).toThrow(
+      /EMAIL_IN_IMAP_URL is not a URL/,
+    );
     expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'https://imap.b.test', EMAIL_IN_ADDRESS: 'inbox@b.test' })).toThrow(/EMAIL_IN_IMAP_URL .*EMAIL_IN_ADDRESS /);
   });
 
