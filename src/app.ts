@@ -25,6 +25,7 @@ import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { transferRoutes } from './modules/transfer/transfer.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { emailInRoutes } from './modules/email-in/email-in.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { installBearerAuth } from './plugins/auth.js';
@@ -135,6 +136,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     voice,
     webhooks,
     quickAdd,
+    emailIn,
   } = services;
   await installOpenApi(app);
   await app.register(systemRoutes, { db, metrics, metricsToken: config.metricsToken });
@@ -167,6 +169,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(recurrenceRoutes, { recurrence: services.recurrence });
       await api.register(remindersRoutes, { reminders: services.reminders });
       await api.register(channelsRoutes, { channels: services.channels });
+      await api.register(emailInRoutes, { emailIn });
     },
     { prefix: API_PREFIX },
   );
@@ -178,6 +181,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       accounts,
       accountSettings,
       clock,
+      emailIn,
       instance,
       items,
       keys,

@@ -48,6 +48,9 @@ const ConfigSchema = Type.Object({
   SMTP_FROM: Type.Optional(Type.String({ minLength: 3 })),
   MCP_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 64 }),
   MCP_MAX_IN_FLIGHT_PER_USER: Type.Integer({ minimum: 1, default: 8 }),
+  // Email to inbox (docs/email-in.md): the mailbox read, and the users' address pattern.
+  EMAIL_IN_IMAP_URL: Type.Optional(Type.String({ pattern: '^imaps?://' })),
+  EMAIL_IN_ADDRESS: Type.Optional(Type.String({ pattern: '^[^@\\s]*\\{token\\}[^@\\s]*@[^@\\s]+$' })),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -123,11 +126,20 @@ export interface Config {
   readonly mcp: McpConfig;
   /** Where reminder mail goes out (SMTP_URL, SMTP_FROM); without smtpUrl, email channels cannot be created. */
   readonly mail: MailConfig;
+  /** Email to inbox, when EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS are both set. */
+  readonly emailIn: EmailInConfig | undefined;
 }
 
 export interface MailConfig {
   readonly smtpUrl: string | undefined;
   readonly from: string;
+}
+
+export interface EmailInConfig {
+  /** `imaps://user:pass@host:993/INBOX`: the mailbox read (its path; INBOX when none). */
+  readonly imapUrl: string;
+  /** The address pattern with `{token}`, e.g. `inbox+{token}@example.com`. */
+  readonly address: string;
 }
 
 export interface McpConfig {
@@ -207,6 +219,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.ORGANIZER_ENGINE === 'openai' && (!raw.OPENAI_BASE_URL || !raw.ORGANIZER_MODEL)) {
     throw new ConfigError('invalid settings: ORGANIZER_ENGINE=openai needs OPENAI_BASE_URL and ORGANIZER_MODEL');
   }
+  if (raw.EMAIL_IN_IMAP_URL !== undefined && !URL.canParse(raw.EMAIL_IN_IMAP_URL)) {
+    throw new ConfigError('invalid settings: EMAIL_IN_IMAP_URL is not a URL (imaps://user:password@host:993/INBOX, user and password percent-encoded)');
+  }
+  if ((raw.EMAIL_IN_IMAP_URL === undefined) !== (raw.EMAIL_IN_ADDRESS === undefined)) {
+    throw new ConfigError('invalid settings: EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS go together (set both, or neither)');
+  }
   if (raw.TRANSCRIBE_ENGINE === 'openai' && !raw.TRANSCRIBE_BASE_URL) {
     throw new ConfigError('invalid settings: TRANSCRIBE_ENGINE=openai needs TRANSCRIBE_BASE_URL');
   }
@@ -261,5 +279,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     mcp: Object.freeze({ maxInFlight: raw.MCP_MAX_IN_FLIGHT, maxInFlightPerUser: raw.MCP_MAX_IN_FLIGHT_PER_USER }),
     mail: Object.freeze({ smtpUrl: raw.SMTP_URL, from: raw.SMTP_FROM ?? `Capture Inbox <inbox@${hostname()}>` }),
+    emailIn: raw.EMAIL_IN_IMAP_URL && raw.EMAIL_IN_ADDRESS ? Object.freeze({ imapUrl: raw.EMAIL_IN_IMAP_URL, address: raw.EMAIL_IN_ADDRESS }) : undefined,
   });
 }

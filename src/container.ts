@@ -52,6 +52,9 @@ import { createChannelSenders } from './modules/channels/channel-senders.js';
 import { createChannelsService, type ChannelsService } from './modules/channels/channels.service.js';
 import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/reminder-scheduler.js';
 import { createRemindersService, type RemindersService } from './modules/reminders/reminders.service.js';
+import { createEmailInService, type EmailInService } from './modules/email-in/email-in.service.js';
+import { createEmailInReader, type EmailInReader } from './modules/email-in/mail-reader.js';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from './modules/email-in/reader-settings.js';
 
 export interface Services {
   db: Db;
@@ -95,6 +98,10 @@ export interface Services {
   reminderScheduler: ReminderScheduler;
   metrics: Metrics;
   voice: VoiceService;
+  /** Users' secret email-in addresses. */
+  emailIn: EmailInService;
+  /** Reads EMAIL_IN_IMAP_URL into items when set; only the server process starts it. */
+  emailInReader: EmailInReader | undefined;
   logger: Logger;
   /** Releases what the container opened besides the database (worker, outbound connections, Redis). */
   close(): Promise<void>;
@@ -103,7 +110,7 @@ export interface Services {
 /** The settings the services read; the rest of Config is the HTTP layer's or the process's. */
 export type ServiceSettings = Pick<
   Config,
-  'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'publicUrl' | 'mail'
+  'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'publicUrl' | 'mail' | 'emailIn'
 >;
 
 /**
@@ -130,6 +137,8 @@ export interface Injections {
   reminderPollMs?: number;
   /** Live change streams: the per-user cap and the keep-alive interval (tests shorten it; the contract's are the default). */
   live?: Partial<LiveOptions>;
+  /** The email-in reader's pace (tests shorten it); where it reads is a setting. */
+  emailInReader?: Partial<ReaderSettings>;
 }
 
 /** What createServices is built from: the database, its dialect's storage ports and the settings, all required. */
@@ -286,6 +295,22 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     logger,
     options: { ...DEFAULT_LIVE, ...inject.live },
   });
+  const emailIn = createEmailInService({ db, clock, addressPattern: config.emailIn?.address });
+  const emailInReader = config.emailIn
+    ? createEmailInReader({
+        db,
+        clock,
+        newId,
+        logger,
+        metrics: metrics.emailIn,
+        imapUrl: config.emailIn.imapUrl,
+        settings: { ...DEFAULT_READER_SETTINGS, ...inject.emailInReader },
+        emailIn,
+        users,
+        items,
+        limits,
+      })
+    : undefined;
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
@@ -320,7 +345,10 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     reminders,
     reminderScheduler,
     live,
+    emailIn,
+    emailInReader,
     async close() {
+      await emailInReader?.stop();
       await reminderScheduler.stop();
       live.endAll();
       await live.close();

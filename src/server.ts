@@ -96,6 +96,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   // After listen: a process that cannot serve should not start delivering either.
   services.webhookWorker.start();
   services.reminderScheduler.start();
+  // Every process runs a reader; the database lease lets one read at a time (docs/email-in.md).
+  services.emailInReader?.start();
 }
 
 async function main(): Promise<void> {

@@ -224,6 +224,20 @@ export interface OrganizerModelsTable {
   updated_at: string;
 }
 
+/** A user's secret email-in token (src/modules/email-in/). */
+export interface EmailInTokensTable {
+  user_id: string;
+  token: string;
+  created_at: string;
+}
+
+/** Who reads the email-in mailbox, and until when (src/modules/email-in/reader-lease.repository.ts). */
+export interface EmailInLeaseTable {
+  name: string;
+  owner: string;
+  lease_until: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -242,6 +256,8 @@ export interface DatabaseSchema {
   organizer_models: OrganizerModelsTable;
   item_completions: ItemCompletionsTable;
   reminder_fires: ReminderFiresTable;
+  email_in_tokens: EmailInTokensTable;
+  email_in_lease: EmailInLeaseTable;
 }
 
 /**

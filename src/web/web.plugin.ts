@@ -8,6 +8,7 @@ import type { InboxSources } from './inbox-render.js';
 import { setPageHeaders } from './layout.js';
 import { PageError } from './page-error.js';
 import { accountRoutes } from './routes/account.routes.js';
+import { emailInWebRoutes } from './routes/email-in.routes.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { installRoutes } from './routes/install.routes.js';
 import { shareRoutes } from './routes/share.routes.js';
@@ -27,6 +28,7 @@ export type WebServices = Pick<
   | 'accounts'
   | 'accountSettings'
   | 'clock'
+  | 'emailIn'
   | 'instance'
   | 'items'
   | 'keys'
@@ -75,8 +77,25 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(cookie);
     await pages.register(formbody);
     installPageErrors(pages);
-    const { accounts, accountSettings, clock, instance, items, keys, limits, pairing, projects, quickAdd, search, subtasks, tags, transfer, users, voice } =
-      opts.services;
+    const {
+      accounts,
+      accountSettings,
+      clock,
+      emailIn,
+      instance,
+      items,
+      keys,
+      limits,
+      pairing,
+      projects,
+      quickAdd,
+      search,
+      subtasks,
+      tags,
+      transfer,
+      users,
+      voice,
+    } = opts.services;
     const cookies = installWebSession(pages, { accounts, publicUrl: opts.publicUrl });
     pages.addHook('onSend', async (_request, reply) => setPageHeaders(reply));
     // PostgreSQL text cannot hold U+0000; a form or query carrying one is refused before any work.
@@ -89,7 +108,8 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(inboxRoutes, { ...inboxList, items, limits });
     await pages.register(itemRoutes, { clock, items, limits, projects, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
-    await pages.register(accountRoutes, { accountSettings, transfer, cookies });
+    await pages.register(accountRoutes, { accountSettings, transfer, emailIn, cookies });
+    await pages.register(emailInWebRoutes, { emailIn });
     await pages.register(shareRoutes, { ...inboxList });
     await pages.register(webVoiceRoutes, { limits, voice });
     await pages.register(webQuickAddRoutes, { clock, quickAdd });

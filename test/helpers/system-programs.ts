@@ -27,6 +27,8 @@ export const POCKETSPHINX: SystemNeed = {
   debianPackages: ['pocketsphinx', 'pocketsphinx-en-us'],
 };
 export const CHROMIUM: SystemNeed = { name: 'chromium', program: 'chromium', debianPackages: ['chromium'] };
+/** The email-in tests' IMAP server (test/helpers/dovecot.ts). */
+export const DOVECOT: SystemNeed = { name: 'dovecot', program: 'dovecot', debianPackages: ['dovecot-imapd'] };
 
 /**
  * Where tests (and the test app's voice engine) look for system programs: TEST_SYSTEM_PATH when set

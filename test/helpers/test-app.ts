@@ -8,12 +8,14 @@ import type { Logger } from 'pino';
 import {
   loadConfig,
   type Config,
+  type EmailInConfig,
   type LimitsConfig,
   type OrganizerConfig,
   type SignupConfig,
   type TranscribeConfig,
   type WebhookDeliveryConfig,
 } from '../../src/config.js';
+import type { ReaderSettings } from '../../src/modules/email-in/reader-settings.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import type { LiveOptions } from '../../src/modules/live/live.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -80,6 +82,9 @@ export interface TestAppOptions {
   mail?: Config['mail'];
   /** Live change streams: a short keep-alive interval, another cap. */
   live?: Partial<LiveOptions>;
+  /** EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS (email-in off when absent); the reader is started by the test. */
+  emailIn?: EmailInConfig;
+  emailInReader?: Partial<ReaderSettings>;
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -114,6 +119,7 @@ function testConfig(options: TestAppOptions = {}): Config {
     webhooks: options.webhooks?.delivery ?? DEFAULT_CONFIG.webhooks,
     signup: options.signup ?? DEFAULT_CONFIG.signup,
     mail: options.mail ?? DEFAULT_CONFIG.mail,
+    emailIn: options.emailIn,
   };
 }
 
@@ -158,6 +164,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
       ...(options.live ? { live: options.live } : {}),
       redis: redisTuning,
       webhooks: { resolver: noDnsResolver, ...webhookInjections },
+      ...(options.emailInReader ? { emailInReader: options.emailInReader } : {}),
     },
   });
   const app = await buildApp({ config, services });

@@ -30,7 +30,20 @@ describe('loadConfig', () => {
       metricsToken: undefined,
       corsOrigins: [],
       mcp: { maxInFlight: 64, maxInFlightPerUser: 8 },
+      emailIn: undefined,
     });
+  });
+
+  it('reads the email-in settings together, and refuses one without the other or a pattern without {token}', () => {
+    expect(loadConfig({ EMAIL_IN_IMAP_URL: 'imaps://a%40b.test:pw@imap.b.test:993/INBOX', EMAIL_IN_ADDRESS: 'inbox+{token}@b.test' }).emailIn).toEqual({
+      imapUrl: 'imaps://a%40b.test:pw@imap.b.test:993/INBOX',
+      address: 'inbox+{token}@b.test',
+    });
+    expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'imaps://a:pw@imap.b.test/INBOX' })).toThrow(/EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS go together/);
+    expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'imaps://a:p w@[bad/INBOX', EMAIL_IN_ADDRESS: 'inbox+{token}@b.test' })).toThrow(
+      /EMAIL_IN_IMAP_URL is not a URL/,
+    );
+    expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'https://imap.b.test', EMAIL_IN_ADDRESS: 'inbox@b.test' })).toThrow(/EMAIL_IN_IMAP_URL .*EMAIL_IN_ADDRESS /);
   });
 
   it('reads the bounds of the MCP endpoint (docs/mcp.md) and refuses a bound below one', () => {

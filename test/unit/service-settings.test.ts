@@ -66,4 +66,16 @@ describe('createServices({ db, ports, config })', () => {
       void db.db.destroy();
     }
   });
+
+  it('builds the email-in address service and reader from EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS, and neither without them', async () => {
+    const on = await build({ EMAIL_IN_IMAP_URL: 'imap://reader:secret@127.0.0.1:9/INBOX', EMAIL_IN_ADDRESS: 'inbox+{token}@example.test' });
+    expect(on.emailIn.enabled).toBe(true);
+    expect(on.emailInReader).toBeDefined();
+    await on.close();
+    await handle?.db.destroy();
+    services = undefined;
+    const off = await build({});
+    expect(off.emailIn.enabled).toBe(false);
+    expect(off.emailInReader).toBeUndefined();
+  });
 });

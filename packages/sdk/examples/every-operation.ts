@@ -21,6 +21,8 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
 
   const me: Me = await inbox.me.get(); // getMe
   await inbox.me.update({ timezone: me.timezone }); // updateMe
+  const address: string | null = (await inbox.me.email()).address; // getEmailAddress
+  if (address !== null) await inbox.me.rotateEmail(); // rotateEmailAddress
 
   const captured: CapturedItem = await inbox.items.capture({ text: 'buy milk', type: 'todo', organize: false }); // capture
   const read: QuickAdd = await inbox.items.parse('Call Sam tomorrow 5pm #Work @calls'); // parse

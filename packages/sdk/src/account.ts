@@ -6,6 +6,10 @@ export function meApi(api: Api) {
     /** GET /me: the key's user, plan, timezone and the key's scopes. */
     get: (): Promise<Me> => unwrap(api.GET('/api/v1/me')),
     update: (patch: MePatch): Promise<Me> => unwrap(api.PATCH('/api/v1/me', { body: patch })),
+    /** GET /me/email: the secret email-in address (mail to it becomes an item); null when the server has email-in off. Needs read. */
+    email: (): Promise<{ address: string | null }> => unwrap(api.GET('/api/v1/me/email')),
+    /** POST /me/email/rotate: a new email-in address; the old one is rejected from now on. Needs write. */
+    rotateEmail: (): Promise<{ address: string | null }> => unwrap(api.POST('/api/v1/me/email/rotate')),
   };
 }
 

@@ -16,9 +16,19 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   webhookAttempts: Counter<'outcome'>;
   organizerRuns: Counter<'engine'>;
+  emailIn: EmailInMetrics;
   watchQueues(sources: QueueSources): void;
   /** The text GET /metrics answers: this process's metrics, or with WORKERS > 1 every worker's summed. */
   render(): Promise<string>;
+}
+
+/** The email-in reader's counters (src/modules/email-in). */
+export interface EmailInMetrics {
+  read: Counter;
+  captured: Counter;
+  duplicates: Counter;
+  rejected: Counter<'reason'>;
+  deferred: Counter;
 }
 
 export interface MetricsOptions {
@@ -79,6 +89,34 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       labelNames: ['engine'] as const,
       registers: [registry],
     }),
+    emailIn: {
+      read: new Counter({
+        name: 'capture_inbox_email_in_messages_read_total',
+        help: 'Messages the email-in reader read from the mailbox (again when one is retried)',
+        registers: [registry],
+      }),
+      captured: new Counter({
+        name: 'capture_inbox_email_in_captured_total',
+        help: 'Items created from mail',
+        registers: [registry],
+      }),
+      duplicates: new Counter({
+        name: 'capture_inbox_email_in_duplicates_total',
+        help: 'Mail whose Message-ID was already captured (moved to Processed, no new item)',
+        registers: [registry],
+      }),
+      rejected: new Counter({
+        name: 'capture_inbox_email_in_rejected_total',
+        help: 'Mail moved to Rejected, by reason (unknown_address, malformed, too_large, invalid)',
+        labelNames: ['reason'] as const,
+        registers: [registry],
+      }),
+      deferred: new Counter({
+        name: 'capture_inbox_email_in_deferred_total',
+        help: 'Mail left unread for a later window because a user was over their limits',
+        registers: [registry],
+      }),
+    },
     watchQueues(given) {
       sources = given;
     },

@@ -20,6 +20,7 @@ const SessionParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NOTICES: Record<string, string> = {
   password: 'Password changed. Every other browser was signed out.',
   ended: 'That browser was signed out.',
+  email: 'A new email-in address is ready. Mail to the old one is rejected from now on.',
 };
 
 /** The field a refusal belongs to, by the service's detail. */
@@ -28,9 +29,9 @@ const fieldOf = (error: AppError): keyof NonNullable<AccountPageData['errors']> 
   return named === 'current_password' || named === 'new_password' || named === 'confirmation' ? named : 'form';
 };
 
-export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer'> & { cookies: SessionCookies }> = async (
+export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer' | 'emailIn'> & { cookies: SessionCookies }> = async (
   app,
-  { accountSettings, transfer, cookies },
+  { accountSettings, transfer, emailIn, cookies },
 ) => {
   /** The account page of the signed-in user; the routes below redirect signed-out browsers first. */
   function session(request: FastifyRequest): { user: SessionUser; token: string } | null {
@@ -46,7 +47,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSet
     extra: Partial<AccountPageData> = {},
   ) {
     const sessions = await accountSettings.sessions(s.user.id, s.token);
-    return sendPage(reply, status, accountPage({ user: s.user, csrf: webContext(request).csrf, sessions, ...extra }));
+    const emailAddress = await emailIn.address(s.user.id);
+    return sendPage(reply, status, accountPage({ user: s.user, csrf: webContext(request).csrf, sessions, emailAddress, ...extra }));
   }
 
   /** A refusal of the service as the form's message; anything else is a page error. */

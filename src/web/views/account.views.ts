@@ -4,11 +4,14 @@ import type { SessionSummary } from '../../modules/accounts/account-settings.ser
 import { formatDateTime, sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
+import { emailInSection } from './email-in.views.js';
 
 export interface AccountPageData {
   user: SessionUser;
   csrf: string;
   sessions: SessionSummary[];
+  /** The email-in address; null when the server has email-in off. */
+  emailAddress?: string | null;
   notice?: string;
   /** A message per field of the forms (current_password, new_password, confirmation, import). */
   errors?: Partial<Record<'current_password' | 'new_password' | 'confirmation' | 'import' | 'form', string>>;
@@ -85,6 +88,7 @@ ${errors.form ? html`<div class="alert error" role="alert">${sentence(errors.for
 <section class="card" aria-labelledby="about-heading"><h2 id="about-heading">You</h2>
   <dl class="facts"><dt>Email</dt><dd>${d.user.email}</dd><dt>Plan</dt><dd>${d.user.plan === 'pro' ? 'Pro' : 'Free'}</dd><dt>Time zone</dt><dd>${d.user.timezone} (<a href="/settings/keys#timezone">change</a>)</dd></dl>
 </section>
+${emailInSection(d.emailAddress ?? null, d.csrf)}
 ${passwordSection(d, errors)}
 ${sessionsSection(d)}
 ${dataSection(d, errors)}

@@ -718,6 +718,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's secret email-in address
+         * @description Mail sent (or forwarded) to this address becomes an item in the inbox. null when the server has email-in off.
+         */
+        get: operations["getEmailAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/email/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the secret email-in address
+         * @description Answers the new address; mail to the old one is rejected from now on. null when the server has email-in off.
+         */
+        post: operations["rotateEmailAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1201,6 +1241,35 @@ export interface components {
                  * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
                  */
                 updated_at: string;
+                /** @description contract "Recurrence" */
+                recurrence?: {
+                    rule: string;
+                    /** @enum {string} */
+                    from: "due" | "completion";
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                 */
+                remind_at?: string | null;
+            }[];
+            /** @description the completed occurrences of recurring items, oldest first per item */
+            completions?: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                item_id: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                 */
+                completed_at: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                 */
+                due_at: string | null;
             }[];
         };
         /** ImportResult */
@@ -4320,6 +4389,35 @@ export interface operations {
                          * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
                          */
                         updated_at: string;
+                        /** @description contract "Recurrence" */
+                        recurrence?: {
+                            rule: string;
+                            /** @enum {string} */
+                            from: "due" | "completion";
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                         */
+                        remind_at?: string | null;
+                    }[];
+                    /** @description the completed occurrences of recurring items, oldest first per item */
+                    completions?: {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        item_id: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                         */
+                        completed_at: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                         */
+                        due_at: string | null;
                     }[];
                 };
                 "text/csv": string;
@@ -5340,6 +5438,133 @@ export interface operations {
                         /** @description base64url, the applicationServerKey */
                         public_key: string;
                     };
+                };
+            };
+        };
+    };
+    getEmailAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the user's secret email-in address (mail to it becomes an item); null when the server has email-in off */
+                        address: string | null;
+                    };
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    rotateEmailAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the user's secret email-in address (mail to it becomes an item); null when the server has email-in off */
+                        address: string | null;
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
                 };
             };
         };

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { simpleParser, type AddressObject, type EmailAddress, type HeaderValue, type ParsedMail } from 'mailparser';
+import { cutRepliesAndSignature, htmlToMarkdown } from './mail-body.js';
+
+/*
+ * One mail read into what a capture needs: who it is for (To, Cc, Delivered-To), the capture's
+ * text (the subject as the first line, then the notes) and a client_id derived from the Message-ID.
+ */
+
+export interface MailCapture {
+  recipients: string[];
+  messageId: string | null;
+  /** The subject line, a blank line, then the notes; within capture's 100000 characters. */
+  text: string;
+  clientId: string;
+}
+
+/** The capture's limit is 100000 characters after trim; the notes stop short of it. */
+const NOTES_MAX = 95_000;
+const SUBJECT_MAX = 2_000;
+const ATTACHMENTS_LISTED = 50;
+const NO_SUBJECT = '(no subject)';
+
+export async function readMail(source: Buffer): Promise<MailCapture> {
+  const mail = await simpleParser(source, {
+    // The HTML is turned into Markdown here, and nothing is rendered: skip mailparser's own conversions.
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipImageLinks: true,
+    keepCidLinks: true,
+    checksumAlgo: false,
+  });
+  const messageId = mail.messageId?.trim() || null;
+  return {
+    recipients: recipientsOf(mail),
+    messageId,
+    text: `${subjectOf(mail)}\n\n${notesOf(mail)}`.trim(),
+    clientId: clientIdFor(messageId ?? createHash('sha256').update(source).digest('hex')),
+  };
+}
+
+/** A UUID (version 8, RFC 9562: vendor-defined) from a hash of the Message-ID: one per message, any reader. */
+export function clientIdFor(messageId: string): string {
+  const hex = createHash('sha256').update(`email-in:${messageId}`).digest('hex').slice(0, 32).split('');
+  hex[12] = '8';
+  hex[16] = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+function recipientsOf(mail: ParsedMail): string[] {
+  const addresses: string[] = [];
+  const collect = (list: EmailAddress[]) => {
+    for (const entry of list) {
+      if (entry.address) addresses.push(entry.address);
+      if (entry.group) collect(entry.group);
+    }
+  };
+  for (const header of [mail.to, mail.cc]) {
+    for (const object of asArray<AddressObject>(header)) collect(object.value);
+  }
+  // Delivered-To (one per hop): mailparser gives it parsed as an address header, or as text.
+  for (const value of asArray<HeaderValue>(mail.headers.get('delivered-to'))) {
+    if (typeof value === 'string') addresses.push((/<([^>]+)>/.exec(value)?.[1] ?? value).trim());
+    else if (typeof value === 'object' && 'value' in value && Array.isArray(value.value)) collect(value.value);
+  }
+  return addresses;
+}
+
+function asArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The subject on one line (folded or with stray newlines), without NULs; a placeholder when there is none. */
+function subjectOf(mail: ParsedMail): string {
+  const subject = clean(mail.subject ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (subject === '') return NO_SUBJECT;
+  const chars = Array.from(subject);
+  return chars.length > SUBJECT_MAX ? `${chars.slice(0, SUBJECT_MAX).join('')}…` : subject;
+}
+
+function notesOf(mail: ParsedMail): string {
+  const body = typeof mail.text === 'string' && mail.text.trim() !== '' ? mail.text : typeof mail.html === 'string' ? htmlToMarkdown(mail.html) : '';
+  let notes = cutRepliesAndSignature(clean(body));
+  const chars = Array.from(notes);
+  if (chars.length > NOTES_MAX) notes = `${chars.slice(0, NOTES_MAX).join('')}\n\n(cut: the message was longer)`;
+  const listed = attachmentsOf(mail);
+  return listed === '' ? notes : `${notes}\n\n${listed}`.trim();
+}
+
+/** Attachments are not stored: their names and sizes end the notes. Images embedded in the HTML are left out. */
+function attachmentsOf(mail: ParsedMail): string {
+  const files = mail.attachments.filter((a) => !a.related);
+  if (files.length === 0) return '';
+  const lines = files.slice(0, ATTACHMENTS_LISTED).map((a) => `- ${clean(a.filename ?? '').trim() || '(unnamed)'} (${formatSize(a.size)})`);
+  if (files.length > ATTACHMENTS_LISTED) lines.push(`- and ${files.length - ATTACHMENTS_LISTED} more`);
+  return `Attachments (not stored):\n${lines.join('\n')}`;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** NUL cannot be stored in PostgreSQL text, and other C0 controls are never content (tab and newlines stay). */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the point is to match control characters
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+}
