@@ -84,12 +84,12 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       if (hasNul(request.query) || hasNul(request.body)) throw new PageError(400, 'Invalid characters', 'The request contained a NUL character.');
     });
 
-    const inboxList: InboxSources = { clock, projects, search, tags, voice };
+    const inboxList: InboxSources = { clock, items, projects, search, tags, voice };
     await pages.register(authRoutes, { accounts, instance, cookies });
-    await pages.register(inboxRoutes, { ...inboxList, items, limits });
+    await pages.register(inboxRoutes, { ...inboxList, limits });
     await pages.register(itemRoutes, { clock, items, limits, projects, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
-    await pages.register(accountRoutes, { accountSettings, transfer, cookies });
+    await pages.register(accountRoutes, { accountSettings, transfer, users, cookies });
     await pages.register(shareRoutes, { ...inboxList });
     await pages.register(webVoiceRoutes, { limits, voice });
     await pages.register(webQuickAddRoutes, { clock, quickAdd });
