@@ -68,9 +68,11 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
   async function today(userId: string, dates: DateContext): Promise<Listed> {
     const start = dayStart(dates, 0).toISOString();
     const [due, doneToday] = await Promise.all([items.agenda(userId, { dueBefore: dayStart(dates, 1).toISOString() }), items.doneSince(userId, start)]);
-    // Overdue first: the service answers soonest first, so the split keeps each part in due order.
-    const overdue = due.filter((i) => i.due_at! < start);
-    const rest = due.filter((i) => i.due_at! >= start);
+    // Overdue (its time has passed, earlier today included) first: the service answers soonest
+    // first, so the split keeps each part in due order.
+    const now = dates.now.toISOString();
+    const overdue = due.filter((i) => i.due_at! < now);
+    const rest = due.filter((i) => i.due_at! >= now);
     return {
       title: 'Today',
       section: 'today',
