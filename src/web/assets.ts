@@ -81,7 +81,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .filters { margin-bottom: 1rem; }
 .search-line { display: flex; gap: .5rem; }
 .search-line input { flex: 1 1 auto; }
-.filter-more summary { cursor: pointer; color: var(--accent); padding: .5rem 0; min-height: 2.75rem; display: inline-flex; align-items: center; }
+.filter-more summary { cursor: pointer; color: var(--accent); padding: .6rem .25rem; }
 .filter-fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .6rem; }
 .filter-fields label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
 .list-heading { margin-bottom: .75rem; }
@@ -90,7 +90,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .group-heading.overdue { color: var(--danger); }
 .group-heading .count, .done-today .count { font-weight: 400; }
 .done-today { margin: 1rem 0; }
-.done-today > summary { cursor: pointer; font-weight: 600; min-height: 2.75rem; display: flex; align-items: center; gap: .4rem; }
+.done-today > summary { cursor: pointer; font-weight: 600; padding: .6rem 0; }
 .items { list-style: none; margin: 0; padding: 0; }
 .item { position: relative; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .5rem 3.25rem .5rem .6rem; margin-bottom: .4rem; }
 .item .row { display: flex; gap: .6rem; align-items: flex-start; margin: 0; }
@@ -115,6 +115,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .item.sub .check { width: 2.25rem; height: 2.25rem; }
 .item.sub .more > summary { top: .25rem; right: 0; }
 .toast { position: fixed; left: 50%; bottom: 1.25rem; transform: translateX(-50%); z-index: 20; display: flex; gap: .75rem; align-items: center; background: var(--fg); color: var(--bg); padding: .5rem .6rem .5rem 1rem; border-radius: 999px; box-shadow: 0 4px 16px rgb(0 0 0 / .25); max-width: calc(100% - 2rem); }
+.toast span { white-space: nowrap; }
 .toast button { background: var(--bg); color: var(--fg); border-color: var(--bg); }
 .checklist { list-style: decimal; padding-left: 1.5rem; margin: 0 0 1rem; }
 .checklist li { padding: .25rem 0; }
@@ -124,7 +125,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .item-head { display: flex; gap: .75rem; align-items: center; }
 .item-head form { margin: 0; }
 .item-head .item-title { margin: 0; }
-details.edit > summary { cursor: pointer; font-weight: 700; font-size: 1.2rem; min-height: 2.75rem; display: flex; align-items: center; }
+details.edit > summary { cursor: pointer; font-weight: 700; font-size: 1.2rem; padding: .35rem 0; }
 details.edit[open] > summary { margin-bottom: .75rem; }
 .capture-keys { margin: 0; }
 @media (max-width: 34rem) {
