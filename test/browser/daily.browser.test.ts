@@ -226,6 +226,34 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
     expect(stops).toEqual(['BUTTON', 'A', 'SUMMARY']);
   }, 60_000);
 
+  it('is axe clean on every page at desktop and phone width, light and dark, and photographs each', async () => {
+    const { page, userId } = await t.signedUp(DESKTOP);
+    const { items, work } = await seed(userId);
+    await t.services.subtasks.add(await userOf(userId), items.idea.id, 'Measure the corner');
+    const pages: [string, string][] = [
+      ['/', 'today'],
+      ['/upcoming', 'upcoming'],
+      ['/inbox', 'inbox-subtasks'],
+      ['/items?show=all', 'all-items'],
+      ['/projects', 'projects'],
+      [`/projects/${work.id}`, 'project'],
+      [`/inbox/items/${items.idea.id}`, 'item-subtasks'],
+      ['/account', 'account'],
+      ['/settings/keys', 'settings'],
+    ];
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      for (const [path] of pages) {
+        await page.goto(path);
+        await accessible(page);
+      }
+    }
+    for (const [path, name] of pages) {
+      await page.goto(path);
+      await screenshot(page, name);
+    }
+  }, 120_000);
+
   it('on a phone: the list comes first, six rows above the fold, capture opens on focus and Return makes a new line', async () => {
     const context = await t.browser.newContext({
       baseURL: t.baseUrl,
