@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000;
  * A time of day the way the locale writes it, without a padded hour: "17:00" in a 24-hour locale,
  * "5 PM" or "5:30 PM" in a 12-hour one (whole hours drop their ":00" there).
  */
-export function formatTimeOfDay(at: Date, c: Pick<DateContext, 'locale' | 'zone'>): string {
+function formatTimeOfDay(at: Date, c: Pick<DateContext, 'locale' | 'zone'>): string {
   const hourOnly = new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: 'numeric' });
   const twelve = hourOnly.resolvedOptions().hourCycle === 'h12' || hourOnly.resolvedOptions().hourCycle === 'h11';
   if (twelve && wallTimeAt(c.zone, at).minute === 0) return hourOnly.format(at);

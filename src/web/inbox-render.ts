@@ -46,7 +46,7 @@ export type InboxRenderer = (request: FastifyRequest, reply: FastifyReply, user:
 export type InboxSources = Pick<Services, 'clock' | 'items' | 'projects' | 'search' | 'tags' | 'voice'>;
 
 /** Upcoming shows this many days after today. */
-export const UPCOMING_DAYS = 14;
+const UPCOMING_DAYS = 14;
 
 interface Listed {
   title: string;
