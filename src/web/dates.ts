@@ -18,14 +18,15 @@ export interface DueLabel {
 const DAY_MS = 86_400_000;
 
 /**
- * A time of day the way the locale writes it, without a padded hour: "17:00" in a 24-hour locale,
- * "5 PM" or "5:30 PM" in a 12-hour one (whole hours drop their ":00" there).
+ * A time of day the way the locale writes it: "17:00" or "09:30" in a 24-hour locale, "5 PM" or
+ * "9:30 AM" in a 12-hour one (no padded hour; whole hours drop their ":00").
  */
 function formatTimeOfDay(at: Date, c: Pick<DateContext, 'locale' | 'zone'>): string {
   const hourOnly = new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: 'numeric' });
   const twelve = hourOnly.resolvedOptions().hourCycle === 'h12' || hourOnly.resolvedOptions().hourCycle === 'h11';
   if (twelve && wallTimeAt(c.zone, at).minute === 0) return hourOnly.format(at);
-  return new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: 'numeric', minute: '2-digit' }).format(at);
+  // A 24-hour clock keeps its two-digit hour ("09:30", "00:15"); a 12-hour one drops the padding ("9:30 AM").
+  return new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: twelve ? 'numeric' : '2-digit', minute: '2-digit' }).format(at);
 }
 
 const time = (c: DateContext, at: Date) => formatTimeOfDay(at, c);

@@ -77,7 +77,7 @@ describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chr
     await screenshot(page, 'inbox-subtasks');
   }, 60_000);
 
-  it('writes dates one way, in the browser’s locale: "5 PM" in American English, "17:00" in British, no padded hour', async () => {
+  it('writes dates one way, in the browser’s locale: "5 PM" and "9:30 AM" (no padded hour) in American English', async () => {
     const { userId, email } = await t.signedUp(DESKTOP);
     const user = await userOf(userId);
     await t.services.items.capture(user, { text: 'Ship it', due_at: '2026-11-26T16:00:00.000Z' });
