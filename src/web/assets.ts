@@ -29,7 +29,7 @@ a { color: var(--accent); }
 .skip:focus { left: .5rem; top: .5rem; }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 header.top { background: var(--card); border-bottom: 1px solid var(--line); }
-header.top nav { max-width: 52rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
+header.top nav { max-width: 72rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .25rem 1rem; }
 header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
 header.top .links { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; }
 header.top a[aria-current="page"] { font-weight: 600; text-decoration: none; color: var(--fg); }
@@ -78,28 +78,79 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .quick-add[hidden] { display: none; }
 .quick-add .chip { border-radius: 999px; padding: .1rem .6rem; background: color-mix(in srgb, var(--accent) 14%, transparent); }
 .quick-add .chip b { font-weight: 600; opacity: .75; }
-.filters { display: grid; grid-template-columns: 2fr 1fr 1fr 1fr auto; gap: .6rem; align-items: end; margin-bottom: 1rem; }
-.filters label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
-@media (max-width: 44rem) { .filters { grid-template-columns: 1fr 1fr; } .filters .search { grid-column: 1 / -1; } }
+.filters { margin-bottom: 1rem; }
+.search-line { display: flex; gap: .5rem; }
+.search-line input { flex: 1 1 auto; }
+.filter-more summary { cursor: pointer; color: var(--accent); padding: .6rem .25rem; }
+.filter-fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .6rem; }
+.filter-fields label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
+.list-heading { margin-bottom: .75rem; }
+.group { margin-bottom: 1rem; }
+.group-heading { font-size: 1rem; margin: 0 0 .4rem; }
+.group-heading.overdue { color: var(--danger); }
+.group-heading .count, .done-today .count { font-weight: 400; }
+.done-today { margin: 1rem 0; }
+.done-today > summary { cursor: pointer; font-weight: 600; padding: .6rem 0; }
 .items { list-style: none; margin: 0; padding: 0; }
-.item { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; margin-bottom: .5rem; }
-.item .row { display: flex; gap: .75rem; align-items: flex-start; margin: 0; }
+.item { position: relative; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .5rem 3.25rem .5rem .6rem; margin-bottom: .4rem; }
+.item .row { display: flex; gap: .6rem; align-items: flex-start; margin: 0; }
 .item:focus { outline: 3px solid var(--focus); outline-offset: 2px; }
-.item .check { width: 2.5rem; height: 2.5rem; min-height: 0; padding: 0; border-radius: 50%; font-size: 1.1rem; flex: 0 0 auto; }
-.item .check[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); color: var(--card); }
+.check { width: 2.75rem; height: 2.75rem; min-height: 0; padding: 0; border-radius: 50%; border: 2px solid var(--muted); font-size: 1.1rem; flex: 0 0 auto; background: var(--card); }
+.check[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); color: var(--card); }
 .item .body { flex: 1 1 auto; min-width: 0; }
-.item .title { margin: .35rem 0 .1rem; font-weight: 600; overflow-wrap: anywhere; }
-.item.done .title { text-decoration: line-through; color: var(--muted); }
-.item .content { margin: 0 0 .25rem; color: var(--muted); white-space: pre-line; overflow-wrap: anywhere; max-height: 6em; overflow: hidden; }
-.item .meta { display: flex; flex-wrap: wrap; gap: .25rem .5rem; margin: 0; font-size: .85rem; color: var(--muted); }
+.item .title { margin: .1rem 0 0; font-weight: 600; overflow-wrap: anywhere; }
+.item.done > .line .title { text-decoration: line-through; color: var(--muted); }
+.item .content { margin: 0; color: var(--muted); overflow-wrap: anywhere; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: .92rem; }
+.item .meta { display: flex; flex-wrap: wrap; gap: .1rem .5rem; margin: 0; font-size: .85rem; color: var(--muted); }
 .badge { border: 1px solid var(--line); border-radius: 999px; padding: 0 .5rem; }
-.item .actions { display: flex; gap: .4rem; flex: 0 0 auto; }
-@media (max-width: 34rem) { .item .row { flex-wrap: wrap; } .item .body { flex-basis: calc(100% - 3.5rem); } .item .actions { width: 100%; justify-content: flex-end; } }
+.more > summary { position: absolute; top: .5rem; right: .5rem; list-style: none; width: 2.75rem; height: 2.75rem; display: flex; align-items: center; justify-content: center; border-radius: 50%; cursor: pointer; font-size: 1.3rem; color: var(--muted); border: 1px solid transparent; }
+.more > summary::-webkit-details-marker { display: none; }
+.more > summary:hover, .more[open] > summary { border-color: var(--line); background: var(--bg); }
+.more-form { display: grid; gap: .5rem; margin: .6rem 0 .2rem; padding-top: .6rem; border-top: 1px solid var(--line); }
+.more-line { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.more-line label { margin: 0; font-weight: 600; font-size: .9rem; min-width: 5.5rem; }
+.more-line input, .more-line select { width: auto; flex: 1 1 10rem; height: 2.5rem; }
+.subtasks { list-style: none; margin: .4rem 0 0 3.35rem; padding: 0; }
+.item.sub { border: 0; border-top: 1px solid var(--line); border-radius: 0; margin: 0; padding: .35rem 3.25rem .35rem 0; }
+.item.sub .check { width: 2.25rem; height: 2.25rem; }
+.item.sub .more > summary { top: .25rem; right: 0; }
+.toast { position: fixed; left: 50%; bottom: 1.25rem; transform: translateX(-50%); z-index: 20; display: flex; gap: .75rem; align-items: center; background: var(--fg); color: var(--bg); padding: .5rem .6rem .5rem 1rem; border-radius: 999px; box-shadow: 0 4px 16px rgb(0 0 0 / .25); max-width: calc(100% - 2rem); }
+.toast span { white-space: nowrap; }
+.toast button { background: var(--bg); color: var(--fg); border-color: var(--bg); }
+.checklist { list-style: decimal; padding-left: 1.5rem; margin: 0 0 1rem; }
+.checklist li { padding: .25rem 0; }
+.checklist li > form { display: inline-block; vertical-align: middle; margin: 0 .5rem 0 0; }
+.checklist .check { width: 2.25rem; height: 2.25rem; }
+.checklist li.done > a { text-decoration: line-through; color: var(--muted); }
+.item-head { display: flex; gap: .75rem; align-items: center; }
+.item-head form { margin: 0; }
+.item-head .item-title { margin: 0; }
+details.edit > summary { cursor: pointer; font-weight: 700; font-size: 1.2rem; padding: .35rem 0; }
+details.edit[open] > summary { margin-bottom: .75rem; }
+.capture-keys { margin: 0; }
+@media (max-width: 34rem) {
+  header.top nav { flex-wrap: nowrap; padding: .35rem .75rem; gap: .75rem; }
+  header.top .brand { display: none; }
+  header.top .links { flex-wrap: nowrap; overflow-x: auto; gap: 0 1rem; scrollbar-width: none; white-space: nowrap; }
+  header.top .links a, header.top .links button.link { display: inline-flex; align-items: center; min-height: 2.75rem; }
+  main { padding: .6rem .6rem 3rem; }
+  .list-heading { font-size: 1.3rem; margin: .1rem 0 .5rem; }
+  .capture { margin-bottom: .5rem; gap: .4rem; }
+  .capture textarea { min-height: 0; height: 2.75rem; resize: none; padding: .55rem .7rem; }
+  .capture:focus-within textarea, .capture textarea:not(:placeholder-shown) { height: 7rem; }
+  .capture:not(:focus-within):has(textarea:placeholder-shown) > :not(textarea):not(input):not(label):not(.field-error) { display: none; }
+  .filters { margin-bottom: .5rem; display: flex; flex-wrap: wrap; gap: 0 .5rem; align-items: center; }
+  .search-line { flex: 1 1 12rem; }
+  .filter-more { flex: 0 0 auto; }
+  .filter-more[open] { flex-basis: 100%; }
+  .item .content { display: none; }
+  .subtasks { margin-left: 1.5rem; }
+}
 .empty { text-align: center; color: var(--muted); padding: 2rem 1rem; }
 .pager { display: flex; justify-content: flex-end; margin-top: 1rem; }
 
 /* Wider pages with a sidebar */
-main.wide, body.wide header.top nav { max-width: 72rem; }
+main.wide { max-width: 72rem; }
 .with-sidebar { display: grid; grid-template-columns: minmax(0, 1fr) 15rem; gap: 1.5rem; align-items: start; }
 @media (max-width: 60rem) { .with-sidebar { grid-template-columns: minmax(0, 1fr); } }
 .sidebar { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; }
@@ -120,8 +171,6 @@ main.wide, body.wide header.top nav { max-width: 72rem; }
 .badge { text-decoration: none; }
 .due { font-weight: 600; }
 .due.overdue { color: var(--danger); }
-.filters.no-project { grid-template-columns: 2fr 1fr 1fr auto; }
-@media (max-width: 44rem) { .filters.no-project { grid-template-columns: 1fr 1fr; } }
 .check-label { display: inline-flex; align-items: center; gap: .4rem; font-weight: 400; margin: 0; min-height: 2.75rem; }
 .check-label input { width: 1.1rem; height: 1.1rem; margin: 0; }
 .field-error { color: var(--danger); margin: .3rem 0 0; font-size: .92rem; font-weight: 600; }

@@ -8,7 +8,7 @@ export interface DateContext {
 }
 
 export interface DueLabel {
-  /** "today 17:00", "tomorrow 09:30", "Fri 17:00", "Fri 28 Nov 17:00", "overdue 2 days". */
+  /** "today 17:00", "tomorrow 09:30", "Fri 17:00", "Fri 28 Nov, 17:00", "overdue 2 days". */
   text: string;
   /** The full date and time, for a tooltip and screen readers. */
   full: string;
@@ -17,28 +17,55 @@ export interface DueLabel {
 
 const DAY_MS = 86_400_000;
 
-const time = (c: DateContext, at: Date) => new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: '2-digit', minute: '2-digit' }).format(at);
+/**
+ * A time of day the way the locale writes it: "17:00" or "09:30" in a 24-hour locale, "5 PM" or
+ * "9:30 AM" in a 12-hour one (no padded hour; whole hours drop their ":00").
+ */
+function formatTimeOfDay(at: Date, c: Pick<DateContext, 'locale' | 'zone'>): string {
+  const hourOnly = new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: 'numeric' });
+  const twelve = hourOnly.resolvedOptions().hourCycle === 'h12' || hourOnly.resolvedOptions().hourCycle === 'h11';
+  if (twelve && wallTimeAt(c.zone, at).minute === 0) return hourOnly.format(at);
+  // A 24-hour clock keeps its two-digit hour ("09:30", "00:15"); a 12-hour one drops the padding ("9:30 AM").
+  return new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, hour: twelve ? 'numeric' : '2-digit', minute: '2-digit' }).format(at);
+}
 
-/** "Fri 28 Nov 17:00" in the locale's order; the year only when it is not this year's. */
+const time = (c: DateContext, at: Date) => formatTimeOfDay(at, c);
+
+/** The instant a day starts in the zone, `offset` days from today's. */
+export function dayStart(c: Pick<DateContext, 'zone' | 'now'>, offset: number): Date {
+  const today = wallTimeAt(c.zone, c.now);
+  const day = new Date(Date.UTC(today.year, today.month - 1, today.day + offset));
+  return instantOf(c.zone, { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate(), hour: 0, minute: 0 });
+}
+
+/** A day heading: "Today", "Tomorrow", then "Friday 28 November" in the locale's order. */
+export function dayHeading(start: Date, offset: number, c: DateContext): string {
+  if (offset === 0) return 'Today';
+  if (offset === 1) return 'Tomorrow';
+  return new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, weekday: 'long', day: 'numeric', month: 'long' }).format(
+    new Date(start.getTime() + 12 * 3_600_000),
+  );
+}
+
+/** "Fri 28 Nov, 17:00" in the locale's order; the year only when it is not this year's. */
 export function formatDueAbsolute(iso: string, c: DateContext): string {
   const at = new Date(iso);
   const sameYear = wallTimeAt(c.zone, at).year === wallTimeAt(c.zone, c.now).year;
-  return new Intl.DateTimeFormat(c.locale, {
+  const day = new Intl.DateTimeFormat(c.locale, {
     timeZone: c.zone,
     weekday: 'short',
     day: 'numeric',
     month: 'short',
     ...(sameYear ? {} : { year: 'numeric' }),
-    hour: '2-digit',
-    minute: '2-digit',
   }).format(at);
+  return `${day}, ${formatTimeOfDay(at, c)}`;
 }
 
 /** A due date as a person scanning a list wants it: relative when near, highlighted when past. */
 export function dueLabel(iso: string, c: DateContext): DueLabel {
   const at = new Date(iso);
   const days = compareDays(wallTimeAt(c.zone, at), wallTimeAt(c.zone, c.now)) / DAY_MS;
-  const full = new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, dateStyle: 'full', timeStyle: 'short' }).format(at);
+  const full = `${new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, dateStyle: 'full' }).format(at)}, ${formatTimeOfDay(at, c)}`;
   const overdue = at.getTime() < c.now.getTime();
   let text: string;
   if (overdue && days < 0) text = `overdue ${-days} day${days === -1 ? '' : 's'}`;

@@ -1,9 +1,10 @@
 import type { InternalFilters } from '../modules/search/search.service.js';
 import type { SearchQuery } from '../modules/search/search.schemas.js';
 
-export type Show = 'active' | 'archived' | 'all';
+/** Open: neither done nor archived (the default); done; archived; everything. */
+export type Show = 'open' | 'done' | 'archived' | 'all';
 
-/** The inbox's filters as the page's query string carries them. */
+/** The list's filters as the page's query string carries them. */
 export interface InboxFilters {
   q: string;
   project: string;
@@ -11,17 +12,21 @@ export interface InboxFilters {
   show: Show;
 }
 
-const SHOWS: readonly Show[] = ['active', 'archived', 'all'];
+const SHOWS: readonly Show[] = ['open', 'done', 'archived', 'all'];
 
 export function filtersOf(query: { q?: string | undefined; project?: string | undefined; tag?: string | undefined; show?: string | undefined }): InboxFilters {
-  const show = SHOWS.find((s) => s === query.show) ?? 'active';
+  // "active" was the default's name before done items left the open lists; old links keep working.
+  const show = SHOWS.find((s) => s === query.show) ?? 'open';
   return { q: (query.q ?? '').trim(), project: query.project ?? '', tag: (query.tag ?? '').trim(), show };
 }
 
+/** No words, no tag, open items: the list a project page shows by default, subtasks under their items. */
+export const unfiltered = (f: InboxFilters): boolean => f.q === '' && f.tag === '' && f.show === 'open';
+
 /**
- * The inbox's views as the search service's filters, so the web and GET /items/search answer the
- * same words with the same items: "active" is everything not archived, "archived" the API's
- * status=archived, "all" no status condition.
+ * The list's filters as the search service's, so the web and GET /items/search answer the same
+ * words with the same items: "open" is is_completed=false and not archived, "done" status=done,
+ * "archived" status=archived, "all" no condition.
  */
 export function searchOf(f: InboxFilters, cursor?: string): { query: SearchQuery; internal: InternalFilters } {
   const query: SearchQuery = {
@@ -29,18 +34,20 @@ export function searchOf(f: InboxFilters, cursor?: string): { query: SearchQuery
     ...(f.project ? { project_id: f.project } : {}),
     ...(f.tag ? { tag: f.tag } : {}),
     ...(f.show === 'archived' ? { status: 'archived' as const } : {}),
+    ...(f.show === 'done' ? { status: 'done' as const } : {}),
+    ...(f.show === 'open' ? { is_completed: false } : {}),
     ...(cursor ? { cursor } : {}),
   };
-  return { query, internal: f.show === 'active' ? { notArchived: true } : {} };
+  return { query, internal: f.show === 'open' ? { notArchived: true } : {} };
 }
 
 /** The filters back as a query string, so paging and forms keep them. */
-export function inboxUrl(f: InboxFilters, cursor?: string, base = '/'): string {
+export function inboxUrl(f: InboxFilters, cursor?: string, base = '/items'): string {
   const params = new URLSearchParams();
   if (f.q) params.set('q', f.q);
   if (f.project && !base.startsWith('/projects/')) params.set('project', f.project);
   if (f.tag) params.set('tag', f.tag);
-  if (f.show !== 'active') params.set('show', f.show);
+  if (f.show !== 'open') params.set('show', f.show);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `${base}?${query}` : base;

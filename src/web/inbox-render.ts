@@ -1,23 +1,38 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../container.js';
+import { AppError } from '../errors.js';
+import type { ItemView } from '../modules/items/item-view.js';
 import type { AuthUser } from '../modules/users/auth-user.js';
 import { dateContext } from './acting.js';
-import type { SafeHtml } from './html.js';
-import { filtersOf, inboxUrl, searchOf } from './inbox-query.js';
-import { sendPage } from './layout.js';
+import { dayHeading, dayStart, type DateContext } from './dates.js';
+import { html, type SafeHtml } from './html.js';
+import { filtersOf, inboxUrl, searchOf, unfiltered, type InboxFilters } from './inbox-query.js';
+import { sendPage, type Section } from './layout.js';
+import { decodeUndo, organizedNotice } from './organize-notice.js';
 import { webContext } from './session.js';
-import { inboxPage } from './views/inbox.views.js';
+import { itemName } from './views/item-row.views.js';
+import { inboxPage, type ListGroup } from './views/inbox.views.js';
 
 /** The organizer checkbox is remembered per browser in this cookie ("1" or "0"). */
 export const ORGANIZE_COOKIE = 'cin_organize';
 /** Set once a free user has seen what Pro's organizer would do. */
 export const PRO_HINT_COOKIE = 'cin_pro_hint';
+/**
+ * What the organizer did with the last capture, shown once by the next list page: `<item id>.<undo>`.
+ * A cookie rather than the URL, so Back does not show the notice again and no long `undo=` sits in the address bar.
+ */
+export const ORGANIZED_COOKIE = 'cin_organized';
+/** The last plain capture's id, so a list it does not appear on (Today, say) says where it went. */
+export const CAPTURED_COOKIE = 'cin_captured';
+export const FLASH = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge: 300 };
+
+/** Which list: Today, Upcoming, the Inbox's triage queue, all items (search), or one project. */
+export type ListKind =
+  { kind: 'today' } | { kind: 'upcoming' } | { kind: 'inbox' } | { kind: 'items' } | { kind: 'project'; projectId: string; header: SafeHtml };
 
 export interface InboxView {
+  list: ListKind;
   query: { q?: string; project?: string; tag?: string; show?: string; cursor?: string };
-  /** `/` or a project's page. */
-  base?: string;
-  header?: SafeHtml;
   notice?: SafeHtml;
   status?: number;
   error?: string;
@@ -27,44 +42,223 @@ export interface InboxView {
 
 export type InboxRenderer = (request: FastifyRequest, reply: FastifyReply, user: AuthUser, view: InboxView) => Promise<FastifyReply>;
 
-/** What the inbox list reads: the routes that render it take these among their own options. */
-export type InboxSources = Pick<Services, 'clock' | 'projects' | 'search' | 'tags' | 'voice'>;
+/** What the lists read: the routes that render them take these among their own options. */
+export type InboxSources = Pick<Services, 'clock' | 'items' | 'projects' | 'search' | 'tags' | 'voice'>;
 
-/** The inbox list as the inbox and project pages show it: items through the search service, projects and tags beside. */
-export function createInboxRenderer({ clock, projects, search, tags, voice }: InboxSources): InboxRenderer {
+/** Upcoming shows this many days after today. */
+const UPCOMING_DAYS = 14;
+
+interface Listed {
+  title: string;
+  section: Section;
+  groups: ListGroup[];
+  doneToday?: ItemView[];
+  children?: Map<string, ItemView[]>;
+  nextPage: string | null;
+  self: string;
+  base: string;
+  empty: SafeHtml;
+  header?: SafeHtml;
+}
+
+const BLANK: InboxFilters = { q: '', project: '', tag: '', show: 'open' };
+
+/** Every list page: Today, Upcoming, Inbox, all items and a project's page, each read through the items or search service. */
+export function createInboxRenderer({ clock, items, projects, search, tags, voice }: InboxSources): InboxRenderer {
+  async function today(userId: string, dates: DateContext): Promise<Listed> {
+    const start = dayStart(dates, 0).toISOString();
+    const [due, doneToday] = await Promise.all([items.agenda(userId, { dueBefore: dayStart(dates, 1).toISOString() }), items.doneSince(userId, start)]);
+    // Overdue (its time has passed, earlier today included) first: the service answers soonest
+    // first, so the split keeps each part in due order.
+    const now = dates.now.toISOString();
+    const overdue = due.filter((i) => i.due_at! < now);
+    const rest = due.filter((i) => i.due_at! >= now);
+    return {
+      title: 'Today',
+      section: 'today',
+      groups: [
+        { id: 'overdue', heading: 'Overdue', items: overdue },
+        { id: 'due-today', heading: 'Due today', items: rest },
+      ],
+      doneToday,
+      nextPage: null,
+      self: '/',
+      base: '/items',
+      empty: html`<p class="empty">Nothing due today. <a href="/upcoming">See what is coming up</a> or <a href="/inbox">triage the Inbox</a>.</p>`,
+    };
+  }
+
+  async function upcoming(userId: string, dates: DateContext): Promise<Listed> {
+    const starts = Array.from({ length: UPCOMING_DAYS + 1 }, (_, i) => dayStart(dates, i));
+    const due = await items.agenda(userId, { dueFrom: starts[0]!.toISOString(), dueBefore: starts[UPCOMING_DAYS]!.toISOString() });
+    const groups: ListGroup[] = starts.slice(0, UPCOMING_DAYS).map((start, i) => {
+      const from = start.toISOString();
+      const to = starts[i + 1]!.toISOString();
+      return { id: `day-${i}`, heading: dayHeading(start, i, dates), items: due.filter((item) => item.due_at! >= from && item.due_at! < to) };
+    });
+    return {
+      title: 'Upcoming',
+      section: 'upcoming',
+      groups,
+      nextPage: null,
+      self: '/upcoming',
+      base: '/items',
+      empty: html`<p class="empty">Nothing due in the next ${UPCOMING_DAYS} days.</p>`,
+    };
+  }
+
+  /** A project's open items (the Inbox is a project too), newest first, subtasks under their items. */
+  async function openList(
+    userId: string,
+    projectId: string,
+    cursor: string | undefined,
+    base: string,
+  ): Promise<Pick<Listed, 'groups' | 'children' | 'nextPage' | 'self'>> {
+    const page = await items.open(userId, { projectId, ...(cursor ? { cursor } : {}) });
+    const children = await items.childrenOf(
+      userId,
+      page.items.map((i) => i.id),
+    );
+    return {
+      groups: [{ id: 'open', heading: null, items: page.items }],
+      children,
+      nextPage: page.next_cursor ? `${base}?cursor=${encodeURIComponent(page.next_cursor)}` : null,
+      self: cursor ? `${base}?cursor=${encodeURIComponent(cursor)}` : base,
+    };
+  }
+
+  async function searched(
+    userId: string,
+    filters: InboxFilters,
+    cursor: string | undefined,
+    base: string,
+  ): Promise<Pick<Listed, 'groups' | 'nextPage' | 'self'>> {
+    const { query, internal } = searchOf(filters, cursor);
+    const page = await search.search(userId, query, internal);
+    return {
+      groups: [{ id: 'found', heading: null, items: page.items }],
+      nextPage: page.next_cursor ? inboxUrl(filters, page.next_cursor, base) : null,
+      self: inboxUrl(filters, cursor, base),
+    };
+  }
+
+  async function listed(user: AuthUser, view: InboxView, filters: InboxFilters, dates: DateContext): Promise<Listed> {
+    const cursor = view.query.cursor;
+    const noMatch = (base: string) => html`<p class="empty">No items match these filters. <a href="${base}">Show every open item</a></p>`;
+    switch (view.list.kind) {
+      case 'today':
+        return today(user.id, dates);
+      case 'upcoming':
+        return upcoming(user.id, dates);
+      case 'inbox': {
+        const inboxId = await projects.inboxId(user.id);
+        return {
+          title: 'Inbox',
+          section: 'inbox',
+          ...(await openList(user.id, inboxId, cursor, '/inbox')),
+          base: '/items',
+          empty: html`<p class="empty">The Inbox is empty: everything captured has a project.</p>`,
+        };
+      }
+      case 'project': {
+        const base = `/projects/${view.list.projectId}`;
+        const part = unfiltered(filters) ? await openList(user.id, view.list.projectId, cursor, base) : await searched(user.id, filters, cursor, base);
+        return {
+          title: 'Project',
+          section: 'projects',
+          ...part,
+          base,
+          header: view.list.header,
+          empty: unfiltered(filters) ? html`<p class="empty">No open items in this project.</p>` : noMatch(base),
+        };
+      }
+      case 'items':
+        return {
+          title: 'All items',
+          section: 'items',
+          ...(await searched(user.id, filters, cursor, '/items')),
+          base: '/items',
+          empty: unfiltered(filters) && filters.project === '' ? html`<p class="empty">Nothing open. Capture a thought above.</p>` : noMatch('/items'),
+        };
+    }
+  }
+
+  /** The organized notice the last capture left in its cookie, once. */
+  async function organized(request: FastifyRequest, reply: FastifyReply, user: AuthUser, dates: DateContext, self: string): Promise<SafeHtml | undefined> {
+    const flash = request.cookies[ORGANIZED_COOKIE];
+    if (!flash) return undefined;
+    void reply.clearCookie(ORGANIZED_COOKIE, { path: '/' });
+    const dot = flash.indexOf('.');
+    const undo = decodeUndo(flash.slice(dot + 1));
+    if (dot < 0 || !undo) return undefined;
+    const item = await items.get(user.id, flash.slice(0, dot)).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    });
+    if (!item) return undefined;
+    const project = await projects.get(user.id, item.project_id);
+    return organizedNotice({ item, undo, projectName: project.name, dates, csrf: webContext(request).csrf, self });
+  }
+
+  /** "Captured “Buy milk” in Inbox.", once, when the list shown does not hold it. */
+  async function captured(request: FastifyRequest, reply: FastifyReply, user: AuthUser, shown: ItemView[]): Promise<SafeHtml | undefined> {
+    const id = request.cookies[CAPTURED_COOKIE];
+    if (!id) return undefined;
+    void reply.clearCookie(CAPTURED_COOKIE, { path: '/' });
+    if (shown.some((i) => i.id === id)) return undefined;
+    const item = await items.get(user.id, id).catch(() => null);
+    if (!item) return undefined;
+    const project = await projects.get(user.id, item.project_id);
+    return html`<div class="alert success captured" role="status"><p>Captured <a href="/inbox/items/${item.id}">“${itemName(item)}”</a> in <a href="/projects/${project.id}">${project.name}</a>.</p></div>`;
+  }
+
   return async (request, reply, user, view) => {
-    const filters = filtersOf(view.query);
-    const base = view.base ?? '/';
-    const { query, internal } = searchOf(filters, view.query.cursor);
-    const [page, projectList, tagList] = await Promise.all([search.search(user.id, query, internal), projects.list(user.id), tags.list(user.id)]);
+    const filters =
+      view.list.kind === 'project' ? { ...filtersOf(view.query), project: view.list.projectId } : view.list.kind === 'items' ? filtersOf(view.query) : BLANK;
+    const dates = dateContext(request, user.timezone, clock);
+    const [list, projectList, tagList] = await Promise.all([listed(user, view, filters, dates), projects.list(user.id), tags.list(user.id)]);
+    const shown = list.groups.flatMap((g) => g.items);
+    // Subtasks shown on their own (Today, Upcoming, search) say whose they are.
+    const parentIds = [...new Set(shown.map((i) => i.parent_id).filter((id): id is string => id !== null && !shown.some((s) => s.id === id)))];
+    const parents = await Promise.all(parentIds.slice(0, 50).map((id) => items.get(user.id, id).catch(() => null)));
+    const parentNames = new Map(parents.filter((p): p is ItemView => p !== null).map((p) => [p.id, itemName(p)]));
+    const notices = [view.notice, await organized(request, reply, user, dates, list.self), await captured(request, reply, user, shown)].filter(
+      (n): n is SafeHtml => n !== undefined,
+    );
+    const notice = notices.length > 0 ? html`${notices}` : undefined;
     const pro = user.plan === 'pro';
-    const html = inboxPage({
+    const title = view.list.kind === 'project' ? (projectList.find((p) => p.id === filters.project)?.name ?? 'Project') : list.title;
+    const page = inboxPage({
       user,
       csrf: webContext(request).csrf,
+      title,
+      section: list.section,
       filters,
-      items: page.items,
+      groups: list.groups,
+      ...(list.doneToday ? { doneToday: list.doneToday } : {}),
+      ...(list.children ? { children: list.children } : {}),
+      parentNames,
       projects: projectList,
       tags: tagList,
-      dates: dateContext(request, user.timezone, clock),
-      nextPage: page.next_cursor ? inboxUrl(filters, page.next_cursor, base) : null,
-      self: inboxUrl(filters, view.query.cursor, base),
-      base,
+      dates,
+      nextPage: list.nextPage,
+      self: list.self,
+      base: list.base,
+      empty: list.empty,
       capture: {
         organize: pro ? { checked: request.cookies[ORGANIZE_COOKIE] !== '0' } : null,
         voice: pro
           ? {
               unavailable:
-                voice.engineName === null
-                  ? `Voice capture is not available: this server cannot turn speech into text (${voice.unavailableReason ?? 'no speech engine'}).`
-                  : null,
+                voice.engineName === null ? 'Voice capture is not available on this server yet: type instead, or ask its administrator to turn it on.' : null,
             }
           : null,
         ...(view.capture ?? {}),
       },
-      ...(view.header ? { header: view.header } : {}),
-      ...(view.notice ? { notice: view.notice } : {}),
+      ...(list.header ? { header: list.header } : {}),
+      ...(notice ? { notice } : {}),
       ...(view.error ? { error: view.error } : {}),
     });
-    return sendPage(reply, view.status ?? 200, html);
+    return sendPage(reply, view.status ?? 200, page);
   };
 }

@@ -3,7 +3,7 @@ import type { SessionUser } from '../modules/accounts/accounts.service.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 import { html, type SafeHtml } from './html.js';
 
-export type Section = 'inbox' | 'projects' | 'account' | 'settings' | 'login' | 'signup' | 'connect' | 'error';
+export type Section = 'today' | 'upcoming' | 'inbox' | 'items' | 'projects' | 'account' | 'settings' | 'login' | 'signup' | 'connect' | 'error';
 
 export interface PageOptions {
   title: string;
@@ -47,7 +47,7 @@ function navigation(o: PageOptions): SafeHtml {
   const link = (href: string, label: string, section: Section) =>
     html`<a href="${href}"${o.section === section ? html` aria-current="page"` : ''}>${label}</a>`;
   if (o.user) {
-    return html`${link('/', 'Inbox', 'inbox')}${link('/projects', 'Projects', 'projects')}${link('/account', 'Account', 'account')}${link('/settings/keys', 'Developer settings', 'settings')}
+    return html`${link('/', 'Today', 'today')}${link('/upcoming', 'Upcoming', 'upcoming')}${link('/inbox', 'Inbox', 'inbox')}${link('/projects', 'Projects', 'projects')}${link('/items', 'All items', 'items')}${link('/account', 'Account', 'account')}${link('/settings/keys', 'Developer settings', 'settings')}
       <form method="post" action="/logout">${o.csrf ? csrfField(o.csrf) : ''}<button class="link" type="submit">Sign out</button></form>`;
   }
   return html`${link('/login', 'Sign in', 'login')}${link('/signup', 'Sign up', 'signup')}`;
@@ -57,11 +57,18 @@ function navigation(o: PageOptions): SafeHtml {
 const shortcutsDialog = html`<dialog id="shortcuts" aria-labelledby="shortcuts-heading">
 <h2 id="shortcuts-heading">Keyboard shortcuts</h2>
 <dl class="facts">
-  <dt><kbd>c</kbd></dt><dd>Capture: jump to the capture box</dd>
+  <dt><kbd>c</kbd></dt><dd>Capture: jump to the capture box (from any page)</dd>
   <dt><kbd>/</kbd></dt><dd>Search</dd>
-  <dt><kbd>Enter</kbd></dt><dd>In the capture box: save</dd>
+  <dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>Next / previous item</dd>
+  <dt><kbd>x</kbd></dt><dd>Mark the item done (or not)</dd>
+  <dt><kbd>e</kbd></dt><dd>Open the item to edit it</dd>
+  <dt><kbd>#</kbd></dt><dd>Move the item to a project</dd>
+  <dt><kbd>Enter</kbd></dt><dd>In the capture box: save (on a touch screen: new line, save with the button)</dd>
   <dt><kbd>Shift</kbd>+<kbd>Enter</kbd></dt><dd>In the capture box: new line</dd>
   <dt><kbd>Esc</kbd></dt><dd>Leave a text field</dd>
+  <dt><kbd>g</kbd> then <kbd>t</kbd></dt><dd>Go to Today</dd>
+  <dt><kbd>g</kbd> then <kbd>u</kbd></dt><dd>Go to Upcoming</dd>
+  <dt><kbd>g</kbd> then <kbd>i</kbd></dt><dd>Go to the Inbox</dd>
   <dt><kbd>g</kbd> then <kbd>p</kbd></dt><dd>Go to projects</dd>
   <dt><kbd>?</kbd></dt><dd>Show this list</dd>
 </dl>

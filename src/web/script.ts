@@ -8,10 +8,15 @@ export const JS = `
 (function () {
   document.documentElement.classList.add('js');
 
-  // Enter captures; Shift+Enter starts a new line (and an IME composition is left alone).
+  // Enter captures; Shift+Enter starts a new line (and an IME composition is left alone). On a
+  // touch screen Return is a new line, as a phone's keyboard promises, and the Capture button saves.
+  var touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
+  if (touch) document.documentElement.classList.add('touch');
+  document.querySelectorAll('#capture-keys').forEach(function (hint) { if (touch) hint.textContent = 'Return starts a new line; press Capture to save.'; });
   document.querySelectorAll('textarea[data-enter-submits]').forEach(function (area) {
+    area.setAttribute('enterkeyhint', touch ? 'enter' : 'send');
     area.addEventListener('keydown', function (event) {
-      if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+      if (touch || event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
       event.preventDefault();
       if (area.value.trim() !== '') area.form.requestSubmit();
     });
@@ -27,35 +32,104 @@ export const JS = `
     select.addEventListener('change', function () { select.form.requestSubmit(); });
   });
 
-  // Marking an item done (or not) swaps its row in place instead of reloading the page; the
-  // server answers the same page the form would have led to, and its row replaces this one.
+  // Acting on an item (done, archive, move, a date, delete, a new subtask) happens in place: the
+  // form is sent with fetch, the server answers the page the form would have led to, and its lists
+  // replace these, so the item moves between Overdue, Today and Done today with no reload. A
+  // reversible action offers Undo in a toast. Anything unexpected falls back to the plain form.
+  var toast = document.querySelector('[data-toast]');
+  var toastTimer = null;
+  var REGIONS = ['lists', 'subtasks'];
+  var post = function (url, data) {
+    return fetch(url, { method: 'POST', body: data, credentials: 'same-origin' }).then(function (res) {
+      if (!res.ok) throw new Error('status ' + res.status);
+      return res.text();
+    });
+  };
+  var swap = function (text, focusId, fallbackIndex) {
+    var fresh = new DOMParser().parseFromString(text, 'text/html');
+    REGIONS.forEach(function (id) {
+      var mine = document.getElementById(id);
+      var theirs = fresh.getElementById(id);
+      if (mine && theirs) mine.replaceWith(theirs);
+    });
+    var target = focusId && document.getElementById(focusId);
+    if (!target && fallbackIndex >= 0) {
+      var rows = document.querySelectorAll('li.item');
+      target = rows[Math.min(fallbackIndex, rows.length - 1)];
+    }
+    if (target) target.focus();
+  };
+  var say = function (message, undo) {
+    if (!toast) return;
+    clearTimeout(toastTimer);
+    toast.textContent = '';
+    var text = document.createElement('span');
+    text.textContent = message;
+    toast.appendChild(text);
+    if (undo) {
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'small';
+      button.textContent = 'Undo';
+      button.addEventListener('click', function () {
+        button.disabled = true;
+        post(undo.url, undo.data).then(function (page) { swap(page, undo.focus, -1); say('Undone.'); }, function () { say('Undo failed: reload the page to see where things are.'); });
+      });
+      toast.appendChild(button);
+    }
+    toast.hidden = false;
+    toastTimer = setTimeout(function () { toast.hidden = true; }, 8000);
+  };
+  var inverse = function (action, form, row) {
+    var data = new URLSearchParams();
+    data.append('_csrf', form.querySelector('input[name=_csrf]').value);
+    var back = form.querySelector('input[name=return]');
+    if (back) data.append('return', back.value);
+    var base = form.action.replace(/\\/[a-z]+$/, '');
+    if (action === 'toggle') return { url: base + '/toggle', data: data };
+    if (action === 'archive') return { url: base + '/unarchive', data: data };
+    if (action === 'unarchive') return { url: base + '/archive', data: data };
+    if (!row) return null;
+    if (action === 'move') { data.append('project_id', row.getAttribute('data-project-id')); return { url: base + '/move', data: data }; }
+    if (action === 'due') { data.append('due_date', row.getAttribute('data-due-date')); data.append('due_time', row.getAttribute('data-due-time')); return { url: base + '/due', data: data }; }
+    return null;
+  };
+  var MESSAGES = { toggle: 'Marked done.', archive: 'Archived.', unarchive: 'Unarchived.', move: 'Moved.', due: 'Date set.', 'delete': 'Deleted.', subtasks: 'Subtask added.' };
   document.addEventListener('submit', function (event) {
     var form = event.target;
+    if (event.defaultPrevented || !form.hasAttribute('data-inplace') || form.getAttribute('data-plain') || !window.fetch || !window.DOMParser) return;
     var button = event.submitter;
-    if (event.defaultPrevented || !button || !button.classList.contains('check') || form.getAttribute('data-plain')) return;
+    // Delete cannot be undone: it asks first (and the generic confirmation below then stays quiet).
+    var question = button && button.getAttribute('data-confirm');
+    if (question && !window.confirm(question)) { event.preventDefault(); return; }
+    var url = (button && button.getAttribute('formaction')) || form.action;
+    var action = url.split('/').pop();
     var row = form.closest('li.item');
-    if (!row || !window.fetch || !window.DOMParser) return;
+    var rows = Array.prototype.slice.call(document.querySelectorAll('li.item'));
+    var index = row ? rows.indexOf(row) : -1;
+    var wasDone = button && button.getAttribute('aria-pressed') === 'true';
     event.preventDefault();
-    button.disabled = true;
-    fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' })
-      .then(function (res) {
-        if (!res.ok) throw new Error('status ' + res.status);
-        return res.text();
-      })
+    if (button) button.disabled = true;
+    var data = new URLSearchParams(new FormData(form));
+    post(url, data)
       .then(function (text) {
-        var fresh = new DOMParser().parseFromString(text, 'text/html').getElementById(row.id);
-        if (fresh) { row.replaceWith(fresh); fresh.focus(); } else { row.remove(); }
+        var undoAction = action === 'toggle' && row ? inverse('toggle', form, row) : inverse(action, form, row);
+        if (undoAction) undoAction.focus = row ? row.id : null;
+        swap(text, row && action !== 'delete' && action !== 'archive' ? row.id : null, index);
+        if (action === 'subtasks') { var box = document.getElementById('subtask-text'); if (box) box.focus(); }
+        say(action === 'toggle' && wasDone ? 'Marked not done.' : MESSAGES[action] || 'Done.', undoAction);
       })
       .catch(function () {
-        // Anything unexpected (a limit, an expired form): the ordinary submit shows the page.
+        // A limit, an expired form, a bad date: the ordinary submit shows the page that says so.
         form.setAttribute('data-plain', '1');
-        button.disabled = false;
-        form.requestSubmit(button);
+        if (button) button.disabled = false;
+        form.requestSubmit(button || undefined);
       });
   });
 
   // Destructive forms and buttons ask first.
   document.addEventListener('submit', function (event) {
+    if (event.defaultPrevented || event.target.getAttribute('data-plain')) return;
     var asker = (event.submitter && event.submitter.getAttribute('data-confirm')) ? event.submitter : event.target;
     var question = asker.getAttribute && asker.getAttribute('data-confirm');
     if (question && !window.confirm(question)) event.preventDefault();
@@ -174,17 +248,27 @@ export const JS = `
     try { input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { /* stays UTC */ }
   });
 
-  // "/" jumps to search, "c" to the capture box, "?" lists the shortcuts, "g p" opens projects,
-  // "g i" the inbox: unless the user is typing somewhere.
+  // "/" jumps to search, "c" to the capture box (from any page: elsewhere it opens Today's), "?"
+  // lists the shortcuts, "g" then t/u/i/p goes to Today, Upcoming, the Inbox, projects; j/k move
+  // through the items, x marks the current one done, e opens it, # moves it: unless the user is typing.
   var pendingG = false;
+  var rowOf = function () { return document.activeElement && document.activeElement.closest ? document.activeElement.closest('li.item') : null; };
+  var step = function (by) {
+    var rows = Array.prototype.slice.call(document.querySelectorAll('li.item'));
+    if (rows.length === 0) return;
+    var at = rows.indexOf(rowOf());
+    var next = rows[at < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, at + by))];
+    next.focus();
+    next.scrollIntoView({ block: 'nearest' });
+  };
   document.addEventListener('keydown', function (event) {
     var target = event.target;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    var GO = { t: '/', u: '/upcoming', i: '/inbox', p: '/projects' };
     if (pendingG) {
       pendingG = false;
-      if (event.key === 'p') { window.location.href = '/projects'; return; }
-      if (event.key === 'i') { window.location.href = '/'; return; }
+      if (GO[event.key]) { window.location.href = GO[event.key]; return; }
     }
     if (event.key === 'g') { pendingG = true; return; }
     if (event.key === '?') {
@@ -192,9 +276,32 @@ export const JS = `
       if (dialog && typeof dialog.showModal === 'function' && !dialog.open) { event.preventDefault(); dialog.showModal(); }
       return;
     }
+    if (event.key === 'j' || event.key === 'k') { event.preventDefault(); step(event.key === 'j' ? 1 : -1); return; }
+    var row = rowOf();
+    if (row && event.key === 'x') { event.preventDefault(); row.querySelector('button.check').click(); return; }
+    if (row && event.key === 'e') { event.preventDefault(); window.location.href = row.querySelector('.title a').href + '#edit'; return; }
+    if (row && event.key === '#') {
+      event.preventDefault();
+      var more = row.querySelector('details.more');
+      more.open = true;
+      more.querySelector('select[name=project_id]').focus();
+      return;
+    }
+    if (event.key === 'e') {
+      var edit = document.getElementById('edit');
+      if (edit) { event.preventDefault(); edit.open = true; document.getElementById('title').focus(); return; }
+    }
+    if (event.key === 'c' && !document.getElementById('capture-text')) { window.location.href = '/#capture'; return; }
     var id = event.key === '/' ? 'search' : event.key === 'c' ? 'capture-text' : null;
     var field = id && document.getElementById(id);
     if (field) { event.preventDefault(); field.focus(); }
   });
+
+  // Opening an item to edit it (e from a list, or #edit) opens its form.
+  if (window.location.hash === '#edit') {
+    var editing = document.getElementById('edit');
+    if (editing) { editing.open = true; var title = document.getElementById('title'); if (title) title.focus(); }
+  }
+  if (window.location.hash === '#capture') { var box = document.getElementById('capture-text'); if (box) box.focus(); }
 })();
 `;

@@ -103,12 +103,12 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       if (hasNul(request.query) || hasNul(request.body)) throw new PageError(400, 'Invalid characters', 'The request contained a NUL character.');
     });
 
-    const inboxList: InboxSources = { clock, projects, search, tags, voice };
+    const inboxList: InboxSources = { clock, items, projects, search, tags, voice };
     await pages.register(authRoutes, { accounts, instance, cookies });
-    await pages.register(inboxRoutes, { ...inboxList, items, limits });
+    await pages.register(inboxRoutes, { ...inboxList, limits });
     await pages.register(itemRoutes, { clock, items, limits, projects, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
-    await pages.register(accountRoutes, { accountSettings, transfer, emailIn, cookies });
+    await pages.register(accountRoutes, { accountSettings, transfer, users, emailIn, cookies });
     await pages.register(emailInWebRoutes, { emailIn });
     await pages.register(shareRoutes, { ...inboxList });
     await pages.register(webVoiceRoutes, { limits, voice });

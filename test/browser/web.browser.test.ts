@@ -27,13 +27,19 @@ describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
     const email = newEmail();
     await t.signUp(page, email);
     expect((await t.services.users.requireByEmail(email)).timezone).toBe('Europe/Berlin');
-    await expect.poll(() => page.getByText('Nothing here yet').isVisible()).toBe(true);
-    await screenshot(page, 'inbox-empty');
+    // Today is the first page: nothing is due yet.
+    await expect.poll(() => page.getByText('Nothing due today').isVisible()).toBe(true);
+    await screenshot(page, 'today-empty');
 
-    // The capture box has the focus; Enter captures, Shift+Enter starts a new line.
+    // In the Inbox, "c" jumps to the capture box; Enter captures, Shift+Enter starts a new line.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox', exact: true }).click();
+    await page.waitForURL(`${t.baseUrl}/inbox`);
+    await expect.poll(() => page.getByText('The Inbox is empty').isVisible()).toBe(true);
+    await screenshot(page, 'inbox-empty');
+    await page.keyboard.press('c');
     await page.keyboard.type('Buy milk');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${t.baseUrl}/`);
+    await page.waitForURL(`${t.baseUrl}/inbox`);
     const capture = page.getByLabel('Capture a note or todo');
     await capture.pressSequentially('Call mom');
     await capture.press('Shift+Enter');
@@ -41,36 +47,37 @@ describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
     await capture.press('Enter');
     await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Call mom', 'Buy milk']);
     expect(await page.locator('.item .content').first().textContent()).toBe('about Sunday lunch');
+    await screenshot(page, 'inbox');
 
-    // Toggle with the keyboard.
+    // Done with the keyboard: the item leaves the open list, the focus stays in the list, Undo is offered.
     const toggle = page.getByRole('button', { name: 'Mark “Buy milk” done' });
     await toggle.focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('button', { name: 'Mark “Buy milk” not done' }).getAttribute('aria-pressed')).toBe('true');
-    // The page comes back with the focus on the row just toggled, so the keyboard user keeps their place.
-    expect(await page.locator(':focus').getAttribute('data-item-id')).toBe(await page.locator('.item', { hasText: 'Buy milk' }).getAttribute('data-item-id'));
-    await page.keyboard.press('Tab');
-    expect(await page.locator(':focus').getAttribute('aria-label')).toBe('Mark “Buy milk” not done');
-    await screenshot(page, 'inbox');
+    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Call mom']);
+    expect(await page.locator(':focus').getAttribute('data-item-id')).toBe(await page.locator('.item', { hasText: 'Call mom' }).getAttribute('data-item-id'));
+    expect(await page.locator('[data-toast]').textContent()).toContain('Marked done.');
 
     // Delete asks first: dismissing keeps the item, accepting deletes it.
+    await page.getByLabel('More actions for “Call mom”').click();
     page.once('dialog', (dialog) => void dialog.dismiss());
-    await page.getByRole('button', { name: 'Delete “Call mom”' }).click();
-    expect(await page.locator('.item .title').allTextContents()).toEqual(['Call mom', 'Buy milk']);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    expect(await page.locator('.item .title').allTextContents()).toEqual(['Call mom']);
     page.once('dialog', (dialog) => {
-      expect(dialog.message()).toBe('Delete “Call mom” and its subtasks?');
+      expect(dialog.message()).toBe('Delete “Call mom” and its subtasks? This cannot be undone.');
       void dialog.accept();
     });
-    await page.getByRole('button', { name: 'Delete “Call mom”' }).click();
-    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Buy milk']);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual([]);
 
-    // After the delete the capture box has the focus again: Escape leaves it, "/" jumps to search.
-    expect(await page.locator(':focus').getAttribute('id')).toBe('capture-text');
-    await page.keyboard.press('Escape');
+    // "/" jumps to search, which looks through every item; done ones under Show: Done.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('/');
     await page.keyboard.type('milk');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.url()).toContain('q=milk');
+    await expect.poll(() => page.url()).toContain('/items?q=milk');
+    await page.locator('.filter-more > summary').click();
+    await page.getByLabel('Show').selectOption('done');
+    await expect.poll(() => page.url()).toContain('show=done');
     expect(await page.locator('.item .title').allTextContents()).toEqual(['Buy milk']);
     await screenshot(page, 'inbox-search');
 
@@ -143,7 +150,7 @@ describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
 
     await page.goto('/settings/keys');
     expect(await page.locator('td[data-label="Label"]').allTextContents()).toContain('Claude Desktop');
-    await page.goto('/');
+    await page.goto('/inbox');
     expect(await page.locator('.item .title').allTextContents()).toContain('from the paired agent');
   }, 90_000);
 

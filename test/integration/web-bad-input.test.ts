@@ -22,7 +22,8 @@ describe.each(DIALECTS)('web pages with odd input (%s)', (dialect) => {
   it.each([
     ['/?project=not-a-uuid', 200],
     ['/?tag=%20', 200],
-    ['/?cursor=garbage', 400],
+    ['/items?cursor=garbage', 400],
+    ['/inbox?cursor=garbage', 400],
     ['/?organized=not-an-id&undo=garbage', 200],
     [`/?organized=${'0190f5e2-7c3a-7b1d-9e2f-123456789abc'}&undo=eyJ9`, 200],
     ['/projects/not-a-uuid', 404],

@@ -39,11 +39,11 @@ describe.each(DIALECTS)('every web form (%s)', (dialect) => {
   afterAll(async () => t?.close());
 
   async function allForms(): Promise<FoundForm[]> {
-    await web.submit('/', '/inbox/capture', { text: 'an item with buttons', return: '/' });
+    await web.submit('/inbox', '/inbox/capture', { text: 'an item with buttons', return: '/inbox' });
     await web.submit('/settings/keys', '/settings/keys', { label: 'a key with a revoke button' });
     const state = newState();
     ok(await client(t.app).post('connect/start', { state, label: 'agent' }));
-    const pages = ['/', '/settings/keys', `/connect/agent?state=${state}`];
+    const pages = ['/inbox', '/settings/keys', `/connect/agent?state=${state}`];
     const forms = (await Promise.all(pages.map(async (p) => formsOf(p, (await web.get(p)).body)))).flat();
     const anonymous = webClient(t.app);
     for (const p of ['/login', '/signup']) forms.push(...formsOf(p, (await anonymous.get(p)).body));
@@ -59,13 +59,14 @@ describe.each(DIALECTS)('every web form (%s)', (dialect) => {
       '/inbox/capture',
       '/inbox/items/{id}/archive',
       '/inbox/items/{id}/delete',
+      '/inbox/items/{id}/due',
+      '/inbox/items/{id}/move',
       '/inbox/items/{id}/toggle',
       '/login',
       '/logout',
       '/settings/import',
       '/settings/keys',
       '/settings/keys/{id}/revoke',
-      '/settings/timezone',
       '/signup',
     ]);
     for (const form of forms) {

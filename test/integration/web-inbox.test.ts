@@ -37,7 +37,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     expect(res.location).toBe('/?q=milk');
     const item = await itemByTitle('Buy milk');
     expect(item).toMatchObject({ content_md: '2%, not skim', type: 'todo', status: 'todo', is_completed: false });
-    const page = await web.get('/');
+    const page = await web.get('/inbox');
     expect(page.body).toContain('Buy milk');
     expect(page.body).toContain(`data-item-id="${item.id}"`);
   });
@@ -62,7 +62,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
 
   it('escapes what users typed', async () => {
     await capture('<script>alert(1)</script>\n<img src=x onerror=alert(2)>');
-    const page = await web.get('/');
+    const page = await web.get('/inbox');
     expect(page.body).not.toContain('<script>alert(1)');
     expect(page.body).not.toContain('<img src=x');
     expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -75,15 +75,17 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     expect(toggled.status).toBe(303);
     expect(toggled.location).toBe(`/#item-${id}`);
     expect(await itemByTitle('Call the plumber')).toMatchObject({ is_completed: true, status: 'done' });
-    expect((await web.get('/')).body).toMatch(new RegExp(`data-item-id="${id}"[\\s\\S]*?aria-pressed="true"`));
+    // Done, it leaves the open lists and is found under Show: Done.
+    expect((await web.get('/inbox')).body).not.toContain(`data-item-id="${id}"`);
+    expect((await web.get('/items?show=done')).body).toMatch(new RegExp(`data-item-id="${id}"[\\s\\S]*?aria-pressed="true"`));
     await act(id, 'toggle');
     expect(await itemByTitle('Call the plumber')).toMatchObject({ is_completed: false, status: 'todo' });
 
     await act(id, 'archive');
     expect((await itemByTitle('Call the plumber')).status).toBe('archived');
-    expect((await web.get('/')).body).not.toContain(`data-item-id="${id}"`);
-    expect((await web.get('/?show=archived')).body).toContain(`data-item-id="${id}"`);
-    expect((await web.get('/?show=all')).body).toContain(`data-item-id="${id}"`);
+    expect((await web.get('/items')).body).not.toContain(`data-item-id="${id}"`);
+    expect((await web.get('/items?show=archived')).body).toContain(`data-item-id="${id}"`);
+    expect((await web.get('/items?show=all')).body).toContain(`data-item-id="${id}"`);
     await act(id, 'unarchive', '/?show=archived');
     expect((await itemByTitle('Call the plumber')).status).toBe('todo');
 
@@ -125,25 +127,25 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     await t.services.items.patch(id, oat.id, { tags: ['Shopping'] });
 
     const titles = (body: string) => [...body.matchAll(/<p class="title"><a href="[^"]*">([^<]*)<\/a><\/p>/g)].map((m) => m[1]);
-    expect(titles((await w.get(`/?project=${work.id}`)).body)).toEqual(['Report the bug', 'Quarterly report draft']);
-    expect(titles((await w.get('/?tag=shopping')).body)).toEqual(['Oat milk']);
-    expect(titles((await w.get('/?q=MILK')).body)).toEqual(['Oat milk', 'Milk and eggs']);
-    expect(titles((await w.get('/?q=milk+oat')).body)).toEqual(['Oat milk']);
-    expect(titles((await w.get('/?q=100%25_')).body)).toEqual([]);
-    expect((await w.get('/?q=nothing-like-this')).body).toContain('No items match these filters.');
+    expect(titles((await w.get(`/items?project=${work.id}`)).body)).toEqual(['Report the bug', 'Quarterly report draft']);
+    expect(titles((await w.get('/items?tag=shopping')).body)).toEqual(['Oat milk']);
+    expect(titles((await w.get('/items?q=MILK')).body)).toEqual(['Oat milk', 'Milk and eggs']);
+    expect(titles((await w.get('/items?q=milk+oat')).body)).toEqual(['Oat milk']);
+    expect(titles((await w.get('/items?q=100%25_')).body)).toEqual([]);
+    expect((await w.get('/items?q=nothing-like-this')).body).toContain('No items match these filters.');
 
     for (let i = 0; i < 52; i += 1) {
       t.clock.advance(1);
       await t.services.items.capture({ id, email: '', plan: 'free', timezone: 'UTC', keyId: null }, { text: `bulk ${i}`, project_id: work.id });
     }
-    const first = await w.get(`/?project=${work.id}`);
+    const first = await w.get(`/items?project=${work.id}`);
     expect(titles(first.body)).toHaveLength(50);
     const next = /<a class="button" href="([^"]+)">Older items/.exec(first.body)![1]!.replaceAll('&amp;', '&');
     expect(next).toContain(`project=${work.id}`);
     const second = await w.get(next);
     expect(titles(second.body)).toEqual(['bulk 1', 'bulk 0', 'Report the bug', 'Quarterly report draft']);
     expect(second.body).not.toContain('Older items');
-    const bad = await w.get('/?cursor=garbage');
+    const bad = await w.get('/items?cursor=garbage');
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('Cursor is not valid here');
   });

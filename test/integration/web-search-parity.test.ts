@@ -23,7 +23,7 @@ describe.each(DIALECTS)('GET / search agrees with GET /api/v1/items/search (%s)'
   afterAll(async () => t?.close());
 
   const webTitles = async (query: string) =>
-    [...(await web.get(`/?${query}`)).body.matchAll(/<p class="title"><a href="[^"]*">([^<]*)<\/a><\/p>/g)].map((m) => m[1]);
+    [...(await web.get(`/items?${query}`)).body.matchAll(/<p class="title"><a href="[^"]*">([^<]*)<\/a><\/p>/g)].map((m) => m[1]);
   const apiTitles = async (query: string) => ((await api.get(`items/search?${query}`)).body.items as { title: string }[]).map((i) => i.title);
 
   it.each([

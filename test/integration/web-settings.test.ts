@@ -31,7 +31,9 @@ describe.each(DIALECTS)('web developer settings (%s)', (dialect) => {
     expect(page.body).toContain(email);
     // The only account, so the server's owner: Pro by default (web-admin.test.ts).
     expect(page.body).toMatch(/<dt>Plan<\/dt><dd>Pro<\/dd>/);
-    expect(page.body).toContain('<option selected>UTC</option>');
+    // The time zone is set under Account.
+    expect(page.body).toContain('(<a href="/account#timezone">change it under Account</a>)');
+    expect((await web.get('/account')).body).toContain('<option selected>UTC</option>');
   });
 
   it('mints a key shown once, which then works against /api/v1/me and is listed by label and prefix', async () => {
@@ -88,12 +90,12 @@ describe.each(DIALECTS)('web developer settings (%s)', (dialect) => {
   });
 
   it('sets the time zone, which the API reports and dates are shown in', async () => {
-    const res = await web.submit('/settings/keys', '/settings/timezone', { timezone: 'Asia/Tokyo' });
-    expect(res.location).toBe('/settings/keys?done=timezone');
+    const res = await web.submit('/account', '/account/timezone', { timezone: 'Asia/Tokyo' });
+    expect(res.location).toBe('/account?done=timezone');
     expect((await t.services.users.me(userId)).timezone).toBe('Asia/Tokyo');
-    const page = await web.get('/settings/keys');
+    const page = await web.get('/account');
     expect(page.body).toContain('<option selected>Asia/Tokyo</option>');
-    const bad = await web.submit('/settings/keys', '/settings/timezone', { timezone: 'Mars/Olympus' });
+    const bad = await web.submit('/account', '/account/timezone', { timezone: 'Mars/Olympus' });
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('is not an IANA time zone name');
     expect((await t.services.users.me(userId)).timezone).toBe('Asia/Tokyo');

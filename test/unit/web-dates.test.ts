@@ -26,7 +26,8 @@ describe('dueLabel', () => {
 
   it('formats in the browser locale', () => {
     expect(dueLabel('2026-12-24T16:00:00.000Z', { ...berlin, locale: 'de-DE' }).text).toBe('Do., 24. Dez., 17:00');
-    expect(dueLabel('2026-11-27T16:00:00.000Z', { ...berlin, locale: 'en-US' }).text).toBe('tomorrow 05:00 PM');
+    expect(dueLabel('2026-11-27T16:00:00.000Z', { ...berlin, locale: 'en-US' }).text).toBe('tomorrow 5 PM');
+    expect(dueLabel('2026-11-27T08:30:00.000Z', { ...berlin, locale: 'en-US' }).text).toBe('tomorrow 9:30 AM');
   });
 });
 

@@ -4,12 +4,18 @@ import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
 import {
+  findAgendaItems,
+  findChildrenOf,
+  findDoneSince,
   findItemById,
+  findOpenItems,
   findItemPage,
   findItemWithTagsById,
   findItemsByIds,
   lockItemsByIds,
+  type AgendaQuery,
   type ItemPageQuery,
+  type OpenQuery,
   type ItemRowWithTags,
 } from './items.repository.js';
 import { toItemView, type ItemRow, type ItemView, type ItemViewRow, type TaggedViewRow } from './item-view.js';
@@ -30,6 +36,11 @@ export interface ItemLoader {
   view(db: Executor, userId: string, row: ItemViewRow): Promise<ItemView>;
   /** One page of a listing plus one row (so the caller knows whether another page exists), with tag names. */
   page(db: Executor, userId: string, q: ItemPageQuery): Promise<TaggedViewRow[]>;
+  /** The web's lists by due date, done today, open items and subtasks (items.repository.ts says which rows). */
+  agenda(db: Executor, userId: string, q: AgendaQuery): Promise<TaggedViewRow[]>;
+  doneSince(db: Executor, userId: string, since: string, limit: number): Promise<TaggedViewRow[]>;
+  open(db: Executor, userId: string, q: OpenQuery): Promise<TaggedViewRow[]>;
+  childrenOf(db: Executor, userId: string, parentIds: readonly string[]): Promise<TaggedViewRow[]>;
 }
 
 export function createItemLoader(tags: TagsService, dialect: DialectName): ItemLoader {
@@ -61,6 +72,10 @@ export function createItemLoader(tags: TagsService, dialect: DialectName): ItemL
     },
     views,
     page: (db, userId, q) => findItemPage(db, dialect, userId, q),
+    agenda: (db, userId, q) => findAgendaItems(db, dialect, userId, q),
+    doneSince: (db, userId, since, limit) => findDoneSince(db, dialect, userId, since, limit),
+    open: (db, userId, q) => findOpenItems(db, dialect, userId, q),
+    childrenOf: (db, userId, parentIds) => findChildrenOf(db, dialect, userId, parentIds),
     async view(db, userId, row) {
       const [view] = await views(db, userId, [row]);
       return view!;

@@ -201,3 +201,82 @@ export async function deleteItemsByIds(db: Executor, userId: string, ids: readon
   if (ids.length === 0) return;
   await db.deleteFrom('items').where('user_id', '=', userId).where('id', 'in', ids).execute();
 }
+
+/** Open means neither done nor archived; outside `archived`, status is `done` exactly when the item is completed. */
+const OPEN_STATUSES = ['backlog', 'todo', 'doing'] as const;
+
+export interface AgendaQuery {
+  /** Due at or after this instant; absent: everything due before `dueBefore`, overdue included. */
+  dueFrom?: string;
+  dueBefore: string;
+  limit: number;
+}
+
+/** Open items due in a window, soonest first (overdue first): the web's Today and Upcoming. */
+export async function findAgendaItems(db: Executor, dialect: DialectName, userId: string, q: AgendaQuery): Promise<TaggedViewRow[]> {
+  let query = db
+    .selectFrom('items')
+    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
+    .where('user_id', '=', userId)
+    .where('status', 'in', OPEN_STATUSES)
+    .where('due_at', 'is not', null)
+    .where('due_at', '<', q.dueBefore);
+  if (q.dueFrom !== undefined) query = query.where('due_at', '>=', q.dueFrom);
+  return query.orderBy('due_at', 'asc').orderBy('id', 'asc').limit(q.limit).execute();
+}
+
+/** Items completed (and not archived) whose last change is at or after `since`, latest first: "Done today". */
+export async function findDoneSince(db: Executor, dialect: DialectName, userId: string, since: string, limit: number): Promise<TaggedViewRow[]> {
+  return db
+    .selectFrom('items')
+    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
+    .where('user_id', '=', userId)
+    .where('status', '=', 'done')
+    .where('updated_at', '>=', since)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export interface OpenQuery {
+  projectId?: string;
+  /** Only items that are nobody's subtask (their subtasks are read with findOpenChildren). */
+  topLevel: boolean;
+  /** Keyset: created_at and id of the last row of the previous page. */
+  after?: CursorKey;
+  limit: number;
+}
+
+/** Open items, newest first: a project's list and the Inbox's triage queue. One row more than asked. */
+export async function findOpenItems(db: Executor, dialect: DialectName, userId: string, q: OpenQuery): Promise<TaggedViewRow[]> {
+  let query = db
+    .selectFrom('items')
+    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
+    .where('user_id', '=', userId)
+    .where('status', 'in', OPEN_STATUSES);
+  if (q.projectId !== undefined) query = query.where('project_id', '=', q.projectId);
+  if (q.topLevel) query = query.where('parent_id', 'is', null);
+  const after = q.after;
+  if (after) query = query.where((eb) => afterKeyset(eb, 'created_at', 'id', 'desc', after.k, after.id));
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+/** The subtasks of many items, not archived, oldest first (the order they were added in). */
+export async function findChildrenOf(db: Executor, dialect: DialectName, userId: string, parentIds: readonly string[]): Promise<TaggedViewRow[]> {
+  if (parentIds.length === 0) return [];
+  return db
+    .selectFrom('items')
+    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
+    .where('user_id', '=', userId)
+    .where('parent_id', 'in', parentIds)
+    .where('status', '<>', 'archived')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1000)
+    .execute();
+}

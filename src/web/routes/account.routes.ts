@@ -11,13 +11,16 @@ import { accountDeletedPage, accountPage, type AccountPageData } from '../views/
 import { IMPORT_BODY_LIMIT } from '../../modules/transfer/transfer.schemas.js';
 import { installUploadParser, type UploadBody } from '../upload-form.js';
 import { importUpload } from './data.routes.js';
+import { zonesFor } from '../time-zones.js';
 import { CSRF_FIELD, field } from './forms.js';
 
 const DoneQuery = Type.Object({ done: field(20) });
 const PasswordBody = Type.Object({ ...CSRF_FIELD, username: field(320), current_password: field(1000), new_password: field(1000) });
 const DeleteBody = Type.Object({ ...CSRF_FIELD, confirmation: field(400) });
 const SessionParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const TimezoneBody = Type.Object({ ...CSRF_FIELD, timezone: field(100) });
 const NOTICES: Record<string, string> = {
+  timezone: 'Time zone saved.',
   password: 'Password changed. Every other browser was signed out.',
   ended: 'That browser was signed out.',
   email: 'A new email-in address is ready. Mail to the old one is rejected from now on.',
@@ -29,9 +32,9 @@ const fieldOf = (error: AppError): keyof NonNullable<AccountPageData['errors']> 
   return named === 'current_password' || named === 'new_password' || named === 'confirmation' ? named : 'form';
 };
 
-export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer' | 'emailIn'> & { cookies: SessionCookies }> = async (
+export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer' | 'users' | 'emailIn'> & { cookies: SessionCookies }> = async (
   app,
-  { accountSettings, transfer, emailIn, cookies },
+  { accountSettings, transfer, users, emailIn, cookies },
 ) => {
   /** The account page of the signed-in user; the routes below redirect signed-out browsers first. */
   function session(request: FastifyRequest): { user: SessionUser; token: string } | null {
@@ -48,7 +51,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSet
   ) {
     const sessions = await accountSettings.sessions(s.user.id, s.token);
     const emailAddress = await emailIn.address(s.user.id);
-    return sendPage(reply, status, accountPage({ user: s.user, csrf: webContext(request).csrf, sessions, emailAddress, ...extra }));
+    return sendPage(
+      reply,
+      status,
+      accountPage({ user: s.user, csrf: webContext(request).csrf, sessions, timeZones: zonesFor(s.user.timezone), emailAddress, ...extra }),
+    );
   }
 
   /** A refusal of the service as the form's message; anything else is a page error. */
@@ -56,6 +63,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSet
     if (error instanceof AppError && error.statusCode < 500) return error;
     throw error;
   };
+
+  app.post('/account/timezone', { schema: { body: TimezoneBody } }, async (request, reply) => {
+    const s = session(request);
+    if (!s) return reply.redirect('/login', 303);
+    try {
+      await users.updateMe(s.user.id, { timezone: request.body.timezone ?? '' });
+    } catch (error) {
+      return render(request, reply, s, refused(error).statusCode, { errors: { timezone: refused(error).message } });
+    }
+    return reply.redirect('/account?done=timezone', 303);
+  });
 
   app.get('/account', { schema: { querystring: DoneQuery } }, async (request, reply) => {
     const s = session(request);

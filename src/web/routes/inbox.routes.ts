@@ -1,35 +1,58 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import { splitCapturedText } from '../../modules/items/capture-text.js';
 import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js';
-import { actingUser, dateContext, overLimit } from '../acting.js';
-import { createInboxRenderer, ORGANIZE_COOKIE, PRO_HINT_COOKIE, type InboxSources } from '../inbox-render.js';
-import { decodeUndo, encodeUndo, organizedNotice, proHint, undoPatch, type Undo } from '../organize-notice.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ItemPrecondition as Precondition } from '../../modules/items/item-etag.js';
+import type { AuthUser } from '../../modules/users/auth-user.js';
+import { actingUser, overLimit, signInFirst } from '../acting.js';
+import { parseDueInputs } from '../dates.js';
+import { sentence } from '../format.js';
+import {
+  CAPTURED_COOKIE,
+  createInboxRenderer,
+  FLASH,
+  ORGANIZE_COOKIE,
+  ORGANIZED_COOKIE,
+  PRO_HINT_COOKIE,
+  type InboxSources,
+  type InboxView,
+  type ListKind,
+} from '../inbox-render.js';
+import { NOTES_MAX } from '../item-form.js';
+import { decodeUndo, encodeUndo, proHint, undoPatch, type Undo } from '../organize-notice.js';
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
+import { projectHeader } from '../views/projects.views.js';
 import { CSRF_FIELD, field, queryOf, safeReturn } from './forms.js';
 
-const InboxQuery = Type.Object({
+const ListQuery = Type.Object({ cursor: field(512) });
+const ItemsQuery = Type.Object({
   q: field(500),
   project: field(100),
   tag: field(200),
   show: field(20),
   cursor: field(512),
-  organized: field(100),
-  undo: field(4000),
 });
 const CaptureBody = Type.Object({
   ...CSRF_FIELD,
-  text: field(100_000 + 1000),
+  text: field(NOTES_MAX * 4),
   type: field(10),
   project_id: field(100),
   return: field(2000),
   organize: field(5),
   organize_shown: field(5),
 });
-const ActionBody = Type.Object({ ...CSRF_FIELD, return: field(2000), version: field(200) });
+const ActionBody = Type.Object({
+  ...CSRF_FIELD,
+  return: field(2000),
+  version: field(200),
+  project_id: field(100),
+  due_date: field(40),
+  due_time: field(20),
+});
 const UndoBody = Type.Object({ ...CSRF_FIELD, return: field(2000), undo: field(4000) });
 const ItemParams = Type.Object({ id: Type.String({ maxLength: 100 }), action: Type.String({ maxLength: 30 }) });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -38,42 +61,46 @@ const YEAR_S = 365 * 24 * 3600;
 const UNDO_FIELDS = ['type', 'project_id', 'due_at', 'title'] as const;
 const PREFERENCE = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge: YEAR_S };
 
-/** A redirect target with extra query parameters. */
-const withParams = (target: string, params: Record<string, string>): string =>
-  `${target}${target.includes('?') ? '&' : '?'}${new URLSearchParams(params).toString()}`;
-
 export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'items' | 'limits'>> = async (app, options) => {
-  const { clock, items, limits, projects } = options;
+  const { items, limits, projects } = options;
   const render = createInboxRenderer(options);
 
-  app.get('/', { schema: { querystring: InboxQuery } }, async (request, reply) => {
-    const user = actingUser(request);
-    if (!user) return reply.redirect('/login', 303);
-    const { organized, undo: undoParam, ...query } = request.query;
-    let notice;
-    const undo = decodeUndo(undoParam);
-    if (organized && undo) {
-      const item = await items.get(user.id, organized).catch((error: unknown) => {
-        if (error instanceof AppError && error.code === 'not_found') return null;
-        throw error;
-      });
-      if (item) {
-        const project = await projects.get(user.id, item.project_id);
-        const self = safeReturn(`/?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString()}`);
-        notice = organizedNotice({
-          item,
-          undo,
-          projectName: project.name,
-          dates: dateContext(request, user.timezone, clock),
-          csrf: webContext(request).csrf,
-          self,
-        });
-      }
-    } else if (request.cookies[PRO_HINT_COOKIE] === 'pending' && user.plan !== 'pro') {
-      notice = proHint;
-      void reply.setCookie(PRO_HINT_COOKIE, 'seen', PREFERENCE);
+  /** The list a return target names, to render it again with a message. */
+  async function listOf(request: FastifyRequest, user: AuthUser, back: string): Promise<Pick<InboxView, 'list' | 'query'>> {
+    const path = back.split('?')[0]!;
+    const query = queryOf(back);
+    if (path.startsWith('/projects/')) {
+      const project = await projects.get(user.id, path.slice('/projects/'.length));
+      return { list: { kind: 'project', projectId: project.id, header: projectHeader(project, webContext(request).csrf) }, query };
     }
-    return render(request, reply, user, { query, ...(notice ? { notice } : {}) });
+    const kinds: Record<string, ListKind> = { '/upcoming': { kind: 'upcoming' }, '/inbox': { kind: 'inbox' }, '/items': { kind: 'items' } };
+    return { list: kinds[path] ?? { kind: 'today' }, query };
+  }
+
+  /** The once-only note for Free users, after their first capture. */
+  function proNote(request: FastifyRequest, reply: FastifyReply, user: AuthUser) {
+    if (request.cookies[PRO_HINT_COOKIE] !== 'pending' || user.plan === 'pro') return {};
+    void reply.setCookie(PRO_HINT_COOKIE, 'seen', PREFERENCE);
+    return { notice: proHint };
+  }
+
+  const lists: [string, ListKind][] = [
+    ['/', { kind: 'today' }],
+    ['/upcoming', { kind: 'upcoming' }],
+    ['/inbox', { kind: 'inbox' }],
+  ];
+  for (const [path, list] of lists) {
+    app.get(path, { schema: { querystring: ListQuery } }, async (request, reply) => {
+      const user = actingUser(request);
+      if (!user) return path === '/' ? reply.redirect('/login', 303) : signInFirst(reply, path);
+      return render(request, reply, user, { list, query: request.query, ...proNote(request, reply, user) });
+    });
+  }
+
+  app.get('/items', { schema: { querystring: ItemsQuery } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return signInFirst(reply, '/items');
+    return render(request, reply, user, { list: { kind: 'items' }, query: request.query, ...proNote(request, reply, user) });
   });
 
   app.post('/inbox/capture', { schema: { body: CaptureBody } }, async (request, reply) => {
@@ -81,16 +108,21 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     if (!user) return reply.redirect('/login', 303);
     const { text = '', type, project_id: projectId } = request.body;
     const back = safeReturn(request.body.return);
-    const base = back.split('?')[0]!;
-    const onProject = base.startsWith('/projects/') ? { project: base.slice('/projects/'.length) } : {};
-    const again = (status: number, error: string) =>
-      render(request, reply, user, { query: { ...queryOf(back), ...onProject }, base, status, capture: { draft: text, error } });
+    // A refused capture comes back on the page it was typed on, with the text in the box.
+    const again = async (status: number, error: string) =>
+      render(request, reply, user, { ...(await listOf(request, user, back)), status, capture: { draft: text, error } });
     const pro = user.plan === 'pro';
     // Pro users' choice is remembered; the hidden field tells an unticked box from an old form without one.
     const organize = pro && (request.body.organize_shown === '1' ? request.body.organize === '1' : request.cookies[ORGANIZE_COOKIE] !== '0');
     if (pro && request.body.organize_shown === '1') void reply.setCookie(ORGANIZE_COOKIE, organize ? '1' : '0', PREFERENCE);
     // The API's schema refuses blank text before its service runs; here the form says so.
     if (text.trim() === '') return again(400, 'Type something to capture.');
+    // The box allows 100,000 characters; a paste past that is refused with the text kept, never cut short.
+    if (Array.from(text).length > NOTES_MAX)
+      return again(
+        400,
+        `That is ${Array.from(text).length.toLocaleString('en')} characters; a capture holds at most ${NOTES_MAX.toLocaleString('en')}. Shorten it, or split it into several captures.`,
+      );
     const limited = await overLimit(limits, user, reply);
     if (limited) return again(429, limited);
     let captured;
@@ -118,9 +150,11 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       // Undo puts back what was typed: what quick add read from the text as well as what the organizer decided.
       const applied = UNDO_FIELDS.filter((f) => captured[f] !== before[f]);
       const undo: Undo = { applied, before, etag: itemEtag(captured), reason: captured.ai.reason };
-      // The notice lives on the inbox page; a capture from a project page shows it there too.
-      return reply.redirect(withParams(back.startsWith('/?') || back === '/' ? back : '/', { organized: captured.id, undo: encodeUndo(undo) }), 303);
+      // The next list page shows the notice once: the page the capture was made on, whatever it is.
+      void reply.setCookie(ORGANIZED_COOKIE, `${captured.id}.${encodeUndo(undo)}`, FLASH);
+      return reply.redirect(back, 303);
     }
+    void reply.setCookie(CAPTURED_COOKIE, captured.id, FLASH);
     // The next page shows it once (and marks it seen); the redirect stays where the form said.
     if (!pro && request.cookies[PRO_HINT_COOKIE] === undefined) void reply.setCookie(PRO_HINT_COOKIE, 'pending', PREFERENCE);
     return reply.redirect(back, 303);
@@ -146,24 +180,31 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     return reply.redirect(`${safeReturn(request.body.return)}#item-${request.params.id}`, 303);
   });
 
-  const actions = {
-    toggle: items.toggle,
-    archive: items.archive,
-    unarchive: items.unarchive,
-    delete: items.remove,
-  } as const;
+  type Body = Static<typeof ActionBody>;
+  const actions: Record<string, (userId: string, id: string, precondition: Precondition | undefined, body: Body, user: AuthUser) => Promise<unknown>> = {
+    toggle: (userId, id, p) => items.toggle(userId, id, p),
+    archive: (userId, id, p) => items.archive(userId, id, p),
+    unarchive: (userId, id, p) => items.unarchive(userId, id, p),
+    delete: (userId, id, p) => items.remove(userId, id, p),
+    move: (userId, id, p, body) => items.patch(userId, id, { project_id: body.project_id ?? '' }, p),
+    due: (userId, id, p, body, user) => {
+      const due = parseDueInputs(body.due_date ?? '', body.due_time ?? '', user.timezone);
+      if ('error' in due) throw new PageError(400, 'Not a date', `${due.error} Go back and try again.`);
+      return items.patch(userId, id, { due_at: due.iso }, p);
+    },
+  };
 
   app.post('/inbox/items/:id/:action', { schema: { params: ItemParams, body: ActionBody } }, async (request, reply) => {
     const user = actingUser(request);
     if (!user) return reply.redirect('/login', 303);
-    const run = Object.hasOwn(actions, request.params.action) ? actions[request.params.action as keyof typeof actions] : undefined;
+    const run = Object.hasOwn(actions, request.params.action) ? actions[request.params.action] : undefined;
     if (!run) throw new AppError('not_found', 'no such action');
     const limited = await overLimit(limits, user, reply);
     if (limited) throw new PageError(429, 'Too many requests', limited);
     // The item page's buttons carry the version it shows: an item changed since is not archived or deleted blindly.
     const precondition = request.body.version ? ifMatchPrecondition(request.body.version) : undefined;
     try {
-      await run(user.id, request.params.id, precondition);
+      await run(user.id, request.params.id, precondition, request.body, user);
     } catch (error) {
       if (error instanceof AppError && error.code === 'precondition_failed') {
         throw new PageError(
@@ -172,6 +213,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
           'The item was changed after this page was loaded, so nothing was done. Go back and reload it to see the change.',
         );
       }
+      if (error instanceof AppError && error.statusCode === 400) throw new PageError(400, 'Not changed', `${sentence(error.message)} Go back and try again.`);
       throw error;
     }
     const back = safeReturn(request.body.return);

@@ -66,7 +66,7 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
     const [projectList, tagList, children, parent] = await Promise.all([
       projects.list(user.id),
       tags.list(user.id),
-      items.children(user.id, item.id, { limit: 200 }),
+      items.childrenOf(user.id, [item.id]),
       item.parent_id ? items.get(user.id, item.parent_id) : Promise.resolve(null),
     ]);
     const data: ItemPageData = {
@@ -78,9 +78,9 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
       errors: extra.errors ?? {},
       projects: projectList,
       tagNames: tagList.map((t) => t.name),
-      parents: await parentChoices(user, item, children.items, parent),
+      parents: await parentChoices(user, item, children.get(item.id) ?? [], parent),
       parent,
-      subtasks: children.items,
+      subtasks: children.get(item.id) ?? [],
       dates: dateContext(request, user.timezone, clock),
       ...(extra.notice ? { notice: extra.notice } : {}),
       ...(extra.stale ? { stale: true } : {}),
@@ -138,6 +138,6 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
       if (!(error instanceof AppError) || error.statusCode >= 500 || error.code === 'not_found') throw error;
       return again(error.statusCode, error.message);
     }
-    return reply.redirect(`/inbox/items/${request.params.id}?done=subtask`, 303);
+    return reply.redirect(`/inbox/items/${request.params.id}?done=subtask#subtasks`, 303);
   });
 };

@@ -68,9 +68,8 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Servi
     if (!user) return signInFirst(reply, `/projects/${encodeURIComponent(request.params.id)}`);
     const project = await projects.get(user.id, request.params.id);
     return renderInbox(request, reply, user, {
-      query: { ...request.query, project: project.id },
-      base: `/projects/${project.id}`,
-      header: projectHeader(project, webContext(request).csrf),
+      list: { kind: 'project', projectId: project.id, header: projectHeader(project, webContext(request).csrf) },
+      query: request.query,
     });
   });
 
@@ -85,9 +84,8 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Servi
       const refused = refusal(error);
       const project = await projects.get(user.id, request.params.id);
       return renderInbox(request, reply, user, {
-        query: { project: project.id },
-        base: `/projects/${project.id}`,
-        header: projectHeader(project, webContext(request).csrf, { name, error: refused.message }),
+        list: { kind: 'project', projectId: project.id, header: projectHeader(project, webContext(request).csrf, { name, error: refused.message }) },
+        query: {},
         status: refused.statusCode,
       });
     }

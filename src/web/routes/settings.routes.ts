@@ -35,19 +35,13 @@ const MintBody = Type.Object({
 const TimezoneBody = Type.Object({ ...CSRF_FIELD, timezone: field(100) });
 const KeyParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-/** Every zone Node knows, UTC first; a user's own zone is listed even when it is an alias. */
-function zonesFor(current: string): string[] {
-  const zones = Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC');
-  return ['UTC', ...(current !== 'UTC' && !zones.includes(current) ? [current] : []), ...zones];
-}
-
 export const settingsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys' | 'transfer' | 'users'> & { webhooks?: WebhookSource }> = async (
   app,
   { keys, transfer, users, webhooks },
 ) => {
   async function render(request: FastifyRequest, reply: FastifyReply, user: SessionUser, status: number, extra: Partial<SettingsPageData> = {}) {
     const [keyList, hooks, isOwner] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null, users.isOwner(user.id)]);
-    const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, timeZones: zonesFor(user.timezone), webhooks: hooks, isOwner, ...extra });
+    const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, webhooks: hooks, isOwner, ...extra });
     return sendPage(reply, status, page);
   }
 
@@ -105,6 +99,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys' | '
       if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
       return render(request, reply, user, error.statusCode, { error: error.message });
     }
-    return reply.redirect('/settings/keys?done=timezone', 303);
+    // The time zone lives under Account now; an old form posting here lands there.
+    return reply.redirect('/account?done=timezone', 303);
   });
 };

@@ -30,9 +30,11 @@ export const shareRoutes: FastifyPluginAsyncTypebox<InboxSources> = async (app, 
     if (!user) return signInFirst(reply, request.url);
     const draft = sharedText(request.query);
     return render(request, reply, user, {
+      list: { kind: 'inbox' },
       query: {},
       capture: { draft, error: '' },
-      notice: html`<div class="alert success" role="status"><p><strong>Shared to your inbox.</strong> Check the text below and press Capture to save it.</p></div>`,
+      // Nothing is saved yet: the page says what to do, not that it is done.
+      notice: html`<div class="alert warn" role="status"><p><strong>Not saved yet.</strong> Check the shared text in the capture box and press Capture to save it to your Inbox.</p></div>`,
     });
   });
 };

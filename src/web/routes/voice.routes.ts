@@ -25,7 +25,8 @@ export const webVoiceRoutes: FastifyPluginAsync<Pick<Services, 'limits' | 'voice
     if (!user) return answer(401, { error: 'Sign in again to record.' });
     if (user.plan !== 'pro') return answer(402, { error: 'Voice capture is part of the Pro plan.' });
     if (voice.engineName === null)
-      return answer(503, { error: `This server cannot turn speech into text: ${voice.unavailableReason ?? 'no speech engine is installed'}.` });
+      // The reason names packages for the administrator (it is logged at start-up); a user is told what to do.
+      return answer(503, { error: 'Voice capture is not available on this server yet: type instead, or ask its administrator to turn it on.' });
     const limited = await overLimit(limits, user, reply);
     if (limited) return answer(429, { error: limited });
     const body = request.body as UploadBody | undefined;

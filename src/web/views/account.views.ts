@@ -12,9 +12,11 @@ export interface AccountPageData {
   sessions: SessionSummary[];
   /** The email-in address; null when the server has email-in off. */
   emailAddress?: string | null;
+  /** The zones to choose from, the user's own among them. */
+  timeZones: readonly string[];
   notice?: string;
   /** A message per field of the forms (current_password, new_password, confirmation, import). */
-  errors?: Partial<Record<'current_password' | 'new_password' | 'confirmation' | 'import' | 'form', string>>;
+  errors?: Partial<Record<'current_password' | 'new_password' | 'confirmation' | 'import' | 'timezone' | 'form', string>>;
   /** What was typed into the deletion confirmation, kept when it was refused. */
   confirmation?: string;
 }
@@ -86,7 +88,13 @@ export function accountPage(d: AccountPageData): string {
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${errors.form ? html`<div class="alert error" role="alert">${sentence(errors.form)}</div>` : ''}
 <section class="card" aria-labelledby="about-heading"><h2 id="about-heading">You</h2>
-  <dl class="facts"><dt>Email</dt><dd>${d.user.email}</dd><dt>Plan</dt><dd>${d.user.plan === 'pro' ? 'Pro' : 'Free'}</dd><dt>Time zone</dt><dd>${d.user.timezone} (<a href="/settings/keys#timezone">change</a>)</dd></dl>
+  <dl class="facts"><dt>Email</dt><dd>${d.user.email}</dd><dt>Plan</dt><dd>${d.user.plan === 'pro' ? 'Pro' : 'Free'}</dd></dl>
+  <form class="inline-form" method="post" action="/account/timezone">${csrfField(d.csrf)}
+    <div class="field${errors.timezone ? ' has-error' : ''}"><label for="timezone">Time zone <span class="hint">(Today, Upcoming and due dates use it)</span></label>
+      <select id="timezone" name="timezone"${errors.timezone ? html` aria-invalid="true" aria-describedby="timezone-error"` : ''}>${d.timeZones.map((z) => html`<option${z === d.user.timezone ? html` selected` : ''}>${z}</option>`)}</select>
+      ${errors.timezone ? html`<p class="field-error" id="timezone-error">${sentence(errors.timezone)}</p>` : ''}</div>
+    <button type="submit">Save time zone</button>
+  </form>
 </section>
 ${emailInSection(d.emailAddress ?? null, d.csrf)}
 ${passwordSection(d, errors)}

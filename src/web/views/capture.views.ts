@@ -25,8 +25,9 @@ export function captureForm(d: CaptureFormData): SafeHtml {
   return html`<form class="capture" method="post" action="/inbox/capture">
   ${csrfField(d.csrf)}<input type="hidden" name="return" value="${d.self}">
   <label for="capture-text" class="visually-hidden">Capture a note or todo</label>
-  <textarea id="capture-text" name="text" rows="2" required maxlength="100000" data-enter-submits
-    placeholder="Capture a thought… (Enter to save, Shift+Enter for a new line)" autofocus${d.error ? html` aria-invalid="true" aria-describedby="capture-error"` : ''}>${d.draft ?? ''}</textarea>
+  <textarea id="capture-text" name="text" rows="2" required data-enter-submits enterkeyhint="enter"
+    placeholder="Capture a thought…" aria-describedby="capture-keys${d.error ? ' capture-error' : ''}"${d.draft || d.error ? html` autofocus` : ''}${d.error ? html` aria-invalid="true"` : ''}>${d.draft ?? ''}</textarea>
+  <p class="capture-keys small muted" id="capture-keys">Enter saves, Shift+Enter starts a new line.</p>
   <p class="quick-add small" data-quick-add aria-live="polite" hidden></p>
   ${d.error ? html`<p class="field-error" id="capture-error">${sentence(d.error)}</p>` : ''}
   <div class="options">

@@ -1,5 +1,6 @@
 import type { ItemView } from '../../modules/items/item-view.js';
-import { dueLabel, type DateContext } from '../dates.js';
+import type { ProjectView } from '../../modules/projects/projects.service.js';
+import { dueInputs, dueLabel, type DateContext } from '../dates.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
 import { markdownExcerpt } from '../markdown.js';
@@ -9,7 +10,12 @@ export interface RowContext {
   /** The page the row's forms come back to. */
   self: string;
   dates: DateContext;
+  projects: ProjectView[];
   projectNames: Map<string, string>;
+  /** Each shown item's subtasks, listed under it. */
+  children?: Map<string, ItemView[]>;
+  /** Parent titles, for a subtask shown on its own (Today, Upcoming, search). */
+  parentNames?: Map<string, string>;
 }
 
 export const itemName = (item: ItemView): string => item.title ?? item.content_md?.split('\n')[0] ?? '(untitled)';
@@ -19,37 +25,64 @@ export function dueBadge(iso: string, dates: DateContext): SafeHtml {
   return html`<span class="due${due.overdue ? ' overdue' : ''}">${due.overdue ? html`<span aria-hidden="true">⚠ </span>` : ''}<time datetime="${iso}" title="${due.full}">${due.text}</time></span>`;
 }
 
-/** One item of a list: done toggle, title linking to its page, its facts, archive and delete. */
-export function itemRow(c: RowContext, item: ItemView): SafeHtml {
+const option = (value: string, label: string, selected: boolean): SafeHtml =>
+  html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
+
+/**
+ * The row's other actions behind one disclosure: set a date, move, archive, delete. Its own form,
+ * whose first button is "Set date", so Return in the date field sets the date (never the done toggle).
+ */
+function moreActions(c: RowContext, item: ItemView, name: string): SafeHtml {
+  const base = `/inbox/items/${item.id}`;
+  const due = dueInputs(item.due_at, c.dates.zone);
+  const archived = item.status === 'archived';
+  return html`<details class="more">
+  <summary aria-label="More actions for “${name}”" title="Date, move, archive, delete"><span aria-hidden="true">⋯</span></summary>
+  <form class="more-form" method="post" action="${base}/due" data-inplace>${csrfField(c.csrf)}<input type="hidden" name="return" value="${c.self}"><input type="hidden" name="due_time" value="${due.time}">
+    <div class="more-line"><label for="due-${item.id}">Due date</label><input id="due-${item.id}" type="date" name="due_date" value="${due.date}"><button class="small" type="submit" formaction="${base}/due">Set date</button></div>
+    <div class="more-line"><label for="move-${item.id}">Project</label><select id="move-${item.id}" name="project_id">${c.projects.map((p) => option(p.id, p.name, p.id === item.project_id))}</select><button class="small" type="submit" formaction="${base}/move">Move</button></div>
+    <div class="more-line">${
+      archived
+        ? html`<button class="small" type="submit" formaction="${base}/unarchive">Unarchive</button>`
+        : html`<button class="small" type="submit" formaction="${base}/archive">Archive</button>`
+    }<button class="small danger" type="submit" formaction="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">Delete</button></div>
+  </form>
+</details>`;
+}
+
+/**
+ * One item of a list: the done toggle, its title linking to its page, its facts, and the other
+ * actions behind one "⋯": three Tab stops a row (the project and tag links are for the mouse; the
+ * filters and the sidebar reach the same pages by keyboard). Its subtasks follow, in order.
+ */
+export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml {
   const name = itemName(item);
   const done = item.is_completed;
   const archived = item.status === 'archived';
   const base = `/inbox/items/${item.id}`;
-  // One form per row (its default action is the toggle; the other buttons name theirs), so a page
-  // of 50 items carries 50 CSRF fields, not 150.
-  return html`<li class="item${done ? ' done' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}">
-<form class="row" method="post" action="${base}/toggle">${csrfField(c.csrf)}<input type="hidden" name="return" value="${c.self}">
+  const due = dueInputs(item.due_at, c.dates.zone);
+  const children = nested ? [] : (c.children?.get(item.id) ?? []);
+  const parentName = !nested && item.parent_id ? c.parentNames?.get(item.parent_id) : undefined;
+  return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}" data-project-id="${item.project_id}" data-due-date="${due.date}" data-due-time="${due.time}" data-name="${name}">
+<div class="line">
+<form class="row" method="post" action="${base}/toggle" data-inplace>${csrfField(c.csrf)}<input type="hidden" name="return" value="${c.self}">
   <button class="check" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button>
   <div class="body">
     <p class="title"><a href="${base}">${name}</a></p>
-    ${item.title && item.content_md ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}
+    ${item.title && item.content_md && !nested ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}
     <p class="meta">
-      <a class="badge" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>
+      ${nested ? '' : html`<a class="badge" tabindex="-1" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>`}
       ${item.type === 'note' ? html`<span>Note</span>` : ''}
-      ${item.parent_id ? html`<span>Subtask</span>` : ''}
+      ${parentName ? html`<span class="parent">Subtask of ${parentName}</span>` : item.parent_id && !nested ? html`<span>Subtask</span>` : ''}
       ${archived ? html`<span>Archived</span>` : ''}
       ${item.due_at && !done ? dueBadge(item.due_at, c.dates) : ''}
-      ${item.tags.map((t) => html`<a class="tag" href="/?tag=${encodeURIComponent(t)}">#${t}</a>`)}
+      ${children.length > 0 ? html`<span>${children.filter((s) => s.is_completed).length}/${children.length} subtasks</span>` : ''}
+      ${item.tags.map((t) => html`<a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}
     </p>
   </div>
-  <div class="actions">
-    ${
-      archived
-        ? html`<button class="small" type="submit" formaction="${base}/unarchive" aria-label="Unarchive “${name}”">Unarchive</button>`
-        : html`<button class="small" type="submit" formaction="${base}/archive" data-confirm="Archive “${name}”?" aria-label="Archive “${name}”">Archive</button>`
-    }
-    <button class="small danger" type="submit" formaction="${base}/delete" data-confirm="Delete “${name}” and its subtasks?" aria-label="Delete “${name}”">Delete</button>
-  </div>
 </form>
+${moreActions(c, item, name)}
+</div>
+${children.length > 0 ? html`<ul class="subtasks" aria-label="Subtasks of “${name}”">${children.map((s) => itemRow(c, s, true))}</ul>` : ''}
 </li>`;
 }

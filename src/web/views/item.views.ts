@@ -7,7 +7,7 @@ import { html, SafeHtml } from '../html.js';
 import { NOTES_MAX, STATUSES, TITLE_MAX, type FieldErrors, type ItemFormValues } from '../item-form.js';
 import { csrfField, renderPage } from '../layout.js';
 import { renderMarkdown } from '../markdown.js';
-import { dueBadge, itemName, itemRow } from './item-row.views.js';
+import { dueBadge, itemName } from './item-row.views.js';
 
 export interface ItemPageData {
   user: SessionUser;
@@ -47,8 +47,8 @@ function fieldBlock(id: string, label: string, control: (attrs: SafeHtml) => Saf
 function editForm(d: ItemPageData): SafeHtml {
   const v = d.values;
   const e = d.errors;
-  return html`<form class="card item-form" method="post" action="/inbox/items/${d.item.id}" aria-labelledby="edit-heading">
-  <h2 id="edit-heading">Edit</h2>
+  const open = d.stale || Object.keys(e).length > 0;
+  return html`<details class="card edit" id="edit"${open ? html` open` : ''}><summary><span id="edit-heading">Edit</span></summary><form class="item-form" method="post" action="/inbox/items/${d.item.id}" aria-labelledby="edit-heading">
   ${csrfField(d.csrf)}<input type="hidden" name="version" value="${d.version}">
   ${fieldBlock('title', 'Title', (a) => html`<input ${a} name="title" type="text" maxlength="${TITLE_MAX}" value="${v.title}">`, e.title)}
   ${fieldBlock('notes', 'Notes', (a) => html`<textarea ${a} name="notes" rows="8" maxlength="${NOTES_MAX}">${v.notes}</textarea>`, e.notes, 'Markdown: **bold**, _italic_, lists, [links](https://example.org).')}
@@ -66,18 +66,26 @@ function editForm(d: ItemPageData): SafeHtml {
     <datalist id="tag-suggestions">${d.tagNames.map((t) => html`<option value="${t}"></option>`)}</datalist>
   </fieldset>
   <div class="actions-row"><button class="primary" type="submit">${d.stale ? 'Save my version anyway' : 'Save'}</button><a href="/inbox/items/${d.item.id}">${d.stale ? 'Discard my changes' : 'Cancel'}</a></div>
-</form>`;
+</form></details>`;
 }
 
+/** Subtasks as an ordered checklist, in the order they were added; a new one is added at the end without leaving the page. */
 function subtasksSection(d: ItemPageData): SafeHtml {
   const self = `/inbox/items/${d.item.id}`;
-  const row = { csrf: d.csrf, self, dates: d.dates, projectNames: new Map(d.projects.map((p) => [p.id, p.name])) };
   const draft = d.subtaskDraft;
-  return html`<section class="card" aria-labelledby="subtasks-heading">
-  <h2 id="subtasks-heading">Subtasks</h2>
-  ${d.subtasks.length > 0 ? html`<ul class="items">${d.subtasks.map((s) => itemRow(row, s))}</ul>` : html`<p class="muted">No subtasks.</p>`}
-  <form class="inline-form" method="post" action="${self}/subtasks">${csrfField(d.csrf)}
-    ${fieldBlock('subtask-text', 'Add subtask', (a) => html`<input ${a} name="text" type="text" maxlength="100000" required value="${draft?.text ?? ''}">`, draft?.error)}
+  const done = d.subtasks.filter((s) => s.is_completed).length;
+  return html`<section class="card" id="subtasks" aria-labelledby="subtasks-heading">
+  <h2 id="subtasks-heading">Subtasks${d.subtasks.length > 0 ? html` <span class="count">${done}/${d.subtasks.length} done</span>` : ''}</h2>
+  ${
+    d.subtasks.length > 0
+      ? html`<ol class="checklist">${d.subtasks.map((s) => {
+          const name = itemName(s);
+          return html`<li class="${s.is_completed ? 'done' : ''}"><form method="post" action="/inbox/items/${s.id}/toggle" data-inplace>${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check" type="submit" aria-pressed="${s.is_completed ? 'true' : 'false'}" aria-label="${s.is_completed ? `Mark “${name}” not done` : `Mark “${name}” done`}">${s.is_completed ? '✓' : ''}</button></form><a href="/inbox/items/${s.id}">${name}</a>${s.due_at && !s.is_completed ? html` ${dueBadge(s.due_at, d.dates)}` : ''}</li>`;
+        })}</ol>`
+      : html`<p class="muted">No subtasks.</p>`
+  }
+  <form class="inline-form" method="post" action="${self}/subtasks" data-inplace>${csrfField(d.csrf)}
+    ${fieldBlock('subtask-text', 'Add subtask', (a) => html`<input ${a} name="text" type="text" maxlength="100000" required enterkeyhint="done" value="${draft?.text ?? ''}">`, draft?.error)}
     <button type="submit">Add subtask</button>
   </form>
 </section>`;
@@ -89,7 +97,7 @@ function manageSection(d: ItemPageData): SafeHtml {
   const archived = d.item.status === 'archived';
   return html`<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Archive or delete</h2>
   <div class="actions-row">
-    <form method="post" action="${base}/${archived ? 'unarchive' : 'archive'}"${archived ? '' : html` data-confirm="Archive “${name}”?"`}>${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button type="submit">${archived ? 'Unarchive' : 'Archive'}</button></form>
+    <form method="post" action="${base}/${archived ? 'unarchive' : 'archive'}">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button type="submit">${archived ? 'Unarchive' : 'Archive'}</button></form>
     <form method="post" action="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button class="danger" type="submit">Delete</button></form>
   </div></section>`;
 }
@@ -98,9 +106,16 @@ export function itemPage(d: ItemPageData): string {
   const name = itemName(d.item);
   const project = d.projects.find((p) => p.id === d.item.project_id);
   const notes = d.item.content_md ? html`<div class="notes">${new SafeHtml(renderMarkdown(d.item.content_md))}</div>` : '';
-  const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/">All items</a> › <a href="/projects/${d.item.project_id}">${project?.name ?? 'Project'}</a>${d.parent ? html` › <a href="/inbox/items/${d.parent.id}">${itemName(d.parent)}</a>` : ''}</nav>
-<h1 class="item-title${d.item.is_completed ? ' done' : ''}">${name}</h1>
-<p class="meta item-meta"><span>${d.item.type === 'note' ? 'Note' : 'Todo'} · ${STATUS_LABELS[d.item.status]}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${d.item.tags.map((t) => html` <a class="tag" href="/?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
+  const done = d.item.is_completed;
+  const self = `/inbox/items/${d.item.id}`;
+  // A note is not a task: it has no status of its own to show; a todo shows where it stands.
+  const kind = d.item.type === 'note' ? (d.item.status === 'archived' ? 'Note · Archived' : 'Note') : STATUS_LABELS[d.item.status];
+  const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/items">All items</a> › <a href="/projects/${d.item.project_id}">${project?.name ?? 'Project'}</a>${d.parent ? html` › <a href="/inbox/items/${d.parent.id}">${itemName(d.parent)}</a>` : ''}</nav>
+<div class="item-head">
+<form method="post" action="${self}/toggle">${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check big" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? 'Mark not done' : 'Mark done'}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button></form>
+<h1 class="item-title${done ? ' done' : ''}">${name}</h1>
+</div>
+<p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${
   d.stale
@@ -113,5 +128,5 @@ ${notes}
 ${editForm(d)}
 ${subtasksSection(d)}
 ${manageSection(d)}`;
-  return renderPage({ title: name, section: 'inbox', user: d.user, csrf: d.csrf, body });
+  return renderPage({ title: name, section: 'items', user: d.user, csrf: d.csrf, body });
 }

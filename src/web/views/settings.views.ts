@@ -21,7 +21,6 @@ export interface SettingsPageData {
   user: SessionUser;
   csrf: string;
   keys: KeyView[];
-  timeZones: readonly string[];
   /** null when this server has no webhooks: the section is left out. */
   webhooks: WebhookSummary[] | null;
   /** The server's owner sees a link to the admin page. */
@@ -39,12 +38,7 @@ function accountSection(d: SettingsPageData): SafeHtml {
     <dt>Email</dt><dd>${d.user.email}</dd>
     <dt>Plan</dt><dd>${d.user.plan === 'pro' ? 'Pro' : 'Free'}</dd>
   </dl>
-  <form class="inline-form" method="post" action="/settings/timezone">
-    ${csrfField(d.csrf)}
-    <div class="field"><label for="timezone">Time zone <span class="hint">(dates are shown and read in it)</span></label>
-      <select id="timezone" name="timezone">${d.timeZones.map((z) => html`<option${z === d.user.timezone ? html` selected` : ''}>${z}</option>`)}</select></div>
-    <button type="submit">Save time zone</button>
-  </form>
+  <p class="small">Time zone: ${d.user.timezone} (<a href="/account#timezone">change it under Account</a>).</p>
 </section>`;
 }
 
