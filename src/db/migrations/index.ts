@@ -13,8 +13,8 @@ import * as leanOutboxIndexes from './2026-11-25-0002-lean-outbox-indexes.js';
 import * as organizerModels from './2026-11-26-0300-organizer-models.js';
 import * as recurrence from './2026-11-27-0100-recurrence.js';
 import * as reminders from './2026-11-27-0110-reminders.js';
-import * as liveChanges from './2026-11-27-0501-live-changes.js';
 import * as emailIn from './2026-11-27-0300-email-in.js';
+import * as liveChanges from './2026-11-27-0501-live-changes.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +32,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0300-organizer-models': organizerModels,
   '2026-11-27-0100-recurrence': recurrence,
   '2026-11-27-0110-reminders': reminders,
-  '2026-11-27-0501-live-changes': liveChanges,
   '2026-11-27-0300-email-in': emailIn,
+  '2026-11-27-0501-live-changes': liveChanges,
 };
