@@ -98,6 +98,14 @@ export const JS = `
     if (window.indexedDB) { waiting(); replay(); }
   }
 
+  // The service worker (sw.js) keeps the app shell and the last list pages for offline use; signing
+  // out deletes those copies.
+  if (navigator.serviceWorker && window.isSecureContext) navigator.serviceWorker.register('/sw.js').catch(function () { /* online-only then */ });
+  document.querySelectorAll('form[action="/logout"]').forEach(function (form) {
+    form.addEventListener('submit', function () { if (window.caches) caches.delete('cin-pages'); });
+  });
+  if (window.caches && document.querySelector('form[action="/login"]')) caches.delete('cin-pages');
+
   // Escape leaves a text field, so the one-key shortcuts below work again.
   document.querySelectorAll('textarea, input[type=search]').forEach(function (field) {
     field.addEventListener('keydown', function (event) { if (event.key === 'Escape') field.blur(); });

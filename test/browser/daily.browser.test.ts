@@ -257,7 +257,14 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
   it('keeps captures made offline and saves each exactly once when the connection is back', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
     await page.goto('/inbox');
+    // The service worker takes over, and keeps the page it serves for offline use.
+    await expect.poll(() => page.evaluate('navigator.serviceWorker.controller !== null'), { timeout: 10_000 }).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.evaluate("caches.open('cin-pages').then((c) => c.match('/inbox')).then((r) => r !== undefined)")).toBe(true);
     await page.context().setOffline(true);
+    // Offline, the Inbox still opens (from the copy), with its capture box.
+    await page.reload();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Inbox');
     const box = page.getByLabel('Capture a note or todo');
     for (const text of ['Offline one', 'Offline two', 'Offline three']) {
       await box.fill(text);
