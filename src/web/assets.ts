@@ -138,7 +138,7 @@ details.edit[open] > summary { margin-bottom: .75rem; }
   .capture { margin-bottom: .5rem; gap: .4rem; }
   .capture textarea { min-height: 0; height: 2.75rem; resize: none; padding: .55rem .7rem; }
   .capture:focus-within textarea, .capture textarea:not(:placeholder-shown) { height: 7rem; }
-  .capture:not(:focus-within):has(textarea:placeholder-shown) > :not(textarea):not(input):not(label):not(.field-error) { display: none; }
+  .capture:not(:focus-within):has(textarea:placeholder-shown) > :not(textarea):not(input):not(label):not(.field-error):not(.offline-queue) { display: none; }
   .filters { margin-bottom: .5rem; display: flex; flex-wrap: wrap; gap: 0 .5rem; align-items: center; }
   .search-line { flex: 1 1 12rem; }
   .filter-more { flex: 0 0 auto; }

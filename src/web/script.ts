@@ -22,6 +22,90 @@ export const JS = `
     });
   });
 
+  // Offline capture: each capture carries a client_id (the server saves one item per id), so a
+  // capture made without a network waits in IndexedDB ("2 waiting") and is sent again, with the
+  // same id, when the browser is back online: nothing is lost and nothing is saved twice.
+  var queue = document.querySelector('[data-offline-queue]');
+  var captureForm = queue && queue.closest('form');
+  var uuid = function () { return window.crypto && crypto.randomUUID ? crypto.randomUUID() : ''; };
+  var store = function (mode, work) {
+    return new Promise(function (resolve, reject) {
+      if (!window.indexedDB) { reject(new Error('no IndexedDB')); return; }
+      var open = indexedDB.open('cin-offline', 1);
+      open.onupgradeneeded = function () { open.result.createObjectStore('captures', { keyPath: 'client_id' }); };
+      open.onerror = function () { reject(open.error); };
+      open.onsuccess = function () {
+        var tx = open.result.transaction('captures', mode);
+        var result = work(tx.objectStore('captures'));
+        tx.oncomplete = function () { open.result.close(); resolve(result && 'result' in result ? result.result : undefined); };
+        tx.onerror = function () { open.result.close(); reject(tx.error); };
+      };
+    });
+  };
+  var waiting = function () {
+    return store('readonly', function (s) { return s.getAll(); }).then(function (list) {
+      // In the order they were typed, so the Inbox lists them as if saved at the time.
+      list.sort(function (a, b) { return a.at - b.at; });
+      if (!queue) return list;
+      queue.hidden = list.length === 0;
+      queue.textContent = list.length === 0 ? '' : list.length + ' waiting to be saved: they are sent when the connection is back.';
+      return list;
+    });
+  };
+  var replaying = false;
+  var replay = function () {
+    if (replaying || !captureForm || !navigator.onLine) return;
+    replaying = true;
+    waiting().then(function (list) {
+      var last = null;
+      var next = function (i) {
+        if (i >= list.length) {
+          replaying = false;
+          if (last) swap(last, null, -1);
+          waiting();
+          return;
+        }
+        var entry = list[i];
+        var data = new URLSearchParams();
+        data.append('_csrf', captureForm.querySelector('input[name=_csrf]').value);
+        data.append('return', captureForm.querySelector('input[name=return]').value);
+        Object.keys(entry).forEach(function (k) { if (k !== 'at') data.append(k, entry[k]); });
+        post('/inbox/capture', data).then(function (page) {
+          last = page;
+          return store('readwrite', function (s) { s.delete(entry.client_id); });
+        }).then(function () { next(i + 1); }, function () { replaying = false; waiting(); });
+      };
+      next(0);
+    }, function () { replaying = false; });
+  };
+  if (captureForm) {
+    captureForm.addEventListener('submit', function (event) {
+      var id = captureForm.querySelector('input[name=client_id]');
+      if (id && !id.value) id.value = uuid();
+      if (navigator.onLine || !id || !id.value) return;
+      event.preventDefault();
+      var box = captureForm.querySelector('textarea[name=text]');
+      if (box.value.trim() === '') return;
+      var entry = { client_id: id.value, text: box.value, at: Date.now() };
+      ['type', 'project_id'].forEach(function (name) { var f = captureForm.querySelector('[name=' + name + ']'); if (f && f.value) entry[name] = f.value; });
+      store('readwrite', function (s) { s.put(entry); }).then(function () {
+        box.value = '';
+        id.value = '';
+        waiting();
+      }, function () { captureForm.submit(); });
+    });
+    window.addEventListener('online', replay);
+    if (window.indexedDB) { waiting(); replay(); }
+  }
+
+  // The service worker (sw.js) keeps the app shell and the last list pages for offline use; signing
+  // out deletes those copies.
+  if (navigator.serviceWorker && window.isSecureContext) navigator.serviceWorker.register('/sw.js').catch(function () { /* online-only then */ });
+  document.querySelectorAll('form[action="/logout"]').forEach(function (form) {
+    form.addEventListener('submit', function () { if (window.caches) caches.delete('cin-pages'); });
+  });
+  if (window.caches && document.querySelector('form[action="/login"]')) caches.delete('cin-pages');
+
   // Escape leaves a text field, so the one-key shortcuts below work again.
   document.querySelectorAll('textarea, input[type=search]').forEach(function (field) {
     field.addEventListener('keydown', function (event) { if (event.key === 'Escape') field.blur(); });

@@ -254,6 +254,37 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
     }
   }, 120_000);
 
+  it('keeps captures made offline and saves each exactly once when the connection is back', async () => {
+    const { page, userId } = await t.signedUp(DESKTOP);
+    await page.goto('/inbox');
+    // The service worker takes over, and keeps the page it serves for offline use.
+    await expect.poll(() => page.evaluate('navigator.serviceWorker.controller !== null'), { timeout: 10_000 }).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.evaluate("caches.open('cin-pages').then((c) => c.match('/inbox')).then((r) => r !== undefined)")).toBe(true);
+    await page.context().setOffline(true);
+    // Offline, the Inbox still opens (from the copy), with its capture box.
+    await page.reload();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Inbox');
+    const box = page.getByLabel('Capture a note or todo');
+    for (const text of ['Offline one', 'Offline two', 'Offline three']) {
+      await box.fill(text);
+      await box.press('Enter');
+      await expect.poll(() => box.inputValue()).toBe('');
+    }
+    await expect.poll(() => page.locator('[data-offline-queue]').textContent()).toContain('3 waiting');
+    expect((await t.services.items.list(userId, {})).items).toEqual([]);
+    await screenshot(page, 'capture-offline');
+    await page.context().setOffline(false);
+    await expect
+      .poll(async () => (await t.services.items.list(userId, {})).items.map((i) => i.title).sort(), { timeout: 10_000 })
+      .toEqual(['Offline one', 'Offline three', 'Offline two']);
+    await expect.poll(() => page.locator('[data-offline-queue]').isHidden()).toBe(true);
+    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Offline three', 'Offline two', 'Offline one']);
+    // A reload replays nothing more: the queue is empty, and a replayed id would be the same item anyway.
+    await page.reload();
+    expect((await t.services.items.list(userId, {})).items).toHaveLength(3);
+  }, 60_000);
+
   it('on a phone: the list comes first, six rows above the fold, capture opens on focus and Return makes a new line', async () => {
     const context = await t.browser.newContext({
       baseURL: t.baseUrl,

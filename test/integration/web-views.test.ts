@@ -87,4 +87,16 @@ describe.each(DIALECTS)('Today, Upcoming and the Inbox (%s)', (dialect) => {
     const subtasks = /<ul class="subtasks"[\s\S]*?<\/ul>/.exec(inbox)![0];
     expect([...subtasks.matchAll(/<p class="title"><a href="[^"]*">([^<]*)<\/a><\/p>/g)].map((m) => m[1])).toEqual(['First step', 'Second step']);
   });
+
+  it('saves a capture sent twice with one client_id once (the offline queue’s replay), and ignores a malformed id', async () => {
+    const clientId = '0190f5e2-7c3a-7b1d-9e2f-0000000000aa';
+    for (let i = 0; i < 2; i += 1) {
+      const res = await web.submit('/inbox', '/inbox/capture', { text: 'Queued offline', client_id: clientId, return: '/inbox' });
+      expect(res.status).toBe(303);
+    }
+    const found = (await t.services.search.search(user.id, { q: 'queued offline' })).items;
+    expect(found).toHaveLength(1);
+    await web.submit('/inbox', '/inbox/capture', { text: 'Odd id', client_id: 'not-a-uuid', return: '/inbox' });
+    expect((await t.services.search.search(user.id, { q: 'odd id' })).items).toHaveLength(1);
+  });
 });

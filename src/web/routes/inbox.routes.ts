@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
+import { isUuid } from '../../lib/ids.js';
 import { splitCapturedText } from '../../modules/items/capture-text.js';
 import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -44,6 +45,8 @@ const CaptureBody = Type.Object({
   return: field(2000),
   organize: field(5),
   organize_shown: field(5),
+  /** Made by the script for each capture: sending the same capture again (an offline queue's replay) saves it once. */
+  client_id: field(100),
 });
 const ActionBody = Type.Object({
   ...CSRF_FIELD,
@@ -132,6 +135,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
         text,
         ...(type === 'note' || type === 'todo' ? { type } : {}),
         ...(projectId ? { project_id: projectId } : {}),
+        ...(request.body.client_id && isUuid(request.body.client_id) ? { client_id: request.body.client_id } : {}),
         parse: true,
         organize,
       }));

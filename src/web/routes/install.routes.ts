@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ICON_SIZES, iconPng } from '../icons.js';
+import { SERVICE_WORKER } from '../service-worker.js';
 
 /** The web app manifest: installable, and a share target ("Share → Capture Inbox" on a phone). */
 const MANIFEST = {
@@ -25,6 +26,11 @@ export const installRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/manifest.webmanifest', async (_request, reply) =>
     reply.type('application/manifest+json; charset=utf-8').header('cache-control', cache).header('x-content-type-options', 'nosniff').send(manifest),
+  );
+
+  // Checked for a new version on every navigation: never cached by HTTP.
+  app.get('/sw.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(SERVICE_WORKER),
   );
 
   for (const size of ICON_SIZES) {

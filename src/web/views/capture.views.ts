@@ -23,7 +23,7 @@ const option = (value: string, label: string, selected: boolean): SafeHtml =>
 
 export function captureForm(d: CaptureFormData): SafeHtml {
   return html`<form class="capture" method="post" action="/inbox/capture">
-  ${csrfField(d.csrf)}<input type="hidden" name="return" value="${d.self}">
+  ${csrfField(d.csrf)}<input type="hidden" name="return" value="${d.self}"><input type="hidden" name="client_id" value="">
   <label for="capture-text" class="visually-hidden">Capture a note or todo</label>
   <textarea id="capture-text" name="text" rows="2" required data-enter-submits enterkeyhint="enter"
     placeholder="Capture a thought…" aria-describedby="capture-keys${d.error ? ' capture-error' : ''}"${d.draft || d.error ? html` autofocus` : ''}${d.error ? html` aria-invalid="true"` : ''}>${d.draft ?? ''}</textarea>
@@ -41,6 +41,7 @@ export function captureForm(d: CaptureFormData): SafeHtml {
     ${d.voice ? html`<button type="button" class="voice" data-voice hidden aria-pressed="false"${d.voice.unavailable ? html` data-voice-unavailable="${d.voice.unavailable}"` : ''}>Record</button>` : ''}
     <button class="primary" type="submit">Capture</button>
   </div>
+  <p class="small offline-queue" data-offline-queue role="status" aria-live="polite" hidden></p>
   ${d.voice ? html`<p class="small muted" data-voice-status role="status" aria-live="polite"></p>` : ''}
 </form>`;
 }
