@@ -96,6 +96,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   // After listen: a process that cannot serve should not start delivering either.
   services.webhookWorker.start();
   services.reminderScheduler.start();
+  // The VAPID key pair is made at first start (contract "Reminders"), not at the first push.
+  services.channels.publicKey().catch((err: unknown) => app.log.error({ err }, 'could not make or read the VAPID key pair'));
 }
 
 async function main(): Promise<void> {

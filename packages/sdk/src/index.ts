@@ -4,6 +4,7 @@ export { etagOf, serverRoot, type ClientOptions } from './transport.js';
 export type { RetryOptions } from './retry.js';
 export type { ChangeOptions } from './items.js';
 export type { FollowOptions } from './sync.js';
+export type { Channel, ChannelInput, CompletionPage, ReminderLogPage, SnoozeInput, TestDelivery } from './reminders.js';
 export { paginate } from './pages.js';
 export { pair, type PairOptions, type Pairing } from './pair.js';
 export type * from './types.js';
