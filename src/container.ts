@@ -236,7 +236,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     ...(hooks.ca ? { ca: hooks.ca } : {}),
   });
   // Channels are built after the worker (they share its transport); the worker asks for them at send time.
-  let channelDispatch: ChannelsService['dispatch'] | undefined;
+  const late: { channels?: ChannelsService['dispatch'] } = {};
   const webhookWorker = createDeliveryWorker({
     ...base,
     dialect,
@@ -246,7 +246,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     transport,
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
     onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
-    channels: () => channelDispatch,
+    channels: () => late.channels,
   });
   const rem = options.reminders ?? {};
   const publicUrl = rem.publicUrl ?? 'http://localhost:8080';
@@ -275,7 +275,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     onFired: () => webhookWorker.wake(),
     pollMs: rem.pollMs ?? 1000,
   });
-  channelDispatch = channels.dispatch;
+  late.channels = channels.dispatch;
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
