@@ -23,7 +23,7 @@ import {
 } from './channels.repository.js';
 import { notificationContent, type ReminderItem } from './notification-content.js';
 
-export const MAX_CHANNELS_PER_USER = 20;
+const MAX_CHANNELS_PER_USER = 20;
 const VAPID_SETTING = 'vapid_keys';
 
 export interface ChannelView {
