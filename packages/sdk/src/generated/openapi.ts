@@ -1181,6 +1181,35 @@ export interface components {
                  * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
                  */
                 updated_at: string;
+                /** @description contract "Recurrence" */
+                recurrence?: {
+                    rule: string;
+                    /** @enum {string} */
+                    from: "due" | "completion";
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                 */
+                remind_at?: string | null;
+            }[];
+            /** @description the completed occurrences of recurring items, oldest first per item */
+            completions?: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                item_id: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                 */
+                completed_at: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                 */
+                due_at: string | null;
             }[];
         };
         /** ImportResult */
@@ -4229,6 +4258,35 @@ export interface operations {
                          * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
                          */
                         updated_at: string;
+                        /** @description contract "Recurrence" */
+                        recurrence?: {
+                            rule: string;
+                            /** @enum {string} */
+                            from: "due" | "completion";
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                         */
+                        remind_at?: string | null;
+                    }[];
+                    /** @description the completed occurrences of recurring items, oldest first per item */
+                    completions?: {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        item_id: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                         */
+                        completed_at: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                         */
+                        due_at: string | null;
                     }[];
                 };
                 "text/csv": string;
