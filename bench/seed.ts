@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
 import { createServices } from '../src/container.js';
+import { storagePortsFor } from '../src/storage-ports.js';
 import { openDatabase } from '../src/open-database.js';
 import { insertItem } from '../src/modules/items/items.repository.js';
 import { newItemRow } from '../src/modules/items/new-item.js';
@@ -53,7 +55,7 @@ export async function seedService(url: string, corpus: Corpus, ids: readonly str
   const { userId, token } = await createUserAndKey(join('dist', 'cli', 'admin.js'), { ...env, DATABASE_URL: url });
   const handle = openDatabase(url);
   try {
-    const services = createServices(handle);
+    const services = createServices({ db: handle, ports: storagePortsFor(handle.dialect), config: loadConfig({}) });
     const inbox = await services.projects.requireInbox(handle.db, userId);
     await services.close();
     const source = corpus.seedItems(ids.length, CORPUS_SEED)[Symbol.iterator]();

@@ -73,7 +73,6 @@ export interface OrganizerConfig {
   readonly timeoutMs: number;
 }
 
-export const DEFAULT_ORGANIZER: OrganizerConfig = Object.freeze({ engine: 'local', openai: undefined, timeoutMs: 10000 });
 export type TranscribeEngineSetting = 'auto' | 'pocketsphinx' | 'openai';
 
 export interface OpenAiTranscribeConfig {
@@ -145,8 +144,6 @@ export interface SignupConfig {
   readonly defaultPlan: 'free' | 'pro';
 }
 
-export const DEFAULT_SIGNUP: SignupConfig = Object.freeze({ allowed: true, defaultPlan: 'free' });
-
 /** Where `.env` is looked for: the working directory, as operations.md says. */
 const ENV_FILE = '.env';
 
@@ -167,12 +164,6 @@ export interface WebhookDeliveryConfig {
   /** Delays before attempts 2 and 3. */
   readonly retryDelaysMs: readonly number[];
 }
-
-export const DEFAULT_WEBHOOK_DELIVERY: WebhookDeliveryConfig = Object.freeze({
-  allowPrivateTargets: false,
-  timeoutMs: 10_000,
-  retryDelaysMs: Object.freeze([1000, 5000]),
-});
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   free: Object.freeze({ perMinute: 60, perDay: 1000 }),

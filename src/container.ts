@@ -1,16 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import {
-  DEFAULT_LIMITS,
-  DEFAULT_ORGANIZER,
-  DEFAULT_SIGNUP,
-  DEFAULT_WEBHOOK_DELIVERY,
-  type LimitsConfig,
-  type SignupConfig,
-  type OrganizerConfig,
-  type TranscribeConfig,
-  type WebhookDeliveryConfig,
-} from './config.js';
+import type { Config } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -25,7 +15,7 @@ import { createItemWrites } from './modules/items/item-writes.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
 import { createImportedItems } from './modules/items/imported-items.js';
-import { storagePortsFor } from './storage-ports.js';
+import type { StoragePorts } from './storage-ports.js';
 import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
@@ -105,39 +95,43 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** Processes build these from their Config with containerOptionsFrom (container-options.ts); tests add injections there too. */
-export interface ContainerOptions {
+/** The settings the services read; the rest of Config is the HTTP layer's or the process's. */
+export type ServiceSettings = Pick<
+  Config,
+  'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'publicUrl' | 'mail'
+>;
+
+/**
+ * What a caller adds that is not a setting: its logger, the cluster link, and what tests inject
+ * (clock, DNS, outbound HTTP, tighter timeouts). No setting can be given here, so services are only
+ * ever built from a configuration.
+ */
+export interface Injections {
   clock?: Clock;
   newId?: IdGenerator;
   logger?: Logger;
-  limits?: LimitsConfig;
-  /** Counters in Redis (shared by instances) instead of in process memory. */
-  redis?: RedisStoreOptions;
-  organizer?: OrganizerConfig;
   /** Outbound HTTP of the `openai` organizer engine; tests pass one that only reaches 127.0.0.1. */
   fetch?: typeof fetch;
-  /** The transcription settings (engine auto: pocketsphinx when installed, when not given). */
-  transcribe?: Partial<TranscribeConfig>;
   /** Bounds and injection points of transcription (outbound HTTP, temp directory, timeouts). */
   voice?: Partial<VoiceOptions>;
-  webhooks?: WebhookOptions;
+  /** Redis client tuning (timeouts); where Redis is and its key prefix are settings. */
+  redis?: Omit<RedisStoreOptions, 'url' | 'keyPrefix'>;
+  webhooks?: WebhookInjections;
   /** In a cluster worker: counters and metrics that span every worker (see src/cluster). */
   cluster?: ClusterWorkerLink;
   /** prom-client's process metrics in GET /metrics (the server process; tests leave them out). */
   processMetrics?: boolean;
-  /** Web sign-up: open or closed (ALLOW_SIGNUP) and the plan it gives (DEFAULT_PLAN). */
-  signup?: SignupConfig;
-  reminders?: ReminderOptions;
+  /** Pause between the reminder scheduler's passes (a reminder fires within this much of its time, plus delivery). */
+  reminderPollMs?: number;
 }
 
-export interface ReminderOptions {
-  /** PUBLIC_URL: notifications link to PUBLIC_URL/items/{id}. */
-  publicUrl?: string;
-  /** SMTP_URL and SMTP_FROM; without smtpUrl, email channels cannot be created. */
-  smtpUrl?: string | undefined;
-  smtpFrom?: string;
-  /** Pause between the scheduler's passes (a reminder fires within this much of its time, plus delivery). */
-  pollMs?: number;
+/** What createServices is built from: the database, its dialect's storage ports and the settings, all required. */
+export interface ServiceInputs {
+  db: DbHandle;
+  /** storagePortsFor(db.dialect): the one place that asks which database it is. */
+  ports: StoragePorts;
+  config: ServiceSettings;
+  inject?: Injections;
 }
 
 export interface ClusterWorkerLink {
@@ -148,10 +142,7 @@ export interface ClusterWorkerLink {
   renderMetrics(): Promise<string>;
 }
 
-export interface WebhookOptions {
-  /** Seals webhook signing keys at rest; without it webhooks cannot be created or delivered (the CLI needs neither). */
-  secretKey?: Buffer;
-  delivery?: WebhookDeliveryConfig;
+export interface WebhookInjections {
   /** Host name resolution for deliveries; tests inject one so no real DNS is ever asked. */
   resolver?: Resolver;
   /** Extra trusted CA certificates (PEM) for receivers. */
@@ -160,18 +151,18 @@ export interface WebhookOptions {
 }
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
-export function createServices(handle: DbHandle, options: ContainerOptions = {}): Services {
+export function createServices({ db: handle, ports, config, inject = {} }: ServiceInputs): Services {
   const { db, dialect } = handle;
-  const clock = options.clock ?? systemClock;
-  const newId = options.newId ?? defaultNewId;
-  const logger = options.logger ?? pino({ level: 'silent' });
+  // Injection points, not settings: production passes none but the logger.
+  const clock = inject.clock ?? systemClock;
+  const newId = inject.newId ?? defaultNewId;
+  const logger = inject.logger ?? pino({ level: 'silent' });
   const metrics = createMetrics({
-    ...(options.cluster ? { render: options.cluster.renderMetrics } : {}),
-    ...(options.processMetrics ? { processMetrics: true } : {}),
+    ...(inject.cluster ? { render: inject.cluster.renderMetrics } : {}),
+    ...(inject.processMetrics ? { processMetrics: true } : {}),
   });
-  options.cluster?.shareMetrics(metrics.registry);
+  inject.cluster?.shareMetrics(metrics.registry);
   const base = { db, clock, newId };
-  const ports = storagePortsFor(dialect);
 
   const events = createEventsService({ ...base, dialect });
   const tags = createTagsService(base);
@@ -186,12 +177,11 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, recurrence });
   const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects, learner });
-  const store: CounterStore = options.redis ? createRedisStore(options.redis) : (options.cluster?.counterStore ?? createMemoryStore(clock));
-  const limits = createLimitsService({ store, config: options.limits ?? DEFAULT_LIMITS, clock, metrics, logger });
-  const engine = countedEngine(
-    createOrganizerEngine(options.organizer ?? DEFAULT_ORGANIZER, { logger, ...(options.fetch ? { fetch: options.fetch } : {}) }),
-    metrics.organizerRuns,
-  );
+  const store: CounterStore = config.redisUrl
+    ? createRedisStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, ...inject.redis })
+    : (inject.cluster?.counterStore ?? createMemoryStore(clock));
+  const limits = createLimitsService({ store, config: config.limits, clock, metrics, logger });
+  const engine = countedEngine(createOrganizerEngine(config.organizer, { logger, ...(inject.fetch ? { fetch: inject.fetch } : {}) }), metrics.organizerRuns);
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
   const imports = createImportedItems({ loader, tags, events });
   const quickAdd = createQuickAddService({ db, clock });
@@ -202,12 +192,12 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
   const idempotency = createIdempotencyService({ db, clock });
 
   const voice = createVoiceService({
-    config: { engine: 'auto', openai: undefined, ...options.transcribe },
-    options: { ...defaultVoiceOptions(), ...options.voice },
+    config: config.transcribe,
+    options: { ...defaultVoiceOptions(), ...inject.voice },
     logger,
   });
 
-  const instance = createInstanceService({ db, clock, signup: options.signup ?? DEFAULT_SIGNUP });
+  const instance = createInstanceService({ db, clock, signup: config.signup });
   const accounts = createAccountsService({ db, clock, users, limits, instance });
   const accountSettings = createAccountSettingsService({ db, clock, users, limits, events });
   const pairing = createPairingService({ db, clock, keys, pace: limits.checkPace });
@@ -225,9 +215,9 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     importer: createImportService({ db, items, projects, tags, search, recurrence }),
   });
 
-  const hooks = options.webhooks ?? {};
-  const delivery = hooks.delivery ?? DEFAULT_WEBHOOK_DELIVERY;
-  const vault = createSigningKeyVault(hooks.secretKey);
+  const hooks = inject.webhooks ?? {};
+  const delivery = config.webhooks;
+  const vault = createSigningKeyVault(config.secretKey);
   const webhooks = createWebhooksService({ ...base, dialect, events, vault, allowPrivateTargets: delivery.allowPrivateTargets });
   const transport = createDeliveryTransport({
     resolver: hooks.resolver ?? systemResolver,
@@ -248,22 +238,21 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     channels: () => late.channels,
   });
-  const rem = options.reminders ?? {};
-  const publicUrl = rem.publicUrl ?? 'http://localhost:8080';
+  const publicUrl = config.publicUrl;
   const channels = createChannelsService({
     ...base,
     vault,
     instance,
     publicUrl,
     allowPrivateTargets: delivery.allowPrivateTargets,
-    smtpConfigured: Boolean(rem.smtpUrl),
+    smtpConfigured: Boolean(config.mail.smtpUrl),
     senders: (vapid) =>
       createChannelSenders({
         transport,
         vapid,
         vapidSubject: publicUrl.startsWith('https://') ? publicUrl : `mailto:inbox@${new URL(publicUrl).hostname}`,
-        smtpUrl: rem.smtpUrl,
-        smtpFrom: rem.smtpFrom ?? 'Capture Inbox <inbox@localhost>',
+        smtpUrl: config.mail.smtpUrl,
+        smtpFrom: config.mail.from,
       }),
   });
   const reminders = createRemindersService({ db, clock, items });
@@ -273,7 +262,7 @@ export function createServices(handle: DbHandle, options: ContainerOptions = {})
     events,
     itemView: (userId, id) => items.get(userId, id).catch(() => undefined),
     onFired: () => webhookWorker.wake(),
-    pollMs: rem.pollMs ?? 1000,
+    pollMs: inject.reminderPollMs ?? 1000,
   });
   late.channels = channels.dispatch;
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });

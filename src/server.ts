@@ -7,7 +7,7 @@ import { connectToPrimary } from './cluster/primary-channel.js';
 import { runPrimary } from './cluster/primary.js';
 import { loadConfig, loadEnvFile, type Config } from './config.js';
 import { createServices } from './container.js';
-import { containerOptionsFrom } from './container-options.js';
+import { storagePortsFor } from './storage-ports.js';
 import { openDatabase, writerHoldWarning } from './open-database.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -56,13 +56,12 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       : {}),
   });
   const channel = inCluster ? connectToPrimary() : undefined;
-  const services = createServices(
-    handle,
-    containerOptionsFrom(
-      { ...config, secretKey: secretKeyOf(config, logger) },
-      { logger, processMetrics: true, ...(channel ? { cluster: clusterWorkerLink(channel) } : {}) },
-    ),
-  );
+  const services = createServices({
+    db: handle,
+    ports: storagePortsFor(handle.dialect),
+    config: { ...config, secretKey: secretKeyOf(config, logger) },
+    inject: { logger, processMetrics: true, ...(channel ? { cluster: clusterWorkerLink(channel) } : {}) },
+  });
   const app = await buildApp({ config, services });
   app.addHook('onClose', async () => {
     // Stops the webhook worker first (in-flight attempts finish or hand their lease back), then the rest.

@@ -15,6 +15,8 @@ export interface CommandIo {
   /** The whole of stdin (set-password reads the password there, never from argv). */
   readStdin(): Promise<string>;
   stdout: Writable;
+  /** One line for a person at the terminal (stderr): never part of what a script parses. */
+  warn(line: string): void;
 }
 
 /** A command that printed its own output (several lines, or a stream) returns this. */
@@ -51,23 +53,41 @@ function exportFormat(value: string | undefined): 'json' | 'markdown' {
 }
 
 /** The password is the first line of stdin; its line ending is not part of it. */
-function passwordFrom(input: string): string {
+function passwordFrom(input: string, command: string): string {
   const line = input.split(/\r?\n/)[0] ?? '';
-  if (line === '') throw new UsageError('no password on stdin; e.g. printf %s "$NEW_PASSWORD" | npm run --silent admin -- user set-password --email E');
+  if (line === '') throw new UsageError(`no password on stdin; e.g. printf %s "$NEW_PASSWORD" | npm run --silent admin -- ${command}`);
   return line;
+}
+
+/** `--password P` (kept for scripts: operations.md names it) or `--password-stdin`, never both. */
+async function newUserPassword(flags: Flags, io: CommandIo): Promise<string | undefined> {
+  if (flags['password-stdin'] === undefined) return flags.password;
+  if (flags.password !== undefined) throw new UsageError('give --password or --password-stdin, not both');
+  return passwordFrom(await io.readStdin(), 'user create --email E --password-stdin');
 }
 
 const write = (out: Writable, text: string): Promise<void> => new Promise((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
 
 /** Each command returns the one JSON value it prints (or PRINTED); operations.md fixes the names and shapes. */
 export const COMMANDS: Record<string, (services: Services, flags: Flags, io: CommandIo) => Promise<unknown>> = {
-  'user create': (s, f) => s.users.create({ email: need(f, 'email'), ...(f.password ? { password: f.password } : {}), plan: plan(f.plan) ?? 'free' }),
+  'user create': async (s, f, io) => {
+    const email = need(f, 'email');
+    const password = await newUserPassword(f, io);
+    const wanted = plan(f.plan);
+    const created = await s.accounts.createUser({ email, ...(password !== undefined ? { password } : {}), ...(wanted ? { plan: wanted } : {}) });
+    if (password === undefined) {
+      io.warn(
+        `admin: ${created.email} has no password and cannot sign in on the web (API keys work); set one with: printf %s "$PASSWORD" | npm run --silent admin -- user set-password --email ${created.email}`,
+      );
+    }
+    return created;
+  },
   'user set-plan': (s, f) => s.users.setPlan(need(f, 'email'), plan(need(f, 'plan')) as Plan),
   'user set-password': async (s, f, io) => {
     if (f.password !== undefined)
       throw new UsageError('set-password reads the password from stdin; --password would leave it in the shell history and the process list');
     const email = need(f, 'email');
-    const done = await s.accounts.setPassword(email, passwordFrom(await io.readStdin()));
+    const done = await s.accounts.setPassword(email, passwordFrom(await io.readStdin(), 'user set-password --email E'));
     return { ...done, password_set: true, sessions_ended: true };
   },
   'user list': async (s, _f, io) => {

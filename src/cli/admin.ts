@@ -2,7 +2,7 @@ import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { loadConfig, loadEnvFile } from '../config.js';
 import { createServices, type Services } from '../container.js';
-import { containerOptionsFrom } from '../container-options.js';
+import { storagePortsFor } from '../storage-ports.js';
 import { backupDatabase } from '../db/backup.js';
 import { openDatabase } from '../open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -10,7 +10,8 @@ import { COMMANDS, PRINTED, UsageError, type Flags } from './admin-commands.js';
 
 type Command = (typeof COMMANDS)[string];
 
-const USAGE = `usage: admin user create --email E [--password P] [--plan free|pro]
+const USAGE = `usage: admin user create --email E [--password-stdin | --password P] [--plan free|pro]
+                                                (no --plan: the first user, the owner, is pro; others DEFAULT_PLAN)
        admin user set-plan --email E --plan free|pro
        admin user set-password --email E        (the password is read from stdin)
        admin user list                          (one JSON line per user)
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       plan: { type: 'string' },
       label: { type: 'string' },
       'key-id': { type: 'string' },
@@ -59,7 +61,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     const applied = await migrateToLatest(handle.db);
     const result = run
-      ? await runCommand(run, createServices(handle, containerOptionsFrom(config)), values)
+      ? await runCommand(run, createServices({ db: handle, ports: storagePortsFor(handle.dialect), config }), asFlags(values))
       : { applied: applied.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
     if (result !== PRINTED) process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
@@ -67,10 +69,19 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** Switches become the flag's name with an empty value, so every command reads one shape. */
+function asFlags(values: Record<string, string | boolean | undefined>): Flags {
+  return Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (v === undefined || v === false ? [] : [[k, v === true ? '' : v]])));
+}
+
 /** The services are built as the server builds them (same limits, Redis, signup), and closed again so no connection keeps the CLI alive. */
 async function runCommand(run: Command, services: Services, flags: Flags): Promise<unknown> {
   try {
-    return await run(services, flags, { readStdin: () => text(process.stdin), stdout: process.stdout });
+    return await run(services, flags, {
+      readStdin: () => text(process.stdin),
+      stdout: process.stdout,
+      warn: (line) => process.stderr.write(`${line}\n`),
+    });
   } finally {
     await services.close();
   }

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
 import { createServices } from '../container.js';
+import { storagePortsFor } from '../storage-ports.js';
 import { openDatabase } from '../open-database.js';
 
 /**
@@ -11,10 +13,9 @@ import { openDatabase } from '../open-database.js';
 export async function generateOpenApi(): Promise<string> {
   const handle = openDatabase('sqlite::memory:');
   try {
-    const app = await buildApp({
-      config: { publicUrl: 'http://localhost:8080' },
-      services: createServices(handle),
-    });
+    // The document depends on no setting but the public URL: an empty environment's settings will do.
+    const services = createServices({ db: handle, ports: storagePortsFor(handle.dialect), config: loadConfig({}) });
+    const app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
     await app.ready();
     const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;
     await app.close();

@@ -90,6 +90,17 @@ describe('cin without a server', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`^error unreachable: cannot reach http://127.0.0.1:${port}: .*ECONNREFUSED`));
   });
+
+  it('exits 2 saying what an address looks like when --server or CAPTURE_INBOX_URL is not one', async () => {
+    for (const env of [
+      { CAPTURE_INBOX_URL: 'localhost:8080', CAPTURE_INBOX_TOKEN: 'cin_abc_def' },
+      { CAPTURE_INBOX_URL: 'inbox', CAPTURE_INBOX_TOKEN: 'cin_abc_def' },
+    ]) {
+      const run = await runCin(home.dir, ['whoami'], { env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/must be an address like http:\/\/localhost:8080/);
+    }
+  });
 });
 
 describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {

@@ -64,5 +64,8 @@ describe('the @capture-inbox/sdk and @capture-inbox/cli packages', () => {
       { cwd: app },
     );
     expect(loaded.stdout.trim()).toBe('ApiError,NetworkError,createClient,etagOf,paginate,pair,serverRoot');
+    // CommonJS: Node 20.19+ and 22.12+ load the ES module with require() through the default condition.
+    const required = await run(process.execPath, ['-e', "const m = require('@capture-inbox/sdk'); console.log(typeof m.createClient)"], { cwd: app });
+    expect(required.stdout.trim()).toBe('function');
   }, 180_000);
 });

@@ -294,3 +294,14 @@ describe('retries', () => {
     expect(attempts).toHaveLength(3);
   });
 });
+
+describe('createClient({ baseUrl })', () => {
+  it('refuses a missing, relative or non-http baseUrl at once with a TypeError that shows the shape', () => {
+    // @ts-expect-error a caller in plain JavaScript may leave it out
+    expect(() => createClient({ token: 'cin_x' })).toThrow(/baseUrl is required.*https:\/\/inbox\.example\.com/);
+    expect(() => createClient({ baseUrl: '' })).toThrow(TypeError);
+    expect(() => createClient({ baseUrl: 'localhost:8080/x' })).toThrow(/http or https/);
+    expect(() => createClient({ baseUrl: '/api/v1' })).toThrow(/absolute http\(s\) address.*location\.origin/);
+    expect(() => createClient({ baseUrl: 'https://inbox.example.com/api/v1/' })).not.toThrow();
+  });
+});

@@ -63,3 +63,5 @@ export function lacking(...needs: SystemNeed[]): boolean {
   }
   return true;
 }
+
+export const SYSTEMD_ANALYZE: SystemNeed = { name: 'systemd-analyze', program: 'systemd-analyze', debianPackages: ['systemd'] };

@@ -1,11 +1,19 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createServices, type Services, type WebhookOptions } from '../../src/container.js';
-import { containerOptionsFrom } from '../../src/container-options.js';
-import type { DialectName } from '../../src/db/create-db.js';
+import { createServices, type Injections, type Services, type WebhookInjections } from '../../src/container.js';
+import type { DbHandle, DialectName } from '../../src/db/create-db.js';
+import { storagePortsFor } from '../../src/storage-ports.js';
 import type { Plan } from '../../src/db/schema.js';
 import type { Logger } from 'pino';
-import { loadConfig, type Config, type LimitsConfig, type OrganizerConfig, type SignupConfig, type TranscribeConfig } from '../../src/config.js';
+import {
+  loadConfig,
+  type Config,
+  type LimitsConfig,
+  type OrganizerConfig,
+  type SignupConfig,
+  type TranscribeConfig,
+  type WebhookDeliveryConfig,
+} from '../../src/config.js';
 import type { VoiceOptions } from '../../src/modules/voice/voice.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { TrustProxy } from '../../src/lib/trust-proxy.js';
@@ -59,7 +67,7 @@ export interface TestAppOptions {
   /** PUBLIC_URL of the app (https makes its cookies Secure). */
   publicUrl?: string;
   /** Webhook delivery settings and injections; the SECRET_KEY is always TEST_SECRET_KEY, the resolver by default one that knows no name (no real DNS). */
-  webhooks?: Omit<WebhookOptions, 'secretKey'>;
+  webhooks?: WebhookInjections & { delivery?: WebhookDeliveryConfig };
   /** TRUST_PROXY, parsed (default false). */
   trustProxy?: TrustProxy;
   /** ALLOW_SIGNUP and DEFAULT_PLAN (open and free when absent). */
@@ -106,6 +114,14 @@ function testConfig(options: TestAppOptions = {}): Config {
   };
 }
 
+/**
+ * Services on a database a test opened itself, built from an empty environment's settings (no
+ * SECRET_KEY, the default limits), as a process with no configuration would build them.
+ */
+export function defaultServices(handle: DbHandle, inject: Injections = {}): Services {
+  return createServices({ db: handle, ports: storagePortsFor(handle.dialect), config: DEFAULT_CONFIG, inject });
+}
+
 /** Builds the app on a fresh database; nothing listens on a port. */
 export async function createTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
   const queries = {
@@ -127,17 +143,19 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
   // Delivery settings are in the config above; what is left of the test's webhook options is injected.
   const { delivery: _delivery, ...webhookInjections } = options.webhooks ?? {};
   const { url: _url, keyPrefix: _keyPrefix, ...redisTuning }: Partial<RedisStoreOptions> = options.redis ?? {};
-  const services = createServices(
-    db.handle,
-    containerOptionsFrom(config, {
+  const services = createServices({
+    db: db.handle,
+    ports: storagePortsFor(db.handle.dialect),
+    config,
+    inject: {
       clock,
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.voice ? { voice: options.voice } : {}),
       redis: redisTuning,
       webhooks: { resolver: noDnsResolver, ...webhookInjections },
-    }),
-  );
+    },
+  });
   const app = await buildApp({ config, services });
   await app.ready();
   // Counting starts with the store's first connection; tests of the limiter start after it.

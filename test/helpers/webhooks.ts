@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import type { WebhookOptions } from '../../src/container.js';
+import type { WebhookInjections } from '../../src/container.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { ItemEventName } from '../../src/modules/events/events.service.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -25,8 +25,8 @@ export interface DeliveryAppOptions extends Omit<TestAppOptions, 'webhooks'> {
   allowPrivateTargets?: boolean;
   timeoutMs?: number;
   retryDelaysMs?: number[];
-  resolver?: WebhookOptions['resolver'];
-  worker?: WebhookOptions['worker'];
+  resolver?: WebhookInjections['resolver'];
+  worker?: WebhookInjections['worker'];
 }
 
 /**

@@ -7,12 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { createServices, type Services } from '../../src/container.js';
+import type { Services } from '../../src/container.js';
 import type { DbHandle, DialectName } from '../../src/db/create-db.js';
 import { openDatabase } from '../../src/open-database.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { client } from '../helpers/test-app.js';
+import { client, defaultServices } from '../helpers/test-app.js';
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli/admin.js');
 const TOKEN = /^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/;
@@ -68,6 +68,19 @@ function runCli(databaseUrl: string, args: string[], env: Record<string, string>
   });
 }
 
+/** The CLI with text piped into its stdin (set-password, create --password-stdin). */
+function runCliWithStdin(databaseUrl: string, args: string[], stdin: string): Promise<CliResult> {
+  return new Promise((done) => {
+    const child = execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 25_000 },
+      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(stdin);
+  });
+}
+
 /** The single JSON line a successful command prints. */
 function jsonLine(result: CliResult): Record<string, unknown> {
   expect(result.stderr).toBe('');
@@ -76,6 +89,12 @@ function jsonLine(result: CliResult): Record<string, unknown> {
   expect(lines).toHaveLength(2);
   expect(lines[1]).toBe('');
   return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+/** `user create` without a password: its JSON line, and one line on stderr saying the user cannot sign in on the web. */
+function userCreated(result: CliResult): Record<string, unknown> {
+  expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/has no password and cannot sign in on the web .*user set-password/)]);
+  return jsonLine({ ...result, stderr: '' });
 }
 
 function expectFailure(result: CliResult, message: RegExp): void {
@@ -107,7 +126,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
   async function sameDatabaseApp(): Promise<{ app: FastifyInstance; services: Services }> {
     if (!handle) {
       handle = openDatabase(database.url);
-      services = createServices(handle);
+      services = defaultServices(handle);
       app = await buildApp({ config: { publicUrl: 'http://localhost:8080' }, services });
       await app.ready();
     }
@@ -123,15 +142,41 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
   });
 
   describe('admin user create', () => {
-    it('prints one JSON line {id, email, plan} and the user gets an Inbox', async () => {
+    it('prints one JSON line {id, email, plan}; the first user, the owner, is Pro and gets an Inbox', async () => {
       const address = email();
-      const created = jsonLine(await cli('user', 'create', '--email', address));
+      const created = userCreated(await cli('user', 'create', '--email', address));
       expect(Object.keys(created).sort()).toEqual(['email', 'id', 'plan']);
-      expect(created).toMatchObject({ email: address, plan: 'free' });
+      expect(created).toMatchObject({ email: address, plan: 'pro' });
       const { services: s } = await sameDatabaseApp();
       const inbox = await s.projects.requireInbox(s.db, String(created.id));
       expect(inbox).toMatchObject({ name: 'Inbox' });
       expect(Boolean(inbox.is_default)).toBe(true);
+    });
+
+    it('gives later users DEFAULT_PLAN when no --plan is given', async () => {
+      expect(userCreated(await cli('user', 'create', '--email', email())).plan).toBe('free');
+      expect(userCreated(await runCli(database.url, ['user', 'create', '--email', email()], { DEFAULT_PLAN: 'pro' })).plan).toBe('pro');
+      expect(jsonLine(await cli('user', 'create', '--email', email(), '--plan', 'free', '--password', 'correct horse')).plan).toBe('free');
+    });
+
+    it('reads the password from stdin with --password-stdin, and the user can sign in with it', async () => {
+      const address = email();
+      const created = jsonLine(await runCliWithStdin(database.url, ['user', 'create', '--email', address, '--password-stdin'], 'battery staple\n'));
+      expect(created.email).toBe(address);
+      const { services: s } = await sameDatabaseApp();
+      const session = await s.accounts.signIn({ email: address, password: 'battery staple', ip: '127.0.0.1' });
+      expect(session.user.id).toBe(created.id);
+    });
+
+    it('refuses a password shorter than the web allows, an empty stdin, and both password flags, creating nobody', async () => {
+      const address = email();
+      expectFailure(await runCliWithStdin(database.url, ['user', 'create', '--email', address, '--password-stdin'], 'short\n'), /password must be 8 to 256/);
+      expectFailure(await runCliWithStdin(database.url, ['user', 'create', '--email', address, '--password-stdin'], ''), /no password on stdin/);
+      expectFailure(
+        await runCliWithStdin(database.url, ['user', 'create', '--email', address, '--password-stdin', '--password', 'correct horse'], 'x\n'),
+        /not both/,
+      );
+      expectFailure(await cli('user', 'set-plan', '--email', address, '--plan', 'pro'), /not found/);
     });
 
     it('creates a Pro user with --plan pro', async () => {
@@ -141,7 +186,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
 
     it('exits non-zero with one line on stderr for a duplicate email, in any case', async () => {
       const address = email();
-      jsonLine(await cli('user', 'create', '--email', address));
+      userCreated(await cli('user', 'create', '--email', address));
       for (const again of [address, address.toUpperCase()]) {
         const result = await cli('user', 'create', '--email', again);
         expectFailure(result, /already exists/);
@@ -159,7 +204,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
   describe('admin user set-plan', () => {
     it('prints the user with the new plan as one JSON line', async () => {
       const address = email();
-      const created = jsonLine(await cli('user', 'create', '--email', address));
+      const created = userCreated(await cli('user', 'create', '--email', address));
       const updated = jsonLine(await cli('user', 'set-plan', '--email', address, '--plan', 'pro'));
       expect(updated).toEqual({ id: created.id, email: address, plan: 'pro' });
       const { services: s } = await sameDatabaseApp();
@@ -169,7 +214,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
     it('exits non-zero for an unknown user or plan', async () => {
       expectFailure(await cli('user', 'set-plan', '--email', email(), '--plan', 'pro'), /not found/);
       const address = email();
-      jsonLine(await cli('user', 'create', '--email', address));
+      userCreated(await cli('user', 'create', '--email', address));
       expectFailure(await cli('user', 'set-plan', '--email', address, '--plan', 'gold'), /--plan/);
     });
   });
@@ -177,7 +222,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
   describe('admin key create and key revoke', () => {
     it('prints {key_id, token}; the token authenticates against the API until it is revoked', async () => {
       const address = email();
-      const created = jsonLine(await cli('user', 'create', '--email', address));
+      const created = userCreated(await cli('user', 'create', '--email', address));
       const minted = jsonLine(await cli('key', 'create', '--email', address, '--label', 'laptop'));
       expect(Object.keys(minted).sort()).toEqual(['expires_at', 'key_id', 'scopes', 'token']);
       expect(minted).toMatchObject({ scopes: ['read', 'capture', 'write', 'webhooks'], expires_at: null });
@@ -203,7 +248,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
 
     it('key create --scopes and --expires-in-days mint a narrowed key that expires', async () => {
       const address = email();
-      jsonLine(await cli('user', 'create', '--email', address));
+      userCreated(await cli('user', 'create', '--email', address));
       const minted = jsonLine(await cli('key', 'create', '--email', address, '--scopes', 'capture, read', '--expires-in-days', '30'));
       expect(minted.scopes).toEqual(['read', 'capture']);
       const days = (Date.parse(String(minted.expires_at)) - Date.now()) / 86_400_000;
@@ -217,7 +262,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
 
     it('key create refuses unknown scopes, an empty list and an odd expiry', async () => {
       const address = email();
-      jsonLine(await cli('user', 'create', '--email', address));
+      userCreated(await cli('user', 'create', '--email', address));
       expectFailure(await cli('key', 'create', '--email', address, '--scopes', 'read,admin'), /--scopes: unknown scope admin/);
       expectFailure(await cli('key', 'create', '--email', address, '--scopes', ','), /--scopes: name at least one scope/);
       for (const days of ['0', '-3', '1.5', 'week', '36500']) {
@@ -250,7 +295,7 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
       // Port 1 on loopback: nothing listens. The CLI builds its services from the server's settings,
       // so it opens the configured counter store; it must close it again, or the client's
       // reconnecting would keep the process alive until the timeout.
-      const created = jsonLine(await runCli(database.url, ['user', 'create', '--email', email()], { REDIS_URL: 'redis://127.0.0.1:1' }));
+      const created = userCreated(await runCli(database.url, ['user', 'create', '--email', email()], { REDIS_URL: 'redis://127.0.0.1:1' }));
       expect(created.plan).toBe('free');
     });
   });

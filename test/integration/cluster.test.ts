@@ -4,11 +4,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/container.js';
 import { openDatabase } from '../../src/open-database.js';
 import { removeRedisKeys, testRedis, type TestRedis } from '../helpers/redis.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
+import { defaultServices } from '../helpers/test-app.js';
 
 /*
  * WORKERS=2: the real dist/server.js (built by `npm test`) as a primary and two workers on one
@@ -124,7 +124,7 @@ async function awayFromMinuteEnd(neededSeconds: number): Promise<void> {
 async function seedUser(url: string, email: string): Promise<string> {
   const handle = openDatabase(url);
   try {
-    const services = createServices(handle);
+    const services = defaultServices(handle);
     const user = await services.users.create({ email, plan: 'free' });
     return (await services.keys.mint(user.id, 'cluster')).token;
   } finally {

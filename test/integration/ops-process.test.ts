@@ -96,7 +96,7 @@ describe.each(DIALECTS)('the admin CLI next to a running server (%s)', (dialect)
     db = await freshDatabase(dialect);
     server = await startServerProcess({ DATABASE_URL: db.url, SECRET_KEY: '07'.repeat(32) }, 20_000, { cwd: db.dir });
     ownerEmail = `owner-${randomBytes(3).toString('hex')}@example.test`;
-    const [created] = jsonLines(await admin(db.url, ['user', 'create', '--email', ownerEmail]));
+    const [created] = jsonLines(await admin(db.url, ['user', 'create', '--email', ownerEmail, '--password-stdin'], 'first password\n'));
     expect(created).toMatchObject({ email: ownerEmail });
     ownerKey = String(jsonLines(await admin(db.url, ['key', 'create', '--email', ownerEmail]))[0]!.token);
   }, 60_000);
@@ -119,10 +119,10 @@ describe.each(DIALECTS)('the admin CLI next to a running server (%s)', (dialect)
 
   it('user list prints one JSON line per user, the first one the owner', async () => {
     const second = `second-${randomBytes(3).toString('hex')}@example.test`;
-    jsonLines(await admin(db.url, ['user', 'create', '--email', second, '--plan', 'pro']));
+    jsonLines(await admin(db.url, ['user', 'create', '--email', second, '--plan', 'pro', '--password', 'second password']));
     const lines = jsonLines(await admin(db.url, ['user', 'list']));
     expect(lines.map((l) => [l.email, l.plan, l.owner])).toEqual([
-      [ownerEmail, 'free', true],
+      [ownerEmail, 'pro', true],
       [second, 'pro', false],
     ]);
   });

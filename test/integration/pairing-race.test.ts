@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/container.js';
+import type { Services } from '../../src/container.js';
 import type { DbHandle } from '../../src/db/create-db.js';
 import { openDatabase } from '../../src/open-database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { newState } from '../helpers/web-client.js';
+import { defaultServices } from '../helpers/test-app.js';
 
 /*
  * Within one process SQLite has one connection, so transactions cannot overlap there; the real
@@ -26,7 +27,7 @@ describe('POST /api/v1/connect/exchange across two server processes on one SQLit
     const url = `sqlite:${join(dir, 'inbox.db')}`;
     handle = openDatabase(url);
     await migrateToLatest(handle.db);
-    services = createServices(handle);
+    services = defaultServices(handle);
     userId = (await services.users.create({ email: 'race@example.test' })).id;
     servers = await Promise.all([startServerProcess({ DATABASE_URL: url }), startServerProcess({ DATABASE_URL: url })]);
   }, 60_000);

@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/container.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { createTestCertificates } from '../helpers/test-ca.js';
-import type { JsonBody } from '../helpers/test-app.js';
+import { defaultServices, type JsonBody } from '../helpers/test-app.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -40,7 +39,7 @@ describe.each(DIALECTS)('server processes: reminders fire once (%s)', (dialect) 
       return { status: 200 };
     }).start();
     db = await createTestDb(dialect);
-    const services = createServices(db.handle);
+    const services = defaultServices(db.handle);
     const user = await services.users.create({ email: `reminders-${dialect}@example.test`, plan: 'pro' });
     token = (await services.keys.mint(user.id, 'process test')).token;
     const separator = db.url.includes('?') ? '&' : '?';

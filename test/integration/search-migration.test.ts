@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/container.js';
+import type { Services } from '../../src/container.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { insertItem } from '../../src/modules/items/items.repository.js';
@@ -8,6 +8,7 @@ import { renumberSearchKeys } from '../../src/modules/search/search-index.sqlite
 import { DIALECTS } from '../helpers/dialects.js';
 import { newestFirst } from '../helpers/seed-items.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
+import { defaultServices } from '../helpers/test-app.js';
 
 /*
  * The search migration on a database that already holds items: rolling it back and applying it
@@ -41,7 +42,7 @@ describe.each(DIALECTS)('search migration on existing items (%s)', (dialect) => 
     expect(later).toContain('2026-11-22-0001-search');
     expect(down.results?.map((r) => [r.migrationName, r.direction, r.status])).toEqual(later.map((name) => [name, 'Down', 'Success']));
 
-    services = createServices(db.handle);
+    services = defaultServices(db.handle);
     const user = await services.users.create({ email: 'legacy@example.test' });
     const inbox = await services.projects.requireInbox(db.handle.db, user.id);
     // Three items share a millisecond and are inserted out of id order; one does not match.
@@ -128,7 +129,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
   it('re-keys existing items per user, and search pages each user through their own items in order', async () => {
     const before = await migrator().migrateTo('2026-11-22-0016-web');
     expect(before.error).toBeUndefined();
-    services = createServices(db.handle);
+    services = defaultServices(db.handle);
     const users = [await services.users.create({ email: 'a@example.test' }), await services.users.create({ email: 'b@example.test' })];
     const expected = new Map<string, { id: string; created_at: string }[]>();
     // Per user, 12 matching items over three seconds (several per second and per millisecond), in scrambled id order.
@@ -224,7 +225,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key counter (sqlite)', () =>
   let services: Services;
   beforeAll(async () => {
     t = await createTestDb('sqlite');
-    services = createServices(t.handle);
+    services = defaultServices(t.handle);
   });
   afterAll(async () => {
     await services?.close();

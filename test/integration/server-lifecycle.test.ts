@@ -3,11 +3,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/container.js';
 import { openDatabase } from '../../src/open-database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
+import { defaultServices } from '../helpers/test-app.js';
 
 /** The real process (dist/server.js, built by `npm test`), on loopback with an ephemeral port. */
 describe('server process', () => {
@@ -21,7 +21,7 @@ describe('server process', () => {
     const url = `sqlite:${join(dir, 'inbox.db')}`;
     const handle = openDatabase(url);
     await migrateToLatest(handle.db);
-    const services = createServices(handle);
+    const services = defaultServices(handle);
     const user = await services.users.create({ email: 'proc@example.test' });
     token = (await services.keys.mint(user.id, 'lifecycle')).token;
     await handle.db.destroy();

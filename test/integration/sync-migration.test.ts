@@ -1,10 +1,11 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/container.js';
+import type { Services } from '../../src/container.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
+import { defaultServices } from '../helpers/test-app.js';
 
 /*
  * The sync migration on a database that already holds outbox events: they keep their written order
@@ -31,7 +32,7 @@ describe.each(DIALECTS)('sync migration on existing events (%s)', (dialect) => {
   it('orders existing events by when they were written, keeps what was dispatched, and continues after them', async () => {
     const down = await migrator().migrateTo('2026-11-23-0001-search-key-ranges');
     expect(down.error).toBeUndefined();
-    services = createServices(db.handle);
+    services = defaultServices(db.handle);
     const user = await services.users.create({ email: 'old@example.test' });
     // Written in scrambled id order; the first two were dispatched already.
     const rows = [

@@ -1,5 +1,5 @@
 import { createClient, serverRoot, type CaptureInbox } from '@capture-inbox/sdk';
-import { NotLoggedIn, type Command } from './command.js';
+import { NotLoggedIn, UsageError, type Command } from './command.js';
 import { configPath, readLogin, type SavedLogin } from './config-file.js';
 
 export interface Io {
@@ -56,7 +56,13 @@ export class Context {
   /** --server, else CAPTURE_INBOX_URL, else the saved login's server. */
   async server(): Promise<string | undefined> {
     const named = this.string('server') ?? this.io.env.CAPTURE_INBOX_URL;
-    if (named) return serverRoot(named);
+    if (named) {
+      try {
+        return serverRoot(named);
+      } catch {
+        throw new UsageError(`the server must be an address like http://localhost:8080 or https://inbox.example.com, not ${JSON.stringify(named)}`);
+      }
+    }
     return (await this.savedLogin())?.server;
   }
 

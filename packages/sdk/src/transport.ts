@@ -18,9 +18,24 @@ export interface ClientOptions {
 
 export type Api = Client<paths>;
 
-/** The server's root address: no trailing slashes, no `/api/v1`. */
+/**
+ * The server's root address: no trailing slashes, no `/api/v1`. A missing or relative address is
+ * refused here, at construction, rather than as a puzzling failure of the first request.
+ */
 export function serverRoot(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+  const example = 'e.g. createClient({ baseUrl: "https://inbox.example.com", token })';
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') throw new TypeError(`baseUrl is required: the server's address, ${example}`);
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) address, not ${JSON.stringify(baseUrl)}; ${example} (in a browser: location.origin)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be an http or https address, not ${url.protocol}`);
+  return baseUrl
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/api\/v1$/, '');
 }
 
 // Every POST gets a fresh key once, before the retrying fetch, so a retry is recognised as a repeat.

@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import { canonicalTimeZone } from '../users/timezones.js';
-import { emailKey, type UsersService } from '../users/users.service.js';
+import { emailKey, type UserView, type UsersService } from '../users/users.service.js';
 import type { InstanceService } from '../instance/instance.service.js';
 import { deleteSession, deleteSessionsExpiredBy, deleteSessionsOfUser, findLiveSession, insertSession, touchSession } from './sessions.repository.js';
 
@@ -32,6 +32,12 @@ export interface AccountsService {
   signUp(input: { email: string; password: string; timezone?: string; ip: string }): Promise<{ token: string; user: SessionUser }>;
   signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string; user: SessionUser }>;
   signOut(token: string): Promise<void>;
+  /**
+   * A user made by the operator (the admin CLI): with no plan given, the server's owner (its first
+   * account) is Pro and others get DEFAULT_PLAN, as on sign-up. Without a password the user has
+   * only API keys: no web sign-in until one is set.
+   */
+  createUser(input: { email: string; password?: string; plan?: Plan }): Promise<UserView>;
   /** A new password (the admin CLI's set-password): every web session of the user ends. */
   setPassword(email: string, password: string): Promise<{ id: string; email: string }>;
   /** The user of a live session, or null for an unknown, expired or signed-out token. */
@@ -67,6 +73,15 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
     });
   }
 
+  /**
+   * The server's owner (its first account) gets Pro whatever DEFAULT_PLAN says: whoever runs a
+   * server should not meet its Free limits on their own data. Later accounts follow DEFAULT_PLAN.
+   */
+  async function ownerIsPro(created: UserView): Promise<UserView> {
+    if (created.plan === 'pro' || !(await users.isOwner(created.id))) return created;
+    return users.setPlanById(created.id, 'pro');
+  }
+
   async function openSession(user: SessionUser): Promise<{ token: string; user: SessionUser }> {
     const token = randomBytes(32).toString('base64url');
     const at = clock.now();
@@ -97,11 +112,15 @@ export function createAccountsService(deps: { db: Db; clock: Clock; users: Users
         if (error instanceof AppError && error.code === 'conflict') throw new AppError('bad_request', NEUTRAL_SIGNUP_REFUSAL);
         throw error;
       });
-      // The server's owner (its first account) gets Pro whatever DEFAULT_PLAN says: whoever runs a
-      // server should not meet its Free limits on their own data. Later sign-ups follow DEFAULT_PLAN.
-      if (created.plan !== 'pro' && (await users.isOwner(created.id))) await users.setPlanById(created.id, 'pro');
+      await ownerIsPro(created);
       const row = await users.requireByEmail(created.email);
       return openSession({ id: row.id, email: row.email, plan: row.plan, timezone: row.timezone });
+    },
+
+    async createUser({ email, password, plan }) {
+      if (password !== undefined) checkPasswordLength(password);
+      const created = await users.create({ email, ...(password !== undefined ? { password } : {}), plan: plan ?? deps.instance.defaultPlan });
+      return plan === undefined ? ownerIsPro(created) : created;
     },
 
     async signIn({ email, password, ip }) {
