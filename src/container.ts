@@ -250,7 +250,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     ...(hooks.ca ? { ca: hooks.ca } : {}),
   });
   // Channels are built after the worker (they share its transport); the worker asks for them at send time.
-  let channelDispatch: ChannelsService['dispatch'] | undefined;
+  const late: { channels?: ChannelsService['dispatch'] } = {};
   const webhookWorker = createDeliveryWorker({
     ...base,
     dialect,
@@ -260,7 +260,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     transport,
     settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
     onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
-    channels: () => channelDispatch,
+    channels: () => late.channels,
   });
   const publicUrl = config.publicUrl;
   const channels = createChannelsService({
@@ -288,7 +288,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     onFired: () => webhookWorker.wake(),
     pollMs: inject.reminderPollMs ?? 1000,
   });
-  channelDispatch = channels.dispatch;
+  late.channels = channels.dispatch;
   const live = createLiveService({
     events,
     hub: createLiveHub(handle.wakeups ?? NO_WAKEUPS, inject.cluster?.wakeups),

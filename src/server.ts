@@ -98,6 +98,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   services.reminderScheduler.start();
   // Every process runs a reader; the database lease lets one read at a time (docs/email-in.md).
   services.emailInReader?.start();
+  // The VAPID key pair is made at first start (contract "Reminders"), not at the first push.
+  services.channels.publicKey().catch((err: unknown) => app.log.error({ err }, 'could not make or read the VAPID key pair'));
 }
 
 async function main(): Promise<void> {

@@ -102,6 +102,8 @@ export const COMMANDS: Record<string, (services: Services, flags: Flags, io: Com
     // operations.md fixes key_id and token; scopes and expires_at are added beside them.
     return { key_id: key.key_id, token: key.token, scopes: key.scopes, expires_at: key.expires_at };
   },
+  // The VAPID key pair is made at the server's first start; this prints its public half.
+  'push keys': async (s) => ({ public_key: await s.channels.publicKey() }),
   'key revoke': async (s, f) => {
     const keyId = need(f, 'key-id');
     await s.keys.revoke(keyId);

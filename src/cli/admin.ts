@@ -19,6 +19,7 @@ const USAGE = `usage: admin user create --email E [--password-stdin | --password
        admin key revoke --key-id K
        admin backup --to FILE                   (SQLite, while the server runs; PostgreSQL: pg_dump)
        admin export --email E [--format json|markdown]
+       admin push keys                          (the VAPID public key for web push)
        admin migrate`;
 
 /** The admin CLI: never starts HTTP, prints JSON lines, exits non-zero with one line on stderr. */

@@ -37,6 +37,8 @@ describe('cin without a server', () => {
       'archive',
       'rm',
       'edit',
+      'snooze',
+      'channels',
       'projects',
       'voice',
       'export',
@@ -219,6 +221,31 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     expect((await cin(['done', 'ffffffff'])).stderr).toBe('error not_found: no item has the id ffffffff\n');
   });
 
+  it('edit --every and --remind, snooze, and channels add, list, test and rm', async () => {
+    const item = json(await cin(['add', '--raw', 'stretch', '--json']));
+    const short = item.id.replace(/-/g, '').slice(-8);
+    const every = json(await cin(['edit', short, '--every', 'every monday 9am', '--remind', '2030-01-07T07:45:00Z', '--json']));
+    expect(every).toMatchObject({ recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO', from: 'due' }, remind_at: '2030-01-07T07:45:00.000Z' });
+    expect(every.due_at).not.toBeNull();
+    expect(json(await cin(['edit', short, '--every', '!FREQ=DAILY;INTERVAL=3', '--json'])).recurrence).toEqual({
+      rule: 'FREQ=DAILY;INTERVAL=3',
+      from: 'completion',
+    });
+    expect((await cin(['edit', short, '--every', 'whenever'])).code).toBe(2);
+    const snoozed = json(await cin(['snooze', short, '30m', '--json']));
+    // 30 minutes after the server's (test) clock.
+    expect(Date.parse(snoozed.remind_at) - t.clock.now().getTime()).toBe(30 * 60_000);
+    expect((await cin(['snooze', short])).code).toBe(2);
+    const added = json(await cin(['channels', 'add', 'ntfy', 'https://ntfy.sh/cin-test-topic', '--token', 'tk_1', '--json']));
+    expect(added).toMatchObject({ kind: 'ntfy', url: 'https://ntfy.sh/cin-test-topic' });
+    expect(json(await cin(['channels', '--json'])).map((c: { id: string }) => c.id)).toContain(added.id);
+    // The test app resolves no names (no real DNS): the test send fails, exit 1.
+    expect((await cin(['channels', 'test', added.id])).code).toBe(1);
+    expect((await cin(['channels', 'add', 'ntfy', 'http://ntfy.sh/plain'])).stderr).toMatch(/^error bad_request: /);
+    expect(json(await cin(['channels', 'rm', added.id, '--json']))).toEqual({ ok: true });
+    expect(json(await cin(['channels', '--json']))).toEqual([]);
+  });
+
   it('projects, whoami, export and import', async () => {
     const projects = json(await cin(['projects', '--json']));
     expect(projects.map((p: { name: string }) => p.name).sort()).toEqual(['Errands', 'Inbox']);
@@ -238,7 +265,7 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     const csv = join(home.dir, 'todoist.csv');
     writeFileSync(csv, 'TYPE,CONTENT,PRIORITY,DATE\nmeta,view_style=list,,\ntask,Water the plants,2,every 3 days\n');
     expect((await cin(['import', csv], { env: { CAPTURE_INBOX_TOKEN: other.token } })).stdout).toBe(
-      'imported 1 items, 0 projects, 0 tags; skipped 1\n  line 2: skipped, unknown row type "meta"\n  line 3: imported without its priority (p2)\n  line 3: imported without its recurrence (every 3 days)\n',
+      'imported 1 items, 0 projects, 0 tags; skipped 1\n  line 2: skipped, unknown row type "meta"\n  line 3: imported without its priority (p2)\n',
     );
     expect((await cin(['import', join(home.dir, 'missing.json')])).stderr).toMatch(/^error unreadable_file: cannot read .*missing.json: no such file/);
   });

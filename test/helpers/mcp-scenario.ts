@@ -25,6 +25,7 @@ export const TOOL_NAMES = [
   'organize_item',
   'parse_text',
   'search',
+  'snooze_item',
   'update_item',
 ];
 
@@ -33,7 +34,7 @@ const dueText = (day: string, year: number, time: string): string => `${day}${ne
 
 /** Every tool through the given transport, each checked against the API. Shared by the stdio and HTTP suites. */
 export function itServesEveryTool(get: () => ToolFixture): void {
-  it('lists the ten tools with input and output schemas, descriptions and annotations', async () => {
+  it('lists the eleven tools with input and output schemas, descriptions and annotations', async () => {
     const { tools } = await get().mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -57,6 +58,8 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       'due_at',
       'id',
       'project',
+      'recurrence',
+      'remind_at',
       'status',
       'tags',
       'title',
@@ -187,6 +190,23 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       expect((await callOk(mcp, 'complete_item', { id: item.id, done: false })).structured.item).toMatchObject({ is_completed: false, status: 'todo' });
     ok(await api.post(`items/${item.id}/archive`));
     expect((await callOk(mcp, 'complete_item', { id: item.id, done: true })).structured.item).toMatchObject({ is_completed: true, status: 'archived' });
+  });
+
+  it('update_item sets a recurrence and a reminder; complete_item then moves the item to its next occurrence; snooze_item reminds again later', async () => {
+    const { mcp, api } = get();
+    const item = await capture(api, 'Stretch');
+    const updated = await callOk(mcp, 'update_item', {
+      id: item.id,
+      due_at: '2030-03-04T09:00:00Z',
+      remind_at: '2030-03-04T08:50:00Z',
+      recurrence: { rule: 'FREQ=DAILY;INTERVAL=2', from: 'due' },
+    });
+    expect(updated.structured.item).toMatchObject({ recurrence: { rule: 'FREQ=DAILY;INTERVAL=2', from: 'due' }, remind_at: '2030-03-04T08:50:00.000Z' });
+    const moved = await callOk(mcp, 'complete_item', { id: item.id });
+    expect(moved.structured.item).toMatchObject({ is_completed: false, due_at: '2030-03-06T09:00:00.000Z', remind_at: '2030-03-06T08:50:00.000Z' });
+    const snoozed = await callOk(mcp, 'snooze_item', { id: item.id, until: '2030-03-06T09:30:00Z' });
+    expect(snoozed.structured.item.remind_at).toBe('2030-03-06T09:30:00.000Z');
+    expect(ok(await api.get(`items/${item.id}`)).remind_at).toBe('2030-03-06T09:30:00.000Z');
   });
 
   it('archive_item archives, and archiving again changes nothing', async () => {

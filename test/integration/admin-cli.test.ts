@@ -277,6 +277,19 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
     });
   });
 
+  describe('admin push keys', () => {
+    it('prints the VAPID public key, made once and kept: the same again, and the same GET /push/key answers', async () => {
+      const secret = { SECRET_KEY: randomBytes(32).toString('hex') };
+      const first = jsonLine(await runCli(database.url, ['push', 'keys'], secret));
+      expect(first.public_key).toMatch(/^[A-Za-z0-9_-]{87}$/);
+      expect(jsonLine(await runCli(database.url, ['push', 'keys'], secret))).toEqual(first);
+      const { app } = await sameDatabaseApp();
+      const res = await app.inject({ method: 'GET', url: '/api/v1/push/key' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(first);
+    });
+  });
+
   describe('settings', () => {
     it('finishes its command and exits when REDIS_URL names a Redis that does not answer', async () => {
       // Port 1 on loopback: nothing listens. The CLI builds its services from the server's settings,

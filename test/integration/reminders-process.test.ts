@@ -77,12 +77,12 @@ describe.each(DIALECTS)('server processes: reminders fire once (%s)', (dialect) 
 
   it('two processes fire a batch of 30 reminders exactly once each, within 5 s of their time', async () => {
     const [a, b] = await Promise.all([startServer(), startServer()]);
-    expect((await api(a!.baseUrl, 'POST', 'channels', { kind: 'ntfy', url: receiver.url('/batch') })).status).toBe(201);
+    expect((await api(a.baseUrl, 'POST', 'channels', { kind: 'ntfy', url: receiver.url('/batch') })).status).toBe(201);
     const start = Date.now() + 3000;
     const items = new Map<string, number>();
     for (let i = 0; i < 30; i += 1) {
       const remindAt = start + (i % 10) * 100;
-      const target = i % 2 === 0 ? a! : b!;
+      const target = i % 2 === 0 ? a : b;
       const res = await api(target.baseUrl, 'POST', 'capture', { text: `batch ${i}`, remind_at: new Date(remindAt).toISOString() });
       expect(res.status).toBe(201);
       items.set(res.body.id as string, remindAt);
@@ -91,7 +91,7 @@ describe.each(DIALECTS)('server processes: reminders fire once (%s)', (dialect) 
     // Every delivery recorded as succeeded: nothing is still on its way that could arrive twice.
     await waitFor(
       async () => {
-        const log = await api(b!.baseUrl, 'GET', 'reminders/log?limit=200');
+        const log = await api(b.baseUrl, 'GET', 'reminders/log?limit=200');
         return log.body.deliveries.length === 30 && log.body.deliveries.every((d: { status: string }) => d.status === 'succeeded');
       },
       { timeoutMs: 20_000, what: 'the reminders log to show 30 succeeded deliveries' },
@@ -104,9 +104,9 @@ describe.each(DIALECTS)('server processes: reminders fire once (%s)', (dialect) 
     const lateness = got.map((r, i) => arrivedAt.get(r.index)! - items.get(ids[i]!)!);
     expect(Math.max(...lateness)).toBeLessThan(5000);
     expect(Math.min(...lateness)).toBeGreaterThanOrEqual(0);
-    const changes = await api(a!.baseUrl, 'GET', 'changes?limit=500');
+    const changes = await api(a.baseUrl, 'GET', 'changes?limit=500');
     expect(changes.body.changes.filter((c: { event: string }) => c.event === 'item.reminder')).toHaveLength(30);
-    await Promise.all([a!.stop(), b!.stop()]);
+    await Promise.all([a.stop(), b.stop()]);
   }, 120_000);
 
   it('SIGKILL during a delivery: the next process redelivers it with the same id', async () => {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       metricsToken: undefined,
       corsOrigins: [],
       mcp: { maxInFlight: 64, maxInFlightPerUser: 8 },
+      mail: { smtpUrl: undefined, from: `Capture Inbox <inbox@${hostname()}>` },
       emailIn: undefined,
     });
   });
@@ -44,6 +46,14 @@ describe('loadConfig', () => {
       /EMAIL_IN_IMAP_URL is not a URL/,
     );
     expect(() => loadConfig({ EMAIL_IN_IMAP_URL: 'https://imap.b.test', EMAIL_IN_ADDRESS: 'inbox@b.test' })).toThrow(/EMAIL_IN_IMAP_URL .*EMAIL_IN_ADDRESS /);
+  });
+
+  it('reads SMTP_URL and SMTP_FROM (operations.md, third wave) and refuses a URL that is not smtp or smtps', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.org:465', SMTP_FROM: 'Inbox <a@example.org>' }).mail).toEqual({
+      smtpUrl: 'smtps://u:p@mail.example.org:465',
+      from: 'Inbox <a@example.org>',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.org' })).toThrow(/SMTP_URL/);
   });
 
   it('reads the bounds of the MCP endpoint (docs/mcp.md) and refuses a bound below one', () => {

@@ -35,6 +35,8 @@ export interface InboxApi {
   /** The bulk toggle with `is_completed`: sets the value, never flips. */
   setCompleted(id: string, done: boolean): Promise<BulkResult>;
   archiveItem(id: string): Promise<Item>;
+  /** POST /items/{id}/snooze: remind_at becomes now + minutes, or `until`. */
+  snoozeItem(id: string, input: { minutes?: number; until?: string }): Promise<Item>;
   organizeItem(id: string): Promise<CapturedItem>;
   listProjects(): Promise<Project[]>;
 }

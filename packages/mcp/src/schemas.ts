@@ -35,6 +35,12 @@ export const ItemView = z.object({
   archived_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  recurrence: z
+    .object({ rule: z.string(), from: z.enum(['due', 'completion']) })
+    .nullable()
+    .optional()
+    .describe('the repeating schedule: an RRULE, counted from the due date or from completion'),
+  remind_at: z.string().nullable().optional().describe('when the user is reminded, UTC ISO 8601'),
 });
 export type ItemView = z.infer<typeof ItemView>;
 

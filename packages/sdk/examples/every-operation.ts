@@ -58,6 +58,16 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   if (delivery) await inbox.webhooks.redeliver(hook.id, delivery.id); // redeliverWebhookDelivery
   await inbox.webhooks.delete(hook.id); // deleteWebhook
 
+  const snoozed = await inbox.reminders.snooze(item.id, { minutes: 30 }); // snoozeItem
+  const reminderLog = await inbox.reminders.log({ limit: 50 }); // listReminderLog
+  const completions = await inbox.reminders.completions(item.id); // listItemCompletions
+  const channel = await inbox.channels.create({ kind: 'ntfy', url: 'https://ntfy.sh/my-topic' }); // createChannel
+  const channelList = await inbox.channels.list(); // listChannels
+  const tested = await inbox.channels.test(channel.id); // testChannel
+  await inbox.channels.delete(channel.id); // deleteChannel
+  const pushKey: string = await inbox.channels.pushKey(); // getPushKey
+  void [snoozed.remind_at, reminderLog.deliveries, completions.completions, channelList, tested.status, pushKey];
+
   const changes = await inbox.changes.list({ limit: 100 }); // listChanges
   for await (const change of inbox.changes.stream({ cursor: changes.next_cursor, signal: AbortSignal.timeout(1_000) })) void change.cursor; // streamChanges
   const exported = await inbox.transfer.exportJson(); // exportData (json)
@@ -90,6 +100,8 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await pair({ baseUrl, label: 'x', scopes: ['admin'] });
   // @ts-expect-error project names are strings
   await inbox.projects.create({ name: 42 });
+  // @ts-expect-error channel kinds are webpush, ntfy and email
+  await inbox.channels.create({ kind: 'sms' });
 
   void [secret, first, children, found, bulk, organized, projects, inProject, tags, text, due, hooks, changes, markdown, key];
 }

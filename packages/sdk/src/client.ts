@@ -1,6 +1,7 @@
 import { datesApi, meApi, tagsApi, voiceApi } from './account.js';
 import { itemsApi } from './items.js';
 import { projectsApi } from './projects.js';
+import { channelsApi, remindersApi } from './reminders.js';
 import { changesApi, transferApi, webhooksApi } from './sync.js';
 import { createApi, type Api, type ClientOptions } from './transport.js';
 
@@ -14,6 +15,10 @@ export interface CaptureInbox {
   changes: ReturnType<typeof changesApi>;
   webhooks: ReturnType<typeof webhooksApi>;
   transfer: ReturnType<typeof transferApi>;
+  /** Snooze, the reminders log, completions of recurring items. */
+  reminders: ReturnType<typeof remindersApi>;
+  /** Notification channels (webpush, ntfy, email) and the VAPID public key. */
+  channels: ReturnType<typeof channelsApi>;
   /** The typed openapi-fetch client underneath, for anything the methods above do not cover. */
   raw: Api;
 }
@@ -31,6 +36,8 @@ export function createClient(options: ClientOptions): CaptureInbox {
     changes: changesApi(api),
     webhooks: webhooksApi(api),
     transfer: transferApi(api),
+    reminders: remindersApi(api),
+    channels: channelsApi(api),
     raw: api,
   };
 }

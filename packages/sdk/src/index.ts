@@ -5,6 +5,7 @@ export type { RetryOptions } from './retry.js';
 export type { ChangeOptions } from './items.js';
 export type { FollowOptions } from './sync.js';
 export type { StreamOptions } from './live.js';
+export type { Channel, ChannelInput, CompletionPage, ReminderLogPage, SnoozeInput, TestDelivery } from './reminders.js';
 export { paginate } from './pages.js';
 export { pair, type PairOptions, type Pairing } from './pair.js';
 export type * from './types.js';

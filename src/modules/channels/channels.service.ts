@@ -23,7 +23,7 @@ import {
 } from './channels.repository.js';
 import { notificationContent, type ReminderItem } from './notification-content.js';
 
-export const MAX_CHANNELS_PER_USER = 20;
+const MAX_CHANNELS_PER_USER = 20;
 const VAPID_SETTING = 'vapid_keys';
 
 export interface ChannelView {
@@ -53,7 +53,7 @@ export interface ChannelsService {
   remove(userId: string, id: string): Promise<void>;
   /** Sends a test notification now, outside the queue, and answers how it went. */
   test(userId: string, id: string): Promise<TestDelivery>;
-  /** The VAPID public key (base64url), made at first use and kept. */
+  /** The VAPID public key (base64url), made at the server's first start (or first use) and kept. */
   publicKey(): Promise<string>;
   /** The webhooks worker's way to send a reminder to a channel. */
   dispatch: ChannelDispatch;
@@ -79,22 +79,24 @@ export function createChannelsService(deps: {
   smtpConfigured: boolean;
 }): ChannelsService {
   const { db } = deps;
-  let vapidKeys: Promise<VapidKeys> | undefined;
+  let stored: Promise<{ publicKey: string; privateKey: string }> | undefined;
   /** Made by the first process that needs them, kept in instance_settings; the private key sealed under SECRET_KEY. */
-  const vapid = (): Promise<VapidKeys> =>
-    (vapidKeys ??= deps.instance
+  const storedVapid = () =>
+    (stored ??= deps.instance
       .keepFirst(VAPID_SETTING, () => {
         const made = webpush.generateVAPIDKeys();
         return JSON.stringify({ publicKey: made.publicKey, privateKey: deps.vault.seal('instance', 'vapid', made.privateKey) });
       })
-      .then((stored) => {
-        const { publicKey, privateKey } = JSON.parse(stored) as VapidKeys;
-        return { publicKey, privateKey: deps.vault.open('instance', 'vapid', privateKey) };
-      })
+      .then((text) => JSON.parse(text) as { publicKey: string; privateKey: string })
       .catch((error: unknown) => {
-        vapidKeys = undefined;
+        stored = undefined;
         throw error;
       }));
+  /** The pair for sending: only a send opens the private key. */
+  const vapid = async (): Promise<VapidKeys> => {
+    const { publicKey, privateKey } = await storedVapid();
+    return { publicKey, privateKey: deps.vault.open('instance', 'vapid', privateKey) };
+  };
   const senders = deps.senders(vapid);
 
   async function sendTo(
@@ -174,7 +176,7 @@ export function createChannelsService(deps: {
     },
 
     async publicKey() {
-      return (await vapid()).publicKey;
+      return (await storedVapid()).publicKey;
     },
 
     dispatch: {

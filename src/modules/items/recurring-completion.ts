@@ -65,7 +65,7 @@ export async function advanceRecurring(
     const patch = {
       ...rest,
       ...(change.row.status !== 'todo' ? { status: 'todo' as const } : {}),
-      ...(Boolean(change.row.is_completed) ? { is_completed: 0 } : {}),
+      ...(change.row.is_completed ? { is_completed: 0 } : {}),
       due_at: next.toISOString(),
       ...(remindAt !== null ? { remind_at: new Date(Date.parse(remindAt) + shift).toISOString() } : {}),
     };

@@ -17,7 +17,7 @@ import { findDueReminders, insertFireOnce, pruneFires, setFireEvent } from './re
 
 const DAY_MS = 24 * 3600_000;
 /** Later than this after remind_at (the service was down), a reminder is logged as missed instead of sent. */
-export const MISSED_AFTER_MS = DAY_MS;
+const MISSED_AFTER_MS = DAY_MS;
 /** The log keeps 7 days; the scan looks back as far, so a pruned fire can never fire again. */
 const KEEP_MS = 7 * DAY_MS;
 const BATCH = 200;

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { add } from './add.js';
 import { archive } from './archive.js';
+import { channels } from './channels.js';
 import { done } from './done.js';
 import { edit } from './edit.js';
 import { exportCommand } from './export.js';
@@ -13,6 +14,7 @@ import { projects } from './projects.js';
 import { rm } from './rm.js';
 import { search } from './search.js';
 import { show } from './show.js';
+import { snooze } from './snooze.js';
 import { undone } from './undone.js';
 import { voice } from './voice.js';
 import { watch } from './watch.js';
@@ -32,6 +34,8 @@ export const COMMANDS: readonly Command[] = [
   archive,
   rm,
   edit,
+  snooze,
+  channels,
   projects,
   voice,
   exportCommand,

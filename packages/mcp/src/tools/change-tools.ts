@@ -25,6 +25,19 @@ const UpdateInput = z.object({
     .optional()
     .describe('The complete new set of tag names: it replaces the current tags.'),
   status: ItemStatus.optional().describe('backlog, todo, doing, done (completes the item) or archived.'),
+  recurrence: z
+    .object({
+      rule: z
+        .string()
+        .min(1)
+        .max(500)
+        .describe('RFC 5545 RRULE: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL; e.g. FREQ=WEEKLY;BYDAY=MO'),
+      from: z.enum(['due', 'completion']).describe('due: the next occurrence follows the previous due date; completion: it follows the moment of completion'),
+    })
+    .nullable()
+    .optional()
+    .describe('Make the item repeat (it needs a due_at); null ends the repetition. Completing a repeating item moves it to its next occurrence.'),
+  remind_at: DateTimeInput.nullable().optional().describe("When to remind the user, ISO 8601 with the user's offset; null clears the reminder."),
 });
 
 export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
@@ -45,6 +58,27 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
         if (project !== undefined) patch.project_id = await ctx.resolveProject(project);
         const item = await ctx.view(await ctx.api.updateItem(id, patch));
         return toolResult(`Updated ${describeItem(item, await ctx.timeZone())}`, OneItem, { item });
+      }),
+  );
+
+  server.registerTool(
+    'snooze_item',
+    {
+      title: 'Snooze a reminder',
+      description:
+        "Remind the user about an item again later: either in `minutes` (1..10080) from now, or at `until` (ISO 8601 with the user's offset). Give exactly one.",
+      inputSchema: z.object({
+        id: Id,
+        minutes: z.number().int().min(1).max(10080).optional().describe('Remind again this many minutes from now.'),
+        until: DateTimeInput.optional().describe('Remind again at this date-time.'),
+      }),
+      outputSchema: OneItem,
+      annotations: { title: 'Snooze a reminder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ id, minutes, until }) =>
+      guarded(async () => {
+        const item = await ctx.view(await ctx.api.snoozeItem(id, { ...(minutes !== undefined ? { minutes } : {}), ...(until !== undefined ? { until } : {}) }));
+        return toolResult(`Snoozed ${describeItem(item, await ctx.timeZone())} until ${item.remind_at ?? 'never'}`, OneItem, { item });
       }),
   );
 

@@ -1,0 +1,37 @@
+import { UsageError, type Command } from '../command.js';
+import { dueAt } from '../due.js';
+import { resolveItemId } from '../resolve.js';
+import { printItem } from './item-command.js';
+
+const DURATION = /^(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?)$/i;
+const MINUTES: Record<string, number> = { m: 1, h: 60, d: 1440 };
+
+export const snooze: Command = {
+  name: 'snooze',
+  summary: 'remind again later',
+  usage: 'cin snooze ID DURATION',
+  manual: `Sets the item's reminder to later: DURATION is 30m, 2h or 1d from now (at most 7 days), or a
+time in words ("tomorrow 9am") or ISO 8601, read in your time zone by the server.
+
+Example:
+  cin snooze 3fa9c2e1 2h`,
+  options: {},
+  async run(ctx) {
+    if (ctx.positionals.length < 2) throw new UsageError('an item ID and a DURATION are required');
+    const [given, ...rest] = ctx.positionals;
+    const when = rest.join(' ');
+    const inbox = await ctx.client();
+    const m = DURATION.exec(when.trim());
+    let input: { minutes: number } | { until: string };
+    if (m) {
+      input = { minutes: Number(m[1]) * MINUTES[m[2]!.charAt(0).toLowerCase()]! };
+    } else {
+      const until = await dueAt(inbox, when);
+      if (until === null) throw new UsageError(`"${when}" is not a duration (30m, 2h, 1d) or a time`);
+      input = { until };
+    }
+    const item = await inbox.reminders.snooze(await resolveItemId(inbox, given!), input);
+    await printItem(ctx, inbox, item, 'snoozed');
+    return 0;
+  },
+};

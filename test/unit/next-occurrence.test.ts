@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { checkRecurrence } from '../../src/modules/recurrence/rrule-subset.js';
+import { nextOccurrence } from '../../src/modules/recurrence/next-occurrence.js';
+
+const next = (rule: string, due: string, o: { from?: 'due' | 'completion'; zone?: string; completedAt?: string; completed?: number } = {}) =>
+  nextOccurrence({
+    recurrence: { rule, from: o.from ?? 'due' },
+    zone: o.zone ?? 'Europe/Berlin',
+    due: new Date(due),
+    completedAt: new Date(o.completedAt ?? due),
+    completed: o.completed ?? 1,
+  })?.toISOString() ?? null;
+
+describe('nextOccurrence', () => {
+  it.each([
+    // 09:00 Berlin stays 09:00 across both daylight-saving changes.
+    ['FREQ=DAILY', '2026-03-28T08:00:00.000Z', '2026-03-29T07:00:00.000Z'],
+    ['FREQ=WEEKLY;BYDAY=MO', '2026-10-19T07:00:00.000Z', '2026-10-26T08:00:00.000Z'],
+    ['FREQ=DAILY;INTERVAL=3', '2026-11-22T08:00:00.000Z', '2026-11-25T08:00:00.000Z'],
+    ['FREQ=WEEKLY;BYDAY=MO,WE,FR', '2026-11-25T08:00:00.000Z', '2026-11-27T08:00:00.000Z'],
+    ['FREQ=MONTHLY;BYMONTHDAY=15', '2026-11-15T08:00:00.000Z', '2026-12-15T08:00:00.000Z'],
+    ['FREQ=MONTHLY;BYMONTHDAY=-1', '2026-01-31T08:00:00.000Z', '2026-02-28T08:00:00.000Z'],
+    ['FREQ=YEARLY', '2026-02-01T08:00:00.000Z', '2027-02-01T08:00:00.000Z'],
+  ])('%s after %s is %s', (rule, due, expected) => {
+    expect(next(rule, due)).toBe(expected);
+  });
+
+  it('ends at COUNT (occurrences completed so far) and at UNTIL', () => {
+    expect(next('FREQ=DAILY;COUNT=3', '2026-11-22T08:00:00.000Z', { completed: 2 })).toBe('2026-11-23T08:00:00.000Z');
+    expect(next('FREQ=DAILY;COUNT=3', '2026-11-22T08:00:00.000Z', { completed: 3 })).toBeNull();
+    expect(next('FREQ=DAILY;UNTIL=20261123T000000Z', '2026-11-22T08:00:00.000Z')).toBeNull();
+  });
+
+  it('from completion counts from the day it was completed, at the due time of day', () => {
+    expect(next('FREQ=DAILY;INTERVAL=2', '2026-11-01T08:00:00.000Z', { from: 'completion', completedAt: '2026-11-20T18:00:00.000Z' })).toBe(
+      '2026-11-22T08:00:00.000Z',
+    );
+  });
+});
+
+describe('checkRecurrence', () => {
+  it('normalizes the subset and refuses everything else', () => {
+    expect(checkRecurrence({ rule: 'rrule:freq=weekly;byday=mo', from: 'due' })).toEqual({ rule: 'FREQ=WEEKLY;BYDAY=MO', from: 'due' });
+    for (const rule of [
+      'FREQ=HOURLY',
+      'FREQ=DAILY;BYHOUR=9',
+      'INTERVAL=2',
+      'FREQ=DAILY;COUNT=2;UNTIL=20270101',
+      'FREQ=DAILY;FREQ=WEEKLY',
+      'FREQ=MONTHLY;BYMONTHDAY=0',
+      'nonsense',
+    ])
+      expect(() => checkRecurrence({ rule, from: 'due' }), rule).toThrow();
+  });
+});
