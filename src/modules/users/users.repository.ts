@@ -5,7 +5,7 @@ export type UserRow = Omit<UsersTable, 'search_slot' | 'search_unordered'>;
 
 const USER_COLUMNS = ['id', 'email', 'email_key', 'plan', 'timezone', 'password_hash', 'created_at', 'updated_at', 'reminder_default'] as const;
 
-export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+export async function insertUser(db: Executor, row: Omit<UserRow, 'reminder_default'>): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 
