@@ -29,7 +29,10 @@ export async function up(db: AnyDb): Promise<void> {
   // The scheduler's scan: only items with a reminder set.
   await db.schema.createIndex('items_remind_at_idx').on('items').columns(['remind_at']).where(sql.ref('remind_at'), 'is not', null).execute();
 
-  await db.schema.alterTable('webhooks').addColumn('kind', 'text', (c) => c.notNull().defaultTo('webhook')).execute();
+  await db.schema
+    .alterTable('webhooks')
+    .addColumn('kind', 'text', (c) => c.notNull().defaultTo('webhook'))
+    .execute();
   await db.schema.alterTable('webhooks').addColumn('target', 'text').execute();
 }
 

@@ -84,7 +84,8 @@ export function createCapture(deps: CaptureDeps): Capture {
       ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
     }
     if (recurrence && fields.due_at === null) throw badRequest('a recurrence needs a due_at: give one in the same request', 'recurrence');
-    if (fields.due_at !== null && input.remind_at === undefined) remindAt = defaultRemindAt(fields.due_at, (await deps.recurrence.prefs(db, user.id)).reminder_default);
+    if (fields.due_at !== null && input.remind_at === undefined)
+      remindAt = defaultRemindAt(fields.due_at, (await deps.recurrence.prefs(db, user.id)).reminder_default);
     const stamped = () =>
       newItemRow({
         id: deps.newId(),

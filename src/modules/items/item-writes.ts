@@ -91,7 +91,11 @@ export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; event
       for (const name of change.events) {
         if (occ && name === 'item.completed') {
           // The occurrence as completed; the item itself has moved on (item.updated follows).
-          events.push({ name, item: { ...item, is_completed: true, status: 'done', due_at: occ.due_at, remind_at: occ.remind_at }, next_due_at: occ.next_due_at });
+          events.push({
+            name,
+            item: { ...item, is_completed: true, status: 'done', due_at: occ.due_at, remind_at: occ.remind_at },
+            next_due_at: occ.next_due_at,
+          });
         } else events.push({ name, item });
       }
     }

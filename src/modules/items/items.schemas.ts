@@ -6,12 +6,12 @@ export const ItemStatusSchema = StringEnum(['backlog', 'todo', 'doing', 'done', 
 export const ItemTypeSchema = StringEnum(['note', 'todo']);
 
 const recurrenceFields = {
-    rule: Type.String({
-      minLength: 1,
-      maxLength: 500,
-      description: 'RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL',
-    }),
-    from: StringEnum(['due', 'completion'], { description: 'due: the next occurrence follows the previous due date; completion: it follows the completion' }),
+  rule: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    description: 'RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL',
+  }),
+  from: StringEnum(['due', 'completion'], { description: 'due: the next occurrence follows the previous due date; completion: it follows the completion' }),
 };
 export const RecurrenceSchema = Type.Object(recurrenceFields, { $id: 'Recurrence', title: 'Recurrence', description: 'a repeating schedule; needs a due_at' });
 /** Request bodies validate it inline (their validator does not resolve shared $refs). */

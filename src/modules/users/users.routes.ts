@@ -29,7 +29,9 @@ export const MeSchema = Type.Object(
 const PatchMeBody = Type.Object({
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA name, e.g. Europe/Berlin' })),
   reminder_default: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 0, maximum: 10080 }), Type.Null()], { description: 'minutes before due_at (0..10080), or null for no automatic reminders' }),
+    Type.Union([Type.Integer({ minimum: 0, maximum: 10080 }), Type.Null()], {
+      description: 'minutes before due_at (0..10080), or null for no automatic reminders',
+    }),
   ),
 });
 

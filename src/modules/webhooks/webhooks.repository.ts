@@ -33,7 +33,14 @@ export async function countWebhooks(db: Executor, userId: string): Promise<numbe
 }
 
 export async function findWebhooks(db: Executor, userId: string): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('user_id', '=', userId).where('kind', '=', 'webhook').orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('webhooks')
+    .select(WEBHOOK_COLUMNS)
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'webhook')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findWebhookById(db: Executor, userId: string, id: string): Promise<WebhookRow | undefined> {

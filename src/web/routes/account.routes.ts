@@ -32,10 +32,9 @@ const fieldOf = (error: AppError): keyof NonNullable<AccountPageData['errors']> 
   return named === 'current_password' || named === 'new_password' || named === 'confirmation' ? named : 'form';
 };
 
-export const accountRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'accountSettings' | 'transfer' | 'users' | 'emailIn'> & { cookies: SessionCookies }> = async (
-  app,
-  { accountSettings, transfer, users, emailIn, cookies },
-) => {
+export const accountRoutes: FastifyPluginAsyncTypebox<
+  Pick<Services, 'accountSettings' | 'transfer' | 'users' | 'emailIn'> & { cookies: SessionCookies }
+> = async (app, { accountSettings, transfer, users, emailIn, cookies }) => {
   /** The account page of the signed-in user; the routes below redirect signed-out browsers first. */
   function session(request: FastifyRequest): { user: SessionUser; token: string } | null {
     const { user, sessionToken } = webContext(request);
