@@ -221,7 +221,7 @@ export const JS = `
   // on its way) and keeps the focus where it was. The capture box and the Undo toast are outside
   // the regions, so they are never touched. A hidden tab closes its stream and, when shown again,
   // reopens it after the last change it saw; EventSource reconnects by itself after a network error.
-  var LIVE_REGIONS = ['lists', 'subtasks', 'item-view', 'item-notes', 'item-manage'];
+  var LIVE_REGIONS = ['lists', 'sidebar', 'subtasks', 'item-view', 'item-notes', 'item-manage'];
   var liveRegions = function () { return LIVE_REGIONS.map(function (id) { return document.getElementById(id); }).filter(Boolean); };
   if (window.EventSource && window.fetch && window.DOMParser && liveRegions().length > 0) {
     var source = null;
@@ -232,11 +232,12 @@ export const JS = `
     var retries = 0;
     var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
     var inRegion = function (el) { return el && liveRegions().some(function (r) { return r.contains(el); }); };
-    var busy = function () {
+    // A region the user is busy in (typing in one of its fields, its ⋯ menu open) is left as it is
+    // and fetched again once they leave it; the other regions are replaced meanwhile.
+    var held = function (region) {
       var active = document.activeElement;
-      if (acting > 0 || fetching) return true;
-      if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && inRegion(active)) return true;
-      return liveRegions().some(function (r) { return r.querySelector('details.more[open]'); });
+      if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && region.contains(active)) return true;
+      return region.querySelector('details.more[open]') !== null;
     };
     // Where the focus is, as the nearest element with an id and the place among its focusables,
     // so the same control of the same row gets it back in the new copy.
@@ -259,6 +260,7 @@ export const JS = `
       liveRegions().forEach(function (mine) {
         var theirs = fresh.getElementById(mine.id);
         if (!theirs) return;
+        if (held(mine)) { pending = true; return; }
         // What the user opened or typed in a region stays: open disclosures, edited fields.
         mine.querySelectorAll('details[id]').forEach(function (d) { var t = theirs.querySelector('#' + CSS.escape(d.id)); if (t) t.open = d.open; });
         mine.querySelectorAll('input[id], textarea[id]').forEach(function (f) {
@@ -272,15 +274,16 @@ export const JS = `
     var refresh = function () {
       refreshTimer = null;
       if (document.hidden) { pending = true; return; }
-      if (busy()) { pending = true; refreshTimer = setTimeout(refresh, 1000); return; }
+      // An action on its way brings its own fresh copy; this one is fetched after it.
+      if (acting > 0 || fetching) { pending = true; refreshTimer = setTimeout(refresh, 1000); return; }
       pending = false;
       fetching = true;
       fetch(window.location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } })
         .then(function (res) { if (!res.ok || res.redirected) throw new Error('status ' + res.status); return res.text(); })
         .then(function (text) {
           fetching = false;
-          // Something the user started meanwhile wins; the page is fetched again once they are done.
-          if (busy()) { pending = true; refreshTimer = setTimeout(refresh, 1000); return; }
+          // An action started meanwhile wins; the page is fetched again after it.
+          if (acting > 0) { pending = true; refreshTimer = setTimeout(refresh, 1000); return; }
           replaceRegions(text);
           document.documentElement.setAttribute('data-live-updated', String(Date.now()));
         }, function () { fetching = false; });
@@ -314,6 +317,7 @@ export const JS = `
     });
     // A deferred refresh runs as soon as the user leaves the field or closes the menu.
     document.addEventListener('focusout', function () { if (pending && !refreshTimer) soon(); });
+    document.addEventListener('toggle', function () { if (pending && !refreshTimer) soon(); }, true);
     if (!document.hidden) open();
   }
 
