@@ -186,6 +186,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       items,
       keys,
       limits,
+      live,
       pairing,
       projects,
       quickAdd,

@@ -122,6 +122,7 @@ export const JS = `
   // reversible action offers Undo in a toast. Anything unexpected falls back to the plain form.
   var toast = document.querySelector('[data-toast]');
   var toastTimer = null;
+  var acting = 0;
   var REGIONS = ['lists', 'subtasks'];
   var post = function (url, data) {
     return fetch(url, { method: 'POST', body: data, credentials: 'same-origin' }).then(function (res) {
@@ -195,7 +196,9 @@ export const JS = `
     event.preventDefault();
     if (button) button.disabled = true;
     var data = new URLSearchParams(new FormData(form));
+    acting += 1;
     post(url, data)
+      .finally(function () { acting -= 1; })
       .then(function (text) {
         var undoAction = action === 'toggle' && row ? inverse('toggle', form, row) : inverse(action, form, row);
         if (undoAction) undoAction.focus = row ? row.id : null;
@@ -210,6 +213,113 @@ export const JS = `
         form.requestSubmit(button || undefined);
       });
   });
+
+  // Live: an open list or item page follows the user's change stream (GET /live, the API's stream
+  // under the session) and, when something changed elsewhere (a capture through the API, a tab),
+  // fetches itself again and replaces its live regions, as an action in place does. Debounced; it
+  // waits while the user is busy in a region (typing in a field there, a ⋯ menu open, an action
+  // on its way) and keeps the focus where it was. The capture box and the Undo toast are outside
+  // the regions, so they are never touched. A hidden tab closes its stream and, when shown again,
+  // reopens it after the last change it saw; EventSource reconnects by itself after a network error.
+  var LIVE_REGIONS = ['lists', 'sidebar', 'subtasks', 'item-view', 'item-notes', 'item-manage'];
+  var liveRegions = function () { return LIVE_REGIONS.map(function (id) { return document.getElementById(id); }).filter(Boolean); };
+  if (window.EventSource && window.fetch && window.DOMParser && liveRegions().length > 0) {
+    var source = null;
+    var lastId = '';
+    var refreshTimer = null;
+    var pending = false;
+    var fetching = false;
+    var retries = 0;
+    var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
+    var inRegion = function (el) { return el && liveRegions().some(function (r) { return r.contains(el); }); };
+    // A region the user is busy in (typing in one of its fields, its ⋯ menu open) is left as it is
+    // and fetched again once they leave it; the other regions are replaced meanwhile.
+    var held = function (region) {
+      var active = document.activeElement;
+      if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && region.contains(active)) return true;
+      return region.querySelector('details.more[open]') !== null;
+    };
+    // Where the focus is, as the nearest element with an id and the place among its focusables,
+    // so the same control of the same row gets it back in the new copy.
+    var focusPlace = function () {
+      var active = document.activeElement;
+      if (!inRegion(active)) return null;
+      var holder = active.id ? active : active.parentElement && active.parentElement.closest('[id]');
+      if (!holder) return null;
+      return { id: holder.id, index: holder === active ? -1 : Array.prototype.indexOf.call(holder.querySelectorAll(FOCUSABLE), active) };
+    };
+    var refocus = function (place) {
+      if (!place) return;
+      var holder = document.getElementById(place.id);
+      var target = holder && (place.index < 0 ? holder : holder.querySelectorAll(FOCUSABLE)[place.index]);
+      if (target) target.focus({ preventScroll: true });
+    };
+    var replaceRegions = function (text) {
+      var fresh = new DOMParser().parseFromString(text, 'text/html');
+      var place = focusPlace();
+      liveRegions().forEach(function (mine) {
+        var theirs = fresh.getElementById(mine.id);
+        if (!theirs) return;
+        if (held(mine)) { pending = true; return; }
+        // What the user opened or typed in a region stays: open disclosures, edited fields.
+        mine.querySelectorAll('details[id]').forEach(function (d) { var t = theirs.querySelector('#' + CSS.escape(d.id)); if (t) t.open = d.open; });
+        mine.querySelectorAll('input[id], textarea[id]').forEach(function (f) {
+          var t = theirs.querySelector('#' + CSS.escape(f.id));
+          if (t && f.value !== f.defaultValue) t.value = f.value;
+        });
+        mine.replaceWith(theirs);
+      });
+      refocus(place);
+    };
+    var refresh = function () {
+      refreshTimer = null;
+      if (document.hidden) { pending = true; return; }
+      // An action on its way brings its own fresh copy; this one is fetched after it.
+      if (acting > 0 || fetching) { pending = true; refreshTimer = setTimeout(refresh, 1000); return; }
+      pending = false;
+      fetching = true;
+      fetch(window.location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+        .then(function (res) { if (!res.ok || res.redirected) throw new Error('status ' + res.status); return res.text(); })
+        .then(function (text) {
+          fetching = false;
+          // An action started meanwhile wins; the page is fetched again after it.
+          if (acting > 0) { pending = true; refreshTimer = setTimeout(refresh, 1000); return; }
+          replaceRegions(text);
+          document.documentElement.setAttribute('data-live-updated', String(Date.now()));
+        }, function () { fetching = false; });
+    };
+    var soon = function () {
+      if (refreshTimer) clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(refresh, 300);
+    };
+    var open = function () {
+      if (source) return;
+      source = new EventSource('/live' + (lastId ? '?cursor=' + encodeURIComponent(lastId) : ''));
+      source.addEventListener('open', function () { retries = 0; document.documentElement.setAttribute('data-live', 'open'); });
+      source.addEventListener('change', function (event) { if (event.lastEventId) lastId = event.lastEventId; soon(); });
+      source.addEventListener('error', function () {
+        document.documentElement.setAttribute('data-live', 'closed');
+        if (!source || source.readyState !== 2) return;
+        // Refused (signed out, too many streams, a cursor too old): the browser does not retry, so
+        // this page does, a few times, from the newest change, and fetches itself once.
+        source = null;
+        lastId = '';
+        if (retries < 5) { retries += 1; setTimeout(function () { if (!document.hidden && !source) { open(); soon(); } }, 30000); }
+      });
+    };
+    var close = function () { if (source) { source.close(); source = null; } };
+    document.addEventListener('visibilitychange', function () {
+      if (document.hidden) { close(); return; }
+      // Without a change seen, the stream starts at the newest one: fetch once for what came meanwhile.
+      if (!lastId) pending = true;
+      open();
+      if (pending) soon();
+    });
+    // A deferred refresh runs as soon as the user leaves the field or closes the menu.
+    document.addEventListener('focusout', function () { if (pending && !refreshTimer) soon(); });
+    document.addEventListener('toggle', function () { if (pending && !refreshTimer) soon(); }, true);
+    if (!document.hidden) open();
+  }
 
   // Destructive forms and buttons ask first.
   document.addEventListener('submit', function (event) {

@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
 import { itemRoutes } from './routes/item.routes.js';
+import { webLiveRoutes } from './routes/live.routes.js';
 import { projectsRoutes } from './routes/projects.routes.js';
 import { settingsRoutes, type WebhookSource } from './routes/settings.routes.js';
 import { installWebSession } from './session.js';
@@ -33,6 +34,7 @@ export type WebServices = Pick<
   | 'items'
   | 'keys'
   | 'limits'
+  | 'live'
   | 'pairing'
   | 'projects'
   | 'quickAdd'
@@ -86,6 +88,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       items,
       keys,
       limits,
+      live,
       pairing,
       projects,
       quickAdd,
@@ -116,5 +119,6 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(settingsRoutes, { keys, transfer, users, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { clock, limits, pairing });
     await pages.register(adminRoutes, { instance, users });
+    await pages.register(webLiveRoutes, { accounts, limits, live });
   });
 };

@@ -1,11 +1,9 @@
-import { fastifySSE } from '@fastify/sse';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
 import { errorResponses } from '../../schemas/common.js';
-import type { ChangeSink } from './live.service.js';
+import { installChangeStreams, sseSink } from './sse-sink.js';
 
 const StreamQuery = Type.Object({
   cursor: Type.Optional(
@@ -21,28 +19,9 @@ const STREAM_FORMAT =
   'Server-Sent Events. Each change: `id: <its cursor>`, `event: change`, `data: <the change as in GET /changes>` (schema Change). ' +
   'A comment line (`: heartbeat`) every 15 s keeps proxies from closing an idle stream.';
 
-/** The SSE response as a sink: @fastify/sse writes the framing and waits for the socket to drain. */
-function sseSink(reply: FastifyReply): ChangeSink {
-  return {
-    start: () => {
-      reply.sse.keepAlive();
-      reply.sse.sendHeaders();
-      // Node holds a response's head until its first body write; a client must not wait for the
-      // first change or keep-alive to learn that its stream is open.
-      reply.raw.flushHeaders();
-    },
-    send: (change) => reply.sse.send({ id: change.cursor, event: 'change', data: change }),
-    end: () => reply.sse.close(),
-    onClose: (callback) => reply.sse.onClose(callback),
-  };
-}
-
 export const liveRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'live'>> = async (app, { live }) => {
   // Registered here, so its route hook and reply decoration reach this plugin's routes only.
-  await app.register(fastifySSE, { heartbeatInterval: live.keepAliveMs });
-  // Before the server stops accepting: open streams end at once (their clients reconnect elsewhere)
-  // instead of holding the shutdown until close-with-grace gives up.
-  app.addHook('preClose', async () => live.endAll());
+  await installChangeStreams(app, live);
 
   app.get(
     '/changes/stream',

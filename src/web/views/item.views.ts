@@ -95,7 +95,7 @@ function manageSection(d: ItemPageData): SafeHtml {
   const base = `/inbox/items/${d.item.id}`;
   const name = itemName(d.item);
   const archived = d.item.status === 'archived';
-  return html`<section class="card" aria-labelledby="manage-heading"><h2 id="manage-heading">Archive or delete</h2>
+  return html`<section class="card" id="item-manage" aria-labelledby="manage-heading"><h2 id="manage-heading">Archive or delete</h2>
   <div class="actions-row">
     <form method="post" action="${base}/${archived ? 'unarchive' : 'archive'}">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button type="submit">${archived ? 'Unarchive' : 'Archive'}</button></form>
     <form method="post" action="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button class="danger" type="submit">Delete</button></form>
@@ -111,11 +111,13 @@ export function itemPage(d: ItemPageData): string {
   // A note is not a task: it has no status of its own to show; a todo shows where it stands.
   const kind = d.item.type === 'note' ? (d.item.status === 'archived' ? 'Note · Archived' : 'Note') : STATUS_LABELS[d.item.status];
   const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/items">All items</a> › <a href="/projects/${d.item.project_id}">${project?.name ?? 'Project'}</a>${d.parent ? html` › <a href="/inbox/items/${d.parent.id}">${itemName(d.parent)}</a>` : ''}</nav>
+<div id="item-view">
 <div class="item-head">
 <form method="post" action="${self}/toggle">${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check big" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? 'Mark not done' : 'Mark done'}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button></form>
 <h1 class="item-title${done ? ' done' : ''}">${name}</h1>
 </div>
 <p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
+</div>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${
   d.stale
@@ -124,7 +126,7 @@ ${
     : ''
 }
 ${d.errors.form ? html`<div class="alert error" role="alert">${sentence(d.errors.form)}</div>` : ''}
-${notes}
+<div id="item-notes">${notes}</div>
 ${editForm(d)}
 ${subtasksSection(d)}
 ${manageSection(d)}`;

@@ -12,7 +12,7 @@ export interface SidebarData {
 /** Projects with their counts and the tags to filter by: beside the list on a desktop, below it on a phone. */
 export function sidebar(d: SidebarData): SafeHtml {
   const current = (yes: boolean) => (yes ? html` aria-current="page"` : '');
-  return html`<aside class="sidebar" aria-label="Projects and tags">
+  return html`<aside class="sidebar" id="sidebar" aria-label="Projects and tags">
   <h2 id="projects-heading">Projects</h2>
   <ul class="nav-list" aria-labelledby="projects-heading">
     ${d.projects.map((p) => html`<li><a href="/projects/${p.id}"${current(p.id === d.currentProject)}><span>${p.name}</span><span class="count" aria-label="${p.item_count} items">${p.item_count}</span></a></li>`)}
