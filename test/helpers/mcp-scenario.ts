@@ -19,6 +19,9 @@ export const TOOL_NAMES = [
   'archive_item',
   'capture',
   'complete_item',
+  'create_project',
+  'delete_item',
+  'get_current_time',
   'get_item',
   'list_items',
   'list_projects',
@@ -34,7 +37,7 @@ const dueText = (day: string, year: number, time: string): string => `${day}${ne
 
 /** Every tool through the given transport, each checked against the API. Shared by the stdio and HTTP suites. */
 export function itServesEveryTool(get: () => ToolFixture): void {
-  it('lists the eleven tools with input and output schemas, descriptions and annotations', async () => {
+  it('lists the fourteen tools with input and output schemas, descriptions and annotations', async () => {
     const { tools } = await get().mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -44,11 +47,13 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['search', 'list_items', 'get_item', 'list_projects', 'parse_text'])
+    for (const name of ['search', 'list_items', 'get_item', 'list_projects', 'parse_text', 'get_current_time'])
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
-    for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item'])
+    for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item', 'delete_item', 'create_project'])
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.get('archive_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(byName.get('delete_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false });
+    expect(byName.get('create_project')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('complete_item')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(byName.get('capture')?.inputSchema.required).toEqual(['text']);
@@ -217,6 +222,41 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     expect(first.text).toMatch(/^Archived 'Old idea' → Inbox, archived · id /);
     const again = await callOk(mcp, 'archive_item', { id: item.id });
     expect(again.structured.item.archived_at).toBe(first.structured.item.archived_at);
+  });
+
+  it('delete_item deletes the item for good, and deleting it again is not_found', async () => {
+    const { mcp, api } = get();
+    const item = await capture(api, 'Spam to throw away');
+    const { structured, text } = await callOk(mcp, 'delete_item', { id: item.id });
+    expect(structured).toEqual({ deleted: { id: item.id, title: 'Spam to throw away' } });
+    expect(text).toMatch(/^Deleted 'Spam to throw away'/);
+    expect((await api.get(`items/${item.id}`)).status).toBe(404);
+    expect(await callError(mcp, 'delete_item', { id: item.id })).toMatch(/not_found/);
+  });
+
+  it('create_project makes a project that capture can then file into, and a name that exists answers that project', async () => {
+    const { mcp, api } = get();
+    const name = `Garden ${Date.now()}`;
+    const { structured, text } = await callOk(mcp, 'create_project', { name });
+    expect(structured.project.name).toBe(name);
+    expect(text).toBe(`Created project ${name} · id ${structured.project.id}`);
+    const filed = await callOk(mcp, 'capture', { text: 'plant the tulip bulbs', project: name.toLowerCase(), parse: false });
+    expect(filed.structured.item.project_id).toBe(structured.project.id);
+    expect(ok(await api.get('projects')).projects.some((p: { id: string }) => p.id === structured.project.id)).toBe(true);
+    const again = await callOk(mcp, 'create_project', { name: ` ${name.toUpperCase()} ` });
+    expect(again.structured.project).toEqual(structured.project);
+  });
+
+  it("get_current_time answers the user's zone and local time with its offset", async () => {
+    const { mcp } = get();
+    const before = Date.now();
+    const { structured, text } = await callOk(mcp, 'get_current_time');
+    expect(structured.timezone).toBe('Europe/Berlin');
+    expect(structured.now).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/);
+    // The local wall clock with its offset names the same instant as now_utc (to the second).
+    expect(Math.abs(Date.parse(structured.now) - Date.parse(structured.now_utc))).toBeLessThan(1000);
+    expect(Date.parse(structured.now_utc)).toBeGreaterThanOrEqual(before - 1000);
+    expect(text).toBe(`It is ${structured.weekday} ${structured.now} in Europe/Berlin.`);
   });
 
   it('list_projects lists the projects with the Inbox as default', async () => {

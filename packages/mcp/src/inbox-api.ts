@@ -35,10 +35,13 @@ export interface InboxApi {
   /** The bulk toggle with `is_completed`: sets the value, never flips. */
   setCompleted(id: string, done: boolean): Promise<BulkResult>;
   archiveItem(id: string): Promise<Item>;
+  /** DELETE /items/{id}: the item and its subtasks. */
+  deleteItem(id: string): Promise<void>;
   /** POST /items/{id}/snooze: remind_at becomes now + minutes, or `until`. */
   snoozeItem(id: string, input: { minutes?: number; until?: string }): Promise<Item>;
   organizeItem(id: string): Promise<CapturedItem>;
   listProjects(): Promise<Project[]>;
+  createProject(name: string): Promise<Project>;
 }
 
 /**

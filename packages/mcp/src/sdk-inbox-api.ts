@@ -25,9 +25,11 @@ export function inboxApiFromSdk(inbox: CaptureInbox): InboxApi {
     updateItem: (id, patch) => inbox.items.update(id, patch),
     setCompleted: (id, done) => inbox.items.bulk({ op: 'toggle', ids: [id], payload: { is_completed: done } }),
     archiveItem: (id) => inbox.items.archive(id),
+    deleteItem: (id) => inbox.items.delete(id),
     snoozeItem: (id, input) => inbox.reminders.snooze(id, input),
     organizeItem: (id) => inbox.items.organize(id),
     listProjects: () => inbox.projects.list(),
+    createProject: (name) => inbox.projects.create({ name }),
   };
 }
 

@@ -4,6 +4,8 @@ import { ToolContext, type ToolCache } from './tool-context.js';
 import { registerCaptureTool } from './tools/capture-tool.js';
 import { registerParseTool } from './tools/parse-tool.js';
 import { registerChangeTools } from './tools/change-tools.js';
+import { registerContextTools } from './tools/context-tools.js';
+import { registerProjectTools } from './tools/project-tools.js';
 import { registerReadTools } from './tools/read-tools.js';
 
 export const SERVER_NAME = 'capture-inbox';
@@ -23,6 +25,11 @@ export const TOOL_NAMES = [
   'archive_item',
   'list_projects',
   'organize_item',
+  'parse_text',
+  'snooze_item',
+  'delete_item',
+  'create_project',
+  'get_current_time',
 ] as const;
 
 export interface InboxMcpServerOptions {
@@ -42,7 +49,8 @@ export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions)
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       instructions:
         "Capture Inbox is the user's inbox of notes and todos. Use capture for anything the user wants to remember or do; " +
-        'search and list_items to find items; get_item, update_item, complete_item, archive_item and organize_item on one item by its id.',
+        'search and list_items to find items; get_item, update_item, complete_item, snooze_item, archive_item, delete_item and organize_item on one item by its id; ' +
+        'get_current_time before writing a date.',
     },
   );
   const ctx = new ToolContext(api, cache, now);
@@ -50,5 +58,7 @@ export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions)
   registerParseTool(server, ctx);
   registerReadTools(server, ctx);
   registerChangeTools(server, ctx);
+  registerProjectTools(server, ctx);
+  registerContextTools(server, ctx, now ?? Date.now);
   return server;
 }

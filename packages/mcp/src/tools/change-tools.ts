@@ -7,6 +7,7 @@ import { DateTimeInput, ItemStatus, OneCapturedItem, OneItem } from '../schemas.
 import type { ToolContext } from '../tool-context.js';
 
 const Id = z.string().min(1).describe('The item id.');
+const DeletedItem = z.object({ deleted: z.object({ id: z.string(), title: z.string().nullable() }) });
 
 const UpdateInput = z.object({
   id: Id,
@@ -119,6 +120,25 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
       guarded(async () => {
         const item = await ctx.view(await ctx.api.archiveItem(id));
         return toolResult(`Archived ${describeItem(item, await ctx.timeZone())}`, OneItem, { item });
+      }),
+  );
+
+  server.registerTool(
+    'delete_item',
+    {
+      title: 'Delete an item',
+      description:
+        'Delete an item and its subtasks for good (there is no undo). Prefer archive_item unless the user asks to delete; ' +
+        'deleting an item that is gone is a not_found error.',
+      inputSchema: z.object({ id: Id }),
+      outputSchema: DeletedItem,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ id }) =>
+      guarded(async () => {
+        const item = await ctx.view(await ctx.api.getItem(id));
+        await ctx.api.deleteItem(id);
+        return toolResult(`Deleted ${describeItem(item, await ctx.timeZone())}`, DeletedItem, { deleted: { id: item.id, title: item.title } });
       }),
   );
 
