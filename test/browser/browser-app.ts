@@ -1,3 +1,4 @@
+import type { AuthUser } from '../../src/modules/users/auth-user.js';
 import type { Browser, Page } from 'playwright-core';
 import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
 import type { DialectName } from '../../src/db/create-db.js';
@@ -9,6 +10,12 @@ import { DESKTOP, launchChromium, newContext } from './chromium.js';
 
 /** The password of every account the browser tests sign up. */
 export const PASSWORD = 'correct horse battery';
+
+/** A signed-up user as the services see a web session's caller, for calling a service directly. */
+export async function sessionUserOf(t: ListeningApp, userId: string): Promise<AuthUser> {
+  const u = await t.services.users.me(userId);
+  return { id: u.id, email: u.email, plan: u.plan, timezone: u.timezone, keyId: null };
+}
 
 export interface Viewport {
   width: number;

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthUser } from '../../src/modules/users/auth-user.js';
 import { seriousViolations } from './axe.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -25,10 +25,7 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
   const rowTitles = (page: Page, group: string) => page.locator(`#${group} > .items > li > .line .title`).allTextContents();
-  const userOf = async (userId: string): Promise<AuthUser> => {
-    const u = await t.services.users.me(userId);
-    return { id: u.id, email: u.email, plan: u.plan, timezone: u.timezone, keyId: null };
-  };
+  const userOf = (userId: string) => sessionUserOf(t, userId);
   const add = async (user: AuthUser, text: string, extra: { due_at?: string; project_id?: string } = {}) =>
     (await t.services.items.capture(user, { text, ...extra })).item;
 

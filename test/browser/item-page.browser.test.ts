@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthUser } from '../../src/modules/users/auth-user.js';
 import { seriousViolations } from './axe.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -24,10 +23,7 @@ describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chr
   });
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
-  const userOf = async (userId: string): Promise<AuthUser> => {
-    const u = await t.services.users.me(userId);
-    return { id: u.id, email: u.email, plan: u.plan, timezone: u.timezone, keyId: null };
-  };
+  const userOf = (userId: string) => sessionUserOf(t, userId);
 
   it('shows an item as a view: notes once, no "Todo · To do", a done control; Edit opens the form in place', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
