@@ -53,7 +53,8 @@ import { createChannelsService, type ChannelsService } from './modules/channels/
 import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/reminder-scheduler.js';
 import { createRemindersService, type RemindersService } from './modules/reminders/reminders.service.js';
 import { createEmailInService, type EmailInService } from './modules/email-in/email-in.service.js';
-import { createEmailInReader, type EmailInReader } from './modules/email-in/mail-reader.js';
+import { lazyEmailInReader } from './modules/email-in/lazy-reader.js';
+import type { EmailInReader } from './modules/email-in/mail-reader.js';
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from './modules/email-in/reader-settings.js';
 
 export interface Services {
@@ -296,20 +297,23 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     options: { ...DEFAULT_LIVE, ...inject.live },
   });
   const emailIn = createEmailInService({ db, clock, addressPattern: config.emailIn?.address });
-  const emailInReader = config.emailIn
-    ? createEmailInReader({
-        db,
-        clock,
-        newId,
-        logger,
-        metrics: metrics.emailIn,
-        imapUrl: config.emailIn.imapUrl,
-        settings: { ...DEFAULT_READER_SETTINGS, ...inject.emailInReader },
-        emailIn,
-        users,
-        items,
-        limits,
-      })
+  const emailInConfig = config.emailIn;
+  const emailInReader = emailInConfig
+    ? lazyEmailInReader(async () =>
+        (await import('./modules/email-in/mail-reader.js')).createEmailInReader({
+          db,
+          clock,
+          newId,
+          logger,
+          metrics: metrics.emailIn,
+          imapUrl: emailInConfig.imapUrl,
+          settings: { ...DEFAULT_READER_SETTINGS, ...inject.emailInReader },
+          emailIn,
+          users,
+          items,
+          limits,
+        }),
+      )
     : undefined;
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
