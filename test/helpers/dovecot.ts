@@ -33,7 +33,7 @@ export interface Dovecot {
   /** EMAIL_IN_IMAP_URL for the mailbox. */
   imapUrl: string;
   /** Puts a message into a mailbox by IMAP APPEND (INBOX unless named). */
-  append(raw: string | Buffer, mailbox?: string): Promise<void>;
+  append(raw: string | Buffer, mailbox?: string, flags?: string[]): Promise<void>;
   /** The messages of a mailbox ([] when it does not exist). */
   list(mailbox: string): Promise<MailMessage[]>;
   /** Stops the server (by its process group, the pid started) and waits until it is gone; start() brings it back on the same port. */
@@ -203,9 +203,9 @@ export async function startDovecot(): Promise<Dovecot> {
         return '';
       }
     },
-    append: (raw, mailbox = 'INBOX') =>
+    append: (raw, mailbox = 'INBOX', flags = []) =>
       withClient(async (client) => {
-        await client.append(mailbox, typeof raw === 'string' ? Buffer.from(raw) : raw);
+        await client.append(mailbox, typeof raw === 'string' ? Buffer.from(raw) : raw, flags);
       }),
     list: (mailbox) =>
       withClient(async (client) => {

@@ -306,6 +306,21 @@ describe.skipIf(lacking(DOVECOT))('email to inbox', () => {
       }
     }, 30_000);
 
+    it('finishes a move cut short by a crash (flagged captured, still in the mailbox) and leaves other read mail alone', async () => {
+      const a = await person();
+      const id = await send({ to: a.address, subject: 'Moved twice' });
+      await landed('Processed', id);
+      // The same message again as a crash leaves it (flagged, not moved), and one a person has read.
+      const readByHand = uniqueMessageId();
+      await dovecot.append(rawMail({ to: a.address, subject: 'Read by hand', messageId: readByHand }), 'INBOX', ['\\Seen']);
+      await dovecot.append(rawMail({ to: a.address, subject: 'Moved twice', messageId: id }), 'INBOX', ['\\Seen', '$CaptureInboxCaptured']);
+      await landed('Processed', id, 2);
+      expect((await a.items()).map((i: JsonBody) => i.title)).toEqual(['Moved twice']);
+      const inbox = await dovecot.list('INBOX');
+      expect(inbox.map((m) => m.messageId)).toContain(readByHand);
+      expect(inbox.map((m) => m.messageId)).not.toContain(id);
+    }, 30_000);
+
     it('goes on where it stopped after a restart in the middle of a mailbox, and one process reads at a time', async () => {
       const a = await person();
       await t.services.emailInReader!.stop();

@@ -12,7 +12,7 @@ import type { ReaderSettings } from './reader-settings.js';
 
 /*
  * The email-in reader: one process at a time (a lease in the database) keeps a connection to
- * EMAIL_IN_IMAP_URL, searches the mailbox for unread mail, hands each message to message-handler.ts
+ * EMAIL_IN_IMAP_URL, searches the mailbox for unread mail (and mail whose move was cut short), hands each message to message-handler.ts
  * and then moves it: to Processed once its item is committed, to Rejected (still unread) when it is
  * for nobody or cannot be read. Mail over a user's limits stays where it is, unread, and is tried
  * again after the window. Between scans it waits for IMAP IDLE's notice of new mail, or pollMs.
@@ -22,6 +22,8 @@ import type { ReaderSettings } from './reader-settings.js';
 const LEASE_NAME = 'email-in-reader';
 const PROCESSED = 'Processed';
 const REJECTED = 'Rejected';
+/** A keyword set with \Seen before the move to Processed, so an interrupted move is finished later. */
+const CAPTURED = '$CaptureInboxCaptured';
 
 export interface EmailInReader {
   start(): void;
@@ -61,6 +63,8 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
   let woken = false;
   let wake: (() => void) | undefined;
   let outage = false;
+  /** True while a message is between being read and being moved: stop() lets it finish. */
+  let handling = false;
 
   /** Wakes a pause now, or makes the next pause return at once. */
   function nudge(): void {
@@ -111,7 +115,7 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
 
   async function move(c: ImapFlow, uid: number, verdict: Verdict, folders: Folders, messageLog: Logger): Promise<void> {
     if (verdict.kind === 'processed') {
-      await c.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+      await c.messageFlagsAdd(String(uid), ['\\Seen', CAPTURED], { uid: true });
       await c.messageMove(String(uid), folders.processed, { uid: true });
       deps.metrics.captured.inc(verdict.created);
       if (verdict.duplicates > 0) deps.metrics.duplicates.inc(verdict.duplicates);
@@ -164,13 +168,20 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
         deferred.clear();
         uidValidity = box.uidValidity;
       }
-      const unread = (await c.search({ seen: false }, { uid: true })) || [];
+      // Also mail marked captured but still here: the process died between flagging and moving it.
+      // Handled again, it is a duplicate of its own item and only moves. Other read mail is left be.
+      const unread = (await c.search({ or: [{ seen: false }, { keyword: CAPTURED }] }, { uid: true })) || [];
       const now = Date.now();
       for (const uid of deferred.keys()) if (!unread.includes(uid)) deferred.delete(uid);
       const due = unread.filter((uid) => (deferred.get(uid) ?? 0) <= now);
       for (const uid of due.slice(0, settings.batch)) {
         if (!running || !(await holdLease())) return false;
-        await readOne(c, uid, folders);
+        handling = true;
+        try {
+          await readOne(c, uid, folders);
+        } finally {
+          handling = false;
+        }
       }
       return due.length > settings.batch;
     } finally {
@@ -266,8 +277,12 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
       if (!running) return;
       running = false;
       nudge();
-      client?.close();
+      // A message in hand is finished (handled and moved) rather than cut between the two; a
+      // connection only waiting, or one that hangs, is closed.
+      if (!handling) client?.close();
+      const finishing = setTimeout(() => client?.close(), settings.connectTimeoutMs);
       await loop;
+      clearTimeout(finishing);
       loop = undefined;
       woken = false;
       await releaseLease(deps.db, { name: LEASE_NAME, owner }).catch((err: unknown) => log.warn({ err }, 'email-in: could not release the reader lease'));
