@@ -19,7 +19,9 @@ import type { StoragePorts } from './storage-ports.js';
 import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
+import { findUnrevokedKeyIds } from './modules/keys/keys.repository.js';
 import { createLiveHub, type WakeupRelay } from './modules/live/live-hub.js';
+import { createStreamRegistry } from './modules/live/stream-registry.js';
 import { createLiveService, DEFAULT_LIVE, type LiveOptions, type LiveService } from './modules/live/live.service.js';
 import type { WakeupSource } from './modules/live/wakeups.js';
 import type { CounterStore } from './modules/limits/counter-store.js';
@@ -292,7 +294,8 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   late.channels = channels.dispatch;
   const live = createLiveService({
     events,
-    hub: createLiveHub(handle.wakeups ?? NO_WAKEUPS, inject.cluster?.wakeups),
+    hub: createLiveHub(handle.wakeups ?? NO_WAKEUPS, { clock, logger, liveKeys: (ids) => findUnrevokedKeyIds(db, ids) }, inject.cluster?.wakeups),
+    registry: createStreamRegistry({ db, clock, newId, logger }),
     logger,
     options: { ...DEFAULT_LIVE, ...inject.live },
   });

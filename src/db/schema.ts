@@ -238,6 +238,20 @@ export interface EmailInLeaseTable {
   lease_until: string;
 }
 
+/** A serving process with open change streams (src/modules/live/stream-registry.ts). */
+export interface LiveProcessesTable {
+  id: string;
+  seen_at: string;
+}
+
+/** One open change stream, counted against its user's cap in every process. */
+export interface LiveStreamsTable {
+  id: string;
+  user_id: string;
+  process_id: string;
+  opened_at: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -258,6 +272,8 @@ export interface DatabaseSchema {
   reminder_fires: ReminderFiresTable;
   email_in_tokens: EmailInTokensTable;
   email_in_lease: EmailInLeaseTable;
+  live_processes: LiveProcessesTable;
+  live_streams: LiveStreamsTable;
 }
 
 /**

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { request } from 'node:http';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -8,6 +11,7 @@ import { createTestDb, type TestDb } from '../helpers/test-db.js';
 import { waitFor } from '../helpers/wait.js';
 
 vi.setConfig({ testTimeout: 60_000 });
+const execFileAsync = promisify(execFile);
 
 /*
  * Live changes across processes, with the real dist/server.js (built by `npm run build`): on
@@ -55,14 +59,17 @@ const logLines = (output: string): LogLine[] =>
 describe.each(DIALECTS)('live changes across processes (%s)', (dialect) => {
   let db: TestDb;
   let token: string;
+  let services: ReturnType<typeof defaultServices>;
+  let userId: string;
   let env: Record<string, string>;
   const servers: ServerProcess[] = [];
   const readers: SseReader[] = [];
 
   beforeAll(async () => {
     db = await createTestDb(dialect);
-    const services = defaultServices(db.handle);
+    services = defaultServices(db.handle);
     const user = await services.users.create({ email: `live-${dialect}@example.test`, plan: 'pro' });
+    userId = user.id;
     token = (await services.keys.mint(user.id, 'live process test')).token;
     const separator = db.url.includes('?') ? '&' : '?';
     env = { DATABASE_URL: db.searchPath ? `${db.url}${separator}options=${encodeURIComponent(`-c search_path=${db.searchPath}`)}` : db.url };
@@ -117,6 +124,47 @@ describe.each(DIALECTS)('live changes across processes (%s)', (dialect) => {
     const capturePids = new Set(lines.filter((l) => l.msg === 'request' && l.url === '/api/v1/capture').map((l) => l.pid));
     expect(streamPids.size).toBe(2);
     expect(capturePids.size).toBe(2);
+  });
+
+  it('holds the 10-stream cap across processes: of 11 streams opened in turn on both, one is refused', async () => {
+    const other = await services.users.create({ email: `live-cap-${dialect}@example.test`, plan: 'pro' });
+    const otherToken = (await services.keys.mint(other.id, 'cap')).token;
+    let baseUrls: [string, string];
+    if (dialect === 'sqlite') {
+      const cluster = await startServerProcess({ ...env, WORKERS: '2' }, 30_000, {
+        ready: (text) => logLines(text).filter((l) => l.msg.startsWith('Server listening')).length >= 2,
+      });
+      servers.push(cluster);
+      baseUrls = [cluster.baseUrl, cluster.baseUrl];
+    } else {
+      const one = await startServerProcess(env);
+      const two = await startServerProcess(env);
+      servers.push(one, two);
+      baseUrls = [one.baseUrl, two.baseUrl];
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const reader = await openSse(`${baseUrls[i % 2]!}/api/v1/changes/stream`, { authorization: `Bearer ${otherToken}` });
+      readers.push(reader);
+      if (reader.status !== 200) await reader.waitForEnd();
+      statuses.push(reader.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('ends the streams of a key the admin CLI revokes (another program on the database) within 5 s', async () => {
+    const server = await startServerProcess(env);
+    servers.push(server);
+    const key = await services.keys.mint(userId, 'revoked from the CLI');
+    const reader = await openSse(`${server.baseUrl}/api/v1/changes/stream`, { authorization: `Bearer ${key.token}` });
+    readers.push(reader);
+    expect(reader.status).toBe(200);
+    await execFileAsync(process.execPath, [resolve(import.meta.dirname, '../../dist/cli/admin.js'), 'key', 'revoke', '--key-id', key.key_id], {
+      env: { ...process.env, ...env },
+      timeout: 20_000,
+    });
+    await reader.waitForEnd(5_000);
   });
 
   it('ends open streams promptly on SIGTERM (no wait for a keep-alive), and the process exits 0', async () => {

@@ -150,6 +150,50 @@ describe.each(DIALECTS)('GET /api/v1/changes/stream (%s)', (dialect) => {
     for (const s of streams) s.close();
   });
 
+  it('counts the cap across processes on one database; a process gone without closing its streams stops counting', async () => {
+    const a = await actor(t);
+    const other = await startListeningApp(dialect, { db: t.db, live: { keepAliveMs: 100 } });
+    try {
+      const onOther = async () => {
+        const reader = await openSse(`${other.baseUrl}/api/v1/changes/stream`, { authorization: `Bearer ${a.user.token}` });
+        open.push(reader);
+        return reader;
+      };
+      const here = [];
+      for (let i = 0; i < 4; i += 1) here.push(await stream(a));
+      const there = [];
+      for (let i = 0; i < 6; i += 1) there.push(await onOther());
+      expect([...here, ...there].map((s) => s.status)).toEqual(Array(10).fill(200));
+      for (const eleventh of [await stream(a), await onOther()]) {
+        await eleventh.waitForEnd();
+        expect(eleventh.status).toBe(429);
+      }
+      // The other process stops renewing its row (killed): after a minute its six streams no longer count.
+      const rows = await sql<{ process_id: string; n: number | string }>`select process_id, count(*) as n from live_streams
+        where user_id = ${a.user.id} group by process_id`.execute(t.services.db);
+      const gone = rows.rows.find((r) => Number(r.n) === 6)!.process_id;
+      await sql`update live_processes set seen_at = ${'2000-01-01T00:00:00.000Z'} where id = ${gone}`.execute(t.services.db);
+      const after = await stream(a);
+      expect(after.status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('ends a stream when its key expires', async () => {
+    const a = await actor(t);
+    const key = await t.services.keys.mint(a.user.id, 'expiring', { expiresInDays: 1 });
+    const s = await openSse(`${t.baseUrl}/api/v1/changes/stream`, { authorization: `Bearer ${key.token}` });
+    open.push(s);
+    expect(s.status).toBe(200);
+    t.clock.advance(DAY);
+    try {
+      await s.waitForEnd(5_000);
+    } finally {
+      t.clock.advance(-DAY);
+    }
+  });
+
   it("ends a revoked key's streams within 5 s, and a key without the read scope gets 403", async () => {
     const a = await actor(t);
     const s = await stream(a);

@@ -62,3 +62,19 @@ export async function markKeyRevoked(db: Executor, keyId: string, at: string): P
 export async function findKeysOfUser(db: Executor, userId: string): Promise<KeyRow[]> {
   return db.selectFrom('api_keys').select(KEY_COLUMNS).where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
 }
+
+/** Of these keys, those still usable: neither revoked nor deleted (expiry is the caller's clock). */
+export async function findUnrevokedKeyIds(db: Executor, ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  // Chunks keep the statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .where('revoked_at', 'is', null)
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}

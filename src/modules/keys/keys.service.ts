@@ -142,7 +142,7 @@ export function createKeysService(deps: { db: Db; clock: Clock; newId: IdGenerat
         await updateKeyLastUsed(db, found.key_id, toTimestamp(now));
       }
       return {
-        user: { id: found.user_id, email: found.email, plan: found.plan, timezone: found.timezone, keyId: found.key_id },
+        user: { id: found.user_id, email: found.email, plan: found.plan, timezone: found.timezone, keyId: found.key_id, keyExpiresAt: found.expires_at },
         scopes: storedScopesOf(found.scopes),
       };
     },

@@ -9,7 +9,8 @@ import { listenerSet, type Wakeup, type WakeupSource } from './wakeups.js';
  * commit: the database layer runs `beforeCommit` just before COMMIT, which then runs synchronously,
  * so the wake-ups go out on the next turn, after the commit. A unit rolled back to its savepoint
  * leaves its ids behind: a wake-up too many only costs a read of the feed.
- * Other processes hear of these commits through the cluster's primary (src/cluster).
+ * Other processes hear of these commits through the cluster's primary (src/cluster); what other
+ * programs commit to the file (a key revoked with the admin CLI) is noticed by `foreignCommits`.
  */
 
 const FUNCTION = 'cin_live_wakeup';
@@ -33,6 +34,8 @@ export interface SqliteCommitWakeups {
 export function sqliteCommitWakeups(): SqliteCommitWakeups {
   const listeners = listenerSet();
   let pending = new Set<string>();
+  let connection: SQLite.Database | undefined;
+  let dataVersion: number | undefined;
 
   const flush = (payloads: Set<string>) => {
     const wakeups: Wakeup[] = [];
@@ -47,9 +50,19 @@ export function sqliteCommitWakeups(): SqliteCommitWakeups {
     source: {
       crossProcess: false,
       subscribe: (listener) => listeners.add(listener),
+      // PRAGMA data_version changes when a connection other than this one commits (the admin CLI,
+      // another worker); the writer's own commits leave it as it was.
+      foreignCommits() {
+        if (!connection?.open) return false;
+        const version = connection.pragma('data_version', { simple: true }) as number;
+        const changed = version !== dataVersion;
+        dataVersion = version;
+        return changed;
+      },
       close: async () => undefined,
     },
     beforeCommit(writer) {
+      connection = writer;
       writer.function(FUNCTION, { deterministic: false }, (payload: unknown) => {
         if (typeof payload === 'string') pending.add(payload);
         return null;

@@ -1,3 +1,4 @@
+import { watchKeys, type KeyWatchDeps } from './key-watch.js';
 import type { Wakeup, WakeupListener, WakeupSource } from './wakeups.js';
 
 /** One open stream as the hub sees it. */
@@ -5,6 +6,8 @@ export interface Watcher {
   readonly userId: string;
   /** The stream's API key; null for a web session (ended with its session, not here). */
   readonly keyId: string | null;
+  /** When the stream's key expires (null: never, or a web session). */
+  readonly keyExpiresAt: string | null;
   /** Read the feed: a change of this user was committed (or wake-ups may have been lost). */
   wake(): void;
   /** The stream's key is gone, or the server is stopping. */
@@ -20,8 +23,6 @@ export interface WakeupRelay {
 export interface LiveHub {
   /** Registers a stream; the returned function removes it. */
   add(watcher: Watcher): () => void;
-  /** Open streams of the user in this process. */
-  countOf(userId: string): number;
   /** Ends every stream (shutdown). */
   endAll(): void;
   close(): Promise<void>;
@@ -33,15 +34,25 @@ export interface LiveHub {
  * commit source and, when the source hears only this process (SQLite), from the other processes
  * through the relay, to which this process's own commits are published.
  */
-export function createLiveHub(source: WakeupSource, relay?: WakeupRelay): LiveHub {
+export function createLiveHub(source: WakeupSource, keyChecks: Omit<KeyWatchDeps, 'foreignCommits'>, relay?: WakeupRelay): LiveHub {
   const byUser = new Map<string, Set<Watcher>>();
   const byKey = new Map<string, Set<Watcher>>();
   const unsubscribes: (() => void)[] = [];
+  const endKey = (keyId: string) => {
+    for (const w of [...(byKey.get(keyId) ?? [])]) w.end();
+  };
+  const keyWatch = watchKeys(
+    {
+      keys: () => new Map([...byKey].map(([keyId, set]) => [keyId, set.values().next().value?.keyExpiresAt ?? null])),
+      endKey,
+    },
+    { ...keyChecks, foreignCommits: source.foreignCommits?.bind(source) },
+  );
 
   const dispatch: WakeupListener = (wakeups) => {
     for (const wakeup of wakeups) {
       if (wakeup.kind === 'user') for (const w of byUser.get(wakeup.id) ?? []) w.wake();
-      else if (wakeup.kind === 'key') for (const w of [...(byKey.get(wakeup.id) ?? [])]) w.end();
+      else if (wakeup.kind === 'key') endKey(wakeup.id);
       else for (const set of byUser.values()) for (const w of set) w.wake();
     }
   };
@@ -89,11 +100,11 @@ export function createLiveHub(source: WakeupSource, relay?: WakeupRelay): LiveHu
         if (watcher.keyId !== null) unindex(byKey, watcher.keyId, watcher);
       };
     },
-    countOf: (userId) => byUser.get(userId)?.size ?? 0,
     endAll() {
       for (const set of [...byUser.values()]) for (const w of [...set]) w.end();
     },
     async close() {
+      keyWatch.stop();
       // The source belongs to the database handle (others may share it); leaving is enough.
       for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
       listening = false;

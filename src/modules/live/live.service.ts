@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Change, EventsService } from '../events/events.service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import type { LiveHub } from './live-hub.js';
+import type { StreamRegistry } from './stream-registry.js';
 
 /** Where a stream's changes go: the SSE response (live.routes.ts) or a test's collector. */
 export interface ChangeSink {
@@ -44,11 +45,11 @@ const HELD_BACK_FIRST_MS = 25;
 const HELD_BACK_MAX_MS = 1_000;
 const HELD_BACK_TRIES = 60;
 
-export function createLiveService(deps: { events: EventsService; hub: LiveHub; logger: Logger; options: LiveOptions }): LiveService {
-  const { events, hub, logger, options } = deps;
+export function createLiveService(deps: { events: EventsService; hub: LiveHub; registry: StreamRegistry; logger: Logger; options: LiveOptions }): LiveService {
+  const { events, hub, registry, logger, options } = deps;
 
-  /** A stream after `start` (undefined: after the newest change when it starts). */
-  function follow(user: AuthUser, start: string | undefined, sink: ChangeSink) {
+  /** A stream after `start` (undefined: after the newest change when it starts); `ended` runs once when it stops. */
+  function follow(user: AuthUser, start: string | undefined, sink: ChangeSink, ended: () => void) {
     let cursor = start ?? '';
     let reading = false;
     let dirty = false;
@@ -61,11 +62,13 @@ export function createLiveService(deps: { events: EventsService; hub: LiveHub; l
       closed = true;
       if (retry) clearTimeout(retry);
       remove();
+      ended();
       return true;
     };
     const watcher = {
       userId: user.id,
       keyId: user.keyId,
+      keyExpiresAt: user.keyExpiresAt ?? null,
       wake() {
         if (closed) return;
         if (reading) dirty = true;
@@ -140,15 +143,19 @@ export function createLiveService(deps: { events: EventsService; hub: LiveHub; l
   return {
     keepAliveMs: options.keepAliveMs,
     async open(user, from, sink) {
-      if (hub.countOf(user.id) >= options.maxStreamsPerUser) {
+      // Counted in every process (the database), before anything is read.
+      const streamId = await registry.open(user.id, options.maxStreamsPerUser);
+      if (streamId === null) {
         throw new AppError('too_many_streams', `at most ${options.maxStreamsPerUser} change streams may be open at once; close one first`);
       }
-      // Counted from here on: the check above and this registration share one turn.
-      await follow(user, from.lastEventId ?? from.cursor, sink).first();
+      await follow(user, from.lastEventId ?? from.cursor, sink, () => registry.close(streamId)).first();
       // A stream has no response log line of its own (it never completes as a reply): this is its trace.
       logger.info({ userId: user.id, keyId: user.keyId }, 'change stream opened');
     },
     endAll: () => hub.endAll(),
-    close: () => hub.close(),
+    async close() {
+      await hub.close();
+      await registry.closeAll();
+    },
   };
 }

@@ -14,6 +14,11 @@ export interface WakeupSource {
   readonly crossProcess: boolean;
   /** Starts listening on the first subscriber; the returned function unsubscribes. */
   subscribe(listener: WakeupListener): () => void;
+  /**
+   * SQLite: true when another connection (another program on the file) committed since the last
+   * call, whose commits this source cannot hear. Absent where the source hears every commit.
+   */
+  foreignCommits?(): boolean;
   /** Stops listening for good (closes a connection the source opened). */
   close(): Promise<void>;
 }

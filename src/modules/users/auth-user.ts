@@ -8,4 +8,6 @@ export interface AuthUser {
   timezone: string;
   /** The API key of the request; null for a signed-in web session. */
   keyId: string | null;
+  /** When that key expires (absent or null: never, or a web session); open streams end then. */
+  keyExpiresAt?: string | null;
 }

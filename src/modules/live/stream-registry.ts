@@ -1,0 +1,112 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { toTimestamp } from '../../lib/timestamps.js';
+
+/*
+ * The open change streams of every process, in the database, so the contract's "at most 10 open
+ * streams a user" holds across processes (WORKERS, several servers on one PostgreSQL) and not
+ * per process. A stream costs a row while open: an insert and a count when it opens, a delete when
+ * it closes; an idle stream costs nothing. A process renews its own row while it has streams
+ * open; one not seen for PROCESS_GONE_MS (killed, never closed its streams) no longer counts and
+ * is cleared by the next process that renews its own.
+ */
+
+const HEARTBEAT_MS = 20_000;
+const PROCESS_GONE_MS = 60_000;
+
+export interface StreamRegistry {
+  /** Counts a new stream of the user; null (and nothing kept) when `max` are open already. */
+  open(userId: string, max: number): Promise<string | null>;
+  /** Forgets a closed stream (in the background; a failure is logged and left to expire). */
+  close(streamId: string): void;
+  /** Forgets every stream of this process (shutdown), after the closes still under way. */
+  closeAll(): Promise<void>;
+}
+
+export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGenerator; logger: Logger }): StreamRegistry {
+  const { db, clock, logger } = deps;
+  const processId = deps.newId();
+  const open = new Set<string>();
+  const pending = new Set<Promise<void>>();
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const track = (work: Promise<void>) => {
+    const settled = work
+      .catch((err: unknown) => logger.warn({ err }, 'live changes: the stream registry could not be updated'))
+      .finally(() => pending.delete(settled));
+    pending.add(settled);
+  };
+
+  async function renew(): Promise<void> {
+    const now = clock.now();
+    await db
+      .insertInto('live_processes')
+      .values({ id: processId, seen_at: toTimestamp(now) })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: toTimestamp(now) }))
+      .execute();
+    // Streams of processes gone without closing them go with their process row (cascade).
+    await db
+      .deleteFrom('live_processes')
+      .where('seen_at', '<', toTimestamp(new Date(now.getTime() - PROCESS_GONE_MS)))
+      .execute();
+  }
+
+  const beat = () => {
+    if (open.size === 0) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+      return;
+    }
+    track(renew());
+  };
+
+  return {
+    async open(userId, max) {
+      await renew();
+      const now = clock.now();
+      const id = deps.newId();
+      await db
+        .insertInto('live_streams')
+        .values({ id, user_id: userId, process_id: processId, opened_at: toTimestamp(now) })
+        .execute();
+      // Counted after this stream's own row is committed: of two opens racing for the last place,
+      // the later count sees both, so the cap is never exceeded (both may be refused, rarely).
+      const { count } = await db
+        .selectFrom('live_streams')
+        .innerJoin('live_processes', 'live_processes.id', 'live_streams.process_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('live_streams.user_id', '=', userId)
+        .where('live_processes.seen_at', '>=', toTimestamp(new Date(now.getTime() - PROCESS_GONE_MS)))
+        .executeTakeFirstOrThrow();
+      if (Number(count) > max) {
+        await db.deleteFrom('live_streams').where('id', '=', id).execute();
+        return null;
+      }
+      open.add(id);
+      if (!heartbeat) {
+        heartbeat = setInterval(beat, HEARTBEAT_MS);
+        heartbeat.unref();
+      }
+      return id;
+    },
+    close(streamId) {
+      if (!open.delete(streamId)) return;
+      track(
+        db
+          .deleteFrom('live_streams')
+          .where('id', '=', streamId)
+          .execute()
+          .then(() => undefined),
+      );
+    },
+    async closeAll() {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+      open.clear();
+      await Promise.all(pending);
+      await db.deleteFrom('live_processes').where('id', '=', processId).execute();
+    },
+  };
+}
