@@ -45,6 +45,8 @@ export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEF
     const stop = () => {
       clearTimeout(deadline);
       clearInterval(meter);
+      // A keep-alive connection outlives many requests: a listener left on it per answer piled up.
+      socket.removeListener('close', stop);
     };
     const cut = () => {
       stop();
@@ -74,8 +76,18 @@ export function installBodyDrain(app: FastifyInstance, limits: DrainLimits = DEF
   };
 }
 
-/** A body still arriving over a real connection (injected requests have none to keep open). */
-const stillSending = (request: FastifyRequest): boolean => !request.raw.complete && !request.raw.destroyed && request.raw.socket instanceof Socket;
+/**
+ * A body still arriving over a real connection (injected requests have none to keep open). A
+ * request without a body (no Content-Length above 0, no Transfer-Encoding) has nothing to drain,
+ * even when it is answered before Node marked it complete (a 401 from a synchronous hook).
+ */
+const stillSending = (request: FastifyRequest): boolean =>
+  hasBody(request) && !request.raw.complete && !request.raw.destroyed && request.raw.socket instanceof Socket;
+
+const hasBody = (request: FastifyRequest): boolean => {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+};
 
 /** How often the bytes read are compared with the bound (a fast client overshoots by what arrives meanwhile). */
 const METER_INTERVAL_MS = 50;
