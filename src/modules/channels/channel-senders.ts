@@ -1,5 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
-import webpush from 'web-push';
+import type { MailTransport } from './mail-library.js';
 import type { AttemptOutcome, DeliveryTransport } from '../webhooks/delivery-transport.js';
 import type { NotificationContent } from './notification-content.js';
 import type { ChannelKind } from './channels.repository.js';
@@ -51,13 +50,14 @@ export function createChannelSenders(deps: {
   smtpUrl: string | undefined;
   smtpFrom: string;
 }): ChannelSenders {
-  let mailer: Transporter | undefined;
+  let mailer: MailTransport | undefined;
 
   async function sendPush(m: ChannelMessage, stop?: AbortSignal): Promise<AttemptOutcome> {
     const keys = JSON.parse(m.secrets) as PushSecrets;
     const vapid = await deps.vapid();
     const payload = JSON.stringify({ id: m.deliveryId, title: m.content.title, body: m.content.line, url: m.content.link });
-    const details = webpush.generateRequestDetails({ endpoint: m.url, keys }, payload, {
+    const { pushRequestDetails } = await import('./push-library.js');
+    const details = pushRequestDetails({ endpoint: m.url, keys }, payload, {
       vapidDetails: { subject: deps.vapidSubject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
       contentEncoding: 'aes128gcm',
       TTL: 24 * 3600,
@@ -84,7 +84,7 @@ export function createChannelSenders(deps: {
 
   async function sendMail(m: ChannelMessage): Promise<AttemptOutcome> {
     if (!deps.smtpUrl || !m.target) return { kind: 'failed', status: 0, reason: 'network_error', detail: 'SMTP_URL is not set' };
-    mailer ??= nodemailer.createTransport(deps.smtpUrl);
+    mailer ??= (await import('./mail-library.js')).createMailTransport(deps.smtpUrl);
     try {
       await mailer.sendMail({
         from: deps.smtpFrom,

@@ -8,7 +8,6 @@ import type { ChannelAttempt, ChannelDispatch } from '../webhooks/delivery-attem
 import type { AttemptOutcome } from '../webhooks/delivery-transport.js';
 import type { SigningKeyVault } from '../webhooks/signing-keys.js';
 import type { DeliveryBody } from '../events/events.service.js';
-import webpush from 'web-push';
 import { checkChannelInput, type ChannelInput } from './channel-input.js';
 import type { ChannelSenders, VapidKeys } from './channel-senders.js';
 import {
@@ -83,8 +82,8 @@ export function createChannelsService(deps: {
   /** Made by the first process that needs them, kept in instance_settings; the private key sealed under SECRET_KEY. */
   const storedVapid = () =>
     (stored ??= deps.instance
-      .keepFirst(VAPID_SETTING, () => {
-        const made = webpush.generateVAPIDKeys();
+      .keepFirst(VAPID_SETTING, async () => {
+        const made = (await import('./push-library.js')).newVapidKeys();
         return JSON.stringify({ publicKey: made.publicKey, privateKey: deps.vault.seal('instance', 'vapid', made.privateKey) });
       })
       .then((text) => JSON.parse(text) as { publicKey: string; privateKey: string })

@@ -18,7 +18,7 @@ export interface InstanceService {
   setSignupOpen(open: boolean): Promise<SignupState>;
   readonly defaultPlan: SignupConfig['defaultPlan'];
   /** A value made once for the whole server (the VAPID key pair): the stored one, or `make()`'s, stored by whichever process came first. */
-  keepFirst(name: string, make: () => string): Promise<string>;
+  keepFirst(name: string, make: () => string | Promise<string>): Promise<string>;
 }
 
 /**
@@ -41,7 +41,7 @@ export function createInstanceService(deps: { db: Db; clock: Clock; signup: Sign
     async keepFirst(name, make) {
       const stored = await readSetting(db, name);
       if (stored !== undefined) return stored;
-      await insertSettingIfAbsent(db, name, make(), toTimestamp(deps.clock.now()));
+      await insertSettingIfAbsent(db, name, await make(), toTimestamp(deps.clock.now()));
       return (await readSetting(db, name))!;
     },
   };
