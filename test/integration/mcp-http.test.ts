@@ -199,9 +199,10 @@ describe.each(DIALECTS)('POST /mcp limits (%s)', (dialect) => {
         const result = await mcp.callTool({ name: 'get_item', arguments: { id: item.id } });
         answers.push({ isError: result.isError === true, text: (result.content as Array<{ text: string }>)[0]!.text });
       }
-      // The first get_item makes 3 requests (the item, the project names and the time zone, then
-      // kept for 30 s), each later one 1: 1 + 3 + 8 = 12, so the tenth call is refused.
-      expect(answers.filter((a) => !a.isError)).toHaveLength(9);
+      // The first get_item makes 4 requests (the item, its subtasks, the project names and the time
+      // zone, those two then kept for 30 s), each later one 2: 1 + 4 + 2 * 3 = 11, so the fifth call
+      // is refused (its second request is the 13th).
+      expect(answers.filter((a) => !a.isError)).toHaveLength(4);
       expect(answers.at(-1)!.text).toMatch(/^rate_limited: per-minute request limit of the pro plan reached/);
       // The same counter as the API's: a direct call is refused too.
       expect((await client(limited, user.token).get('projects')).status).toBe(429);
