@@ -90,6 +90,6 @@ export const ItemWithSubtasks = z.object({
 /** The input of the list tools: the API's opaque cursor, and how many. */
 export const PageInput = {
   limit: z.number().int().min(1).max(100).optional(),
-  cursor: z.string().min(1).optional(),
+  cursor: z.string().optional(),
 };
 export const ProjectList = z.object({ projects: z.array(ProjectView) });

@@ -10,7 +10,7 @@ const CaptureInput = z.object({
   text: z.string().min(1).describe('First line: the title (quick add reads it); the rest: the body.'),
   parse: z.boolean().optional().describe('false: no quick add, store as typed.'),
   organize: z.boolean().optional(),
-  project: z.string().min(1).optional().describe('Name or id; default Inbox.'),
+  project: z.string().optional().describe('Name or id; default Inbox.'),
   due: DateTimeInput.optional(),
   tags: z.array(z.string()).max(20).optional(),
   type: ItemType.optional(),

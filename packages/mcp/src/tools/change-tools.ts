@@ -14,7 +14,7 @@ const UpdateInput = z.object({
   title: z.string().nullable().optional(),
   content_md: z.string().nullable().optional().describe('Markdown body.'),
   due_at: DateTimeInput.nullable().optional(),
-  project: z.string().min(1).optional().describe('Move to this project (name or id).'),
+  project: z.string().optional().describe('Move to this project (name or id).'),
   tags: z.array(z.string()).max(20).optional().describe('The whole new set.'),
   status: ItemStatus.optional(),
   recurrence: z

@@ -18,13 +18,13 @@ const Id = z.string().min(1);
 const SearchInput = z.object({
   query: z.string().describe('"dent" finds "dentist"; empty: all.'),
   status: ItemStatus.optional(),
-  tag: z.string().min(1).optional(),
-  project: z.string().min(1).optional().describe('Name or id.'),
+  tag: z.string().optional(),
+  project: z.string().optional().describe('Name or id.'),
   ...PageInput,
 });
 
 const ListInput = z.object({
-  project: z.string().min(1).optional().describe('Name or id.'),
+  project: z.string().optional().describe('Name or id.'),
   since: DateTimeInput.optional(),
   ...PageInput,
 });
