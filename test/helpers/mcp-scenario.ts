@@ -356,6 +356,25 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     );
   });
 
+  it('get_item shows the first 50 subtasks, and its subtasks_cursor goes on in list_subtasks', async () => {
+    const { mcp, api } = get();
+    const parent = await capture(api, 'Big checklist');
+    const made = new Set<string>();
+    for (let i = 0; i < 52; i += 1) {
+      const child = await capture(api, `Step ${i}`);
+      ok(await api.patch(`items/${child.id}`, { parent_id: parent.id }));
+      made.add(child.id as string);
+    }
+    const shown = await callOk(mcp, 'get_item', { id: parent.id });
+    expect(shown.structured.subtasks).toHaveLength(50);
+    expect(shown.text.split('\n')[1]).toBe('50 subtasks (more: list_subtasks):');
+    const rest = await callOk(mcp, 'list_subtasks', { id: parent.id, cursor: shown.structured.subtasks_cursor });
+    expect(rest.structured).toMatchObject({ next_cursor: null });
+    const seen = [...shown.structured.subtasks, ...rest.structured.items].map((i: { id: string }) => i.id);
+    expect(seen).toHaveLength(52);
+    expect(new Set(seen)).toEqual(made);
+  });
+
   it('capture with an unknown parent is not_found and captures nothing', async () => {
     const { mcp, api } = get();
     const before = ok(await api.get('items?limit=200')).items.length;

@@ -28,7 +28,7 @@ export function listedAsObject<T extends z.ZodType>(schema: T): T {
   return schema;
 }
 
-const listed = new WeakMap<z.ZodType, ObjectSchema>();
+const listed = { input: new WeakMap<z.ZodType, ObjectSchema>(), output: new WeakMap<z.ZodType, ObjectSchema>() };
 
 /**
  * A tool's schema as tools/list shows it: JSON Schema 2020-12 (the MCP default dialect, so no
@@ -36,7 +36,7 @@ const listed = new WeakMap<z.ZodType, ObjectSchema>();
  * (a field the API adds later is dropped by the answer's schema anyway). Computed once per schema.
  */
 function listedSchema(schema: z.ZodObject, io: 'input' | 'output'): ObjectSchema {
-  const known = listed.get(schema);
+  const known = listed[io].get(schema);
   if (known) return known;
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
@@ -51,7 +51,7 @@ function listedSchema(schema: z.ZodObject, io: 'input' | 'output'): ObjectSchema
   });
   if (json.type !== 'object') throw new Error(`a tool schema must be an object, not ${String(json.type)}`);
   const result = { ...json, type: 'object' as const } as ObjectSchema;
-  listed.set(schema, result);
+  listed[io].set(schema, result);
   return result;
 }
 
