@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { capture, ok } from '../helpers/items.js';
-import { callError, callOk, connectStdio, STDIO_BIN } from '../helpers/mcp-clients.js';
+import { callError, callOk, connectStdio, rawStdioAnswer, STDIO_BIN, TOOLS_LIST_BUDGET } from '../helpers/mcp-clients.js';
 import { itServesEveryTool, TOOL_NAMES, type ToolFixture } from '../helpers/mcp-scenario.js';
 import { client, createUser, type TestUser } from '../helpers/test-app.js';
 import { makeHome, runCin } from './cin-process.js';
@@ -115,6 +115,12 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
     } finally {
       home.dispose();
     }
+  });
+
+  it('answers tools/list in at most 10 KB, as the bytes written on stdout', async () => {
+    const line = await rawStdioAnswer(t.baseUrl, owner.token, { method: 'tools/list', params: {} });
+    expect(JSON.parse(line).result.tools).toHaveLength(15);
+    expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
   });
 
   it("capture-inbox-mcp (the package's own bin) serves the same tools from the environment", async () => {

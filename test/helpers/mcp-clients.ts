@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -5,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import type { JsonBody } from './test-app.js';
+import { waitFor } from './wait.js';
 
 /** The stdio server as agents start it without the CLI (the CLI's `cin mcp` runs the same function). */
 export const STDIO_BIN = resolve(import.meta.dirname, '../../packages/mcp/dist/bin.js');
@@ -58,4 +60,38 @@ export async function callError(client: Client, name: string, args: Record<strin
   expect(result.isError, `expected a tool error, got: ${textOf(result)}`).toBe(true);
   expect(result.structuredContent).toBeUndefined();
   return textOf(result);
+}
+
+/** The largest tools/list answer, in bytes, that an agent should have to read at the start of every session. */
+export const TOOLS_LIST_BUDGET = 10_240;
+
+/**
+ * The stdio server's answer to a request as the bytes it wrote on stdout (one line, without its
+ * newline), after an initialize handshake: what an agent's client reads, measured without any
+ * client re-serializing it.
+ */
+export async function rawStdioAnswer(baseUrl: string, token: string, request: { method: string; params?: Record<string, unknown> }): Promise<string> {
+  const child = spawn(process.execPath, [STDIO_BIN], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CAPTURE_INBOX_URL: baseUrl, CAPTURE_INBOX_TOKEN: token },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  // Only whole lines: the last piece may be a message still being written.
+  const lineOf = (id: number) =>
+    out
+      .split('\n')
+      .slice(0, -1)
+      .find((line) => line.startsWith('{') && (JSON.parse(line) as { id?: number }).id === id);
+  try {
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } });
+    await waitFor(() => lineOf(1), { what: () => `the initialize answer (stdout so far: ${out.slice(0, 200)})` });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, ...request });
+    return await waitFor(() => lineOf(2), { what: `the ${request.method} answer` });
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
 }

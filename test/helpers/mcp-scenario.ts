@@ -25,6 +25,7 @@ export const TOOL_NAMES = [
   'get_item',
   'list_items',
   'list_projects',
+  'list_subtasks',
   'organize_item',
   'parse_text',
   'search',
@@ -37,18 +38,25 @@ const dueText = (day: string, year: number, time: string): string => `${day}${ne
 
 /** Every tool through the given transport, each checked against the API. Shared by the stdio and HTTP suites. */
 export function itServesEveryTool(get: () => ToolFixture): void {
-  it('lists the fourteen tools with input and output schemas, descriptions and annotations', async () => {
+  it('lists the fifteen tools with input and output schemas, descriptions and annotations', async () => {
     const { tools } = await get().mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
+      // JSON Schema 2020-12 is the protocol's default dialect: no schema names it.
+      expect(tool.inputSchema.$schema, tool.name).toBeUndefined();
+      expect(tool.outputSchema?.$schema, tool.name).toBeUndefined();
       expect(tool.description?.length, tool.name).toBeGreaterThan(40);
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['search', 'list_items', 'get_item', 'list_projects', 'parse_text', 'get_current_time'])
-      expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
+    for (const name of ['search', 'list_items', 'get_item', 'list_subtasks', 'list_projects', 'parse_text', 'get_current_time'])
+      expect(byName.get(name)?.annotations, name).toEqual({ readOnlyHint: true, openWorldHint: false });
+    for (const name of ['search', 'list_items', 'list_subtasks']) {
+      expect(Object.keys(byName.get(name)?.inputSchema.properties ?? {}), name).toEqual(expect.arrayContaining(['limit', 'cursor']));
+      expect(byName.get(name)?.description, name).toMatch(/next_cursor back as cursor/);
+    }
     for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item', 'delete_item', 'create_project'])
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.get('archive_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
@@ -57,11 +65,21 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     expect(byName.get('complete_item')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(byName.get('capture')?.inputSchema.required).toEqual(['text']);
-    expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual(['due', 'organize', 'parse', 'project', 'tags', 'text', 'type']);
+    expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual([
+      'due',
+      'organize',
+      'parent',
+      'parse',
+      'project',
+      'tags',
+      'text',
+      'type',
+    ]);
     expect(Object.keys(byName.get('update_item')?.inputSchema.properties ?? {}).sort()).toEqual([
       'content_md',
       'due_at',
       'id',
+      'parent_id',
       'project',
       'recurrence',
       'remind_at',
@@ -73,7 +91,6 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     expect(byName.get('complete_item')?.description).toMatch(/never flips/);
     expect(byName.get('capture')?.description).toMatch(/organize/);
     expect(byName.get('capture')?.description).toMatch(/#Work @calls/);
-    expect(byName.get('parse_text')?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
   });
 
   it('capture files the text with project (by name), due date and tags, and says so in one line', async () => {
@@ -137,7 +154,8 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     const tagged = await callOk(mcp, 'search', { query: 'dentist', tag: 'TEETH' });
     expect(tagged.structured.items.map((i: { title: string }) => i.title)).toEqual(['Call the dentist']);
     const inHealth = await callOk(mcp, 'search', { query: '', project: 'Health', limit: 1 });
-    expect(inHealth.structured).toMatchObject({ has_more: true, items: [{ title: 'Dentalfloss refill', project_name: 'Health' }] });
+    expect(inHealth.structured).toMatchObject({ next_cursor: expect.any(String), items: [{ title: 'Dentalfloss refill', project_name: 'Health' }] });
+    expect(inHealth.text).toMatch(/^Found 1 item \(more: call again with cursor = next_cursor\)/);
     expect((await callOk(mcp, 'search', { query: 'dent', status: 'done' })).structured.items).toEqual([]);
   });
 
@@ -146,7 +164,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     const newest = await capture(api, 'Newest thought');
     const all = await callOk(mcp, 'list_items', { limit: 2 });
     expect(all.structured.items[0].id).toBe(newest.id);
-    expect(all.structured.has_more).toBe(true);
+    expect(all.structured.next_cursor).toEqual(expect.any(String));
     const health = await callOk(mcp, 'list_items', { project: 'Health' });
     expect(health.structured.items.length).toBeGreaterThan(0);
     for (const item of health.structured.items) expect(item.project_id).toBe(healthId);
@@ -162,7 +180,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     const { mcp, api } = get();
     const item = await capture(api, 'Read the manual\nchapter 3 first');
     const { text, structured } = await callOk(mcp, 'get_item', { id: item.id });
-    expect(structured.item).toEqual({ ...item, project_name: 'Inbox' });
+    expect(structured).toEqual({ item: { ...item, project_name: 'Inbox' }, subtasks: [], subtasks_cursor: null });
     expect(text).toBe(`'Read the manual' → Inbox · id ${item.id}\nchapter 3 first`);
   });
 
@@ -297,5 +315,112 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     expect(await callError(mcp, 'capture', { text: 'x', due: 'next friday' })).toMatch(/Invalid arguments for tool capture/);
     expect(await callError(mcp, 'update_item', { id: 'not-an-id', title: 'x' })).toMatch(/^not_found: /);
     expect((await callOk(mcp, 'list_projects')).structured.projects.length).toBeGreaterThan(0);
+  });
+
+  it("capture with parent makes a subtask in the parent's project; list_subtasks and get_item show it; update_item parent_id moves it out", async () => {
+    const { mcp, api, healthId } = get();
+    const parent = await capture(api, 'Plan the garden', { project_id: healthId });
+    const first = await callOk(mcp, 'capture', { text: 'Buy seeds', parent: parent.id });
+    expect(first.structured.item).toMatchObject({ title: 'Buy seeds', parent_id: parent.id, project_id: healthId, project_name: 'Health' });
+    expect(first.text).toBe(`Captured 'Buy seeds' → Health, subtask of 'Plan the garden' · id ${first.structured.item.id}`);
+    expect(ok(await api.get(`items/${first.structured.item.id}`))).toMatchObject({ parent_id: parent.id });
+    const second = (await callOk(mcp, 'capture', { text: 'Dig the beds', parent: parent.id, parse: false })).structured.item;
+    const third = (await callOk(mcp, 'capture', { text: 'Water', parent: parent.id, parse: false })).structured.item;
+    // Newest first, as the API lists them.
+    const ids = [third.id, second.id, first.structured.item.id];
+
+    const shown = await callOk(mcp, 'get_item', { id: parent.id });
+    expect(shown.structured.subtasks.map((i: { id: string }) => i.id)).toEqual(ids);
+    expect(shown.structured.subtasks_cursor).toBeNull();
+    expect(shown.text).toBe(
+      [
+        `'Plan the garden' → Health · id ${parent.id}`,
+        '3 subtasks:',
+        ...["'Water'", "'Dig the beds'", "'Buy seeds'"].map((t, i) => `- ${t} → Health · id ${ids[i]}`),
+      ].join('\n'),
+    );
+
+    // Paged two at a time with the API's cursor.
+    const page1 = await callOk(mcp, 'list_subtasks', { id: parent.id, limit: 2 });
+    expect(page1.structured.items.map((i: { id: string }) => i.id)).toEqual(ids.slice(0, 2));
+    expect(page1.text).toMatch(/^2 subtasks \(more: call again with cursor = next_cursor\)\n- 'Water'/);
+    const page2 = await callOk(mcp, 'list_subtasks', { id: parent.id, limit: 2, cursor: page1.structured.next_cursor });
+    expect(page2.structured).toMatchObject({ items: [{ id: first.structured.item.id }], next_cursor: null });
+
+    const moved = await callOk(mcp, 'update_item', { id: third.id, parent_id: null });
+    expect(moved.structured.item.parent_id).toBeNull();
+    expect((await callOk(mcp, 'list_subtasks', { id: parent.id })).structured.items).toHaveLength(2);
+    expect((await callOk(mcp, 'update_item', { id: third.id, parent_id: parent.id })).structured.item.parent_id).toBe(parent.id);
+    expect(await callError(mcp, 'update_item', { id: parent.id, parent_id: third.id })).toMatch(
+      /^bad_request: parent_id cannot be the item itself or one of its subtasks/,
+    );
+  });
+
+  it('get_item shows the first 50 subtasks, and its subtasks_cursor goes on in list_subtasks', async () => {
+    const { mcp, api } = get();
+    const parent = await capture(api, 'Big checklist');
+    const made = new Set<string>();
+    for (let i = 0; i < 52; i += 1) {
+      const child = await capture(api, `Step ${i}`);
+      ok(await api.patch(`items/${child.id}`, { parent_id: parent.id }));
+      made.add(child.id as string);
+    }
+    const shown = await callOk(mcp, 'get_item', { id: parent.id });
+    expect(shown.structured.subtasks).toHaveLength(50);
+    expect(shown.text.split('\n')[1]).toBe('50 subtasks (more: list_subtasks):');
+    const rest = await callOk(mcp, 'list_subtasks', { id: parent.id, cursor: shown.structured.subtasks_cursor });
+    expect(rest.structured).toMatchObject({ next_cursor: null });
+    const seen = [...shown.structured.subtasks, ...rest.structured.items].map((i: { id: string }) => i.id);
+    expect(seen).toHaveLength(52);
+    expect(new Set(seen)).toEqual(made);
+  });
+
+  it('capture with an unknown parent is not_found and captures nothing', async () => {
+    const { mcp, api } = get();
+    const before = ok(await api.get('items?limit=200')).items.length;
+    expect(await callError(mcp, 'capture', { text: 'Orphan', parent: UNKNOWN_ID })).toMatch(/^not_found: /);
+    expect(await callError(mcp, 'list_subtasks', { id: UNKNOWN_ID })).toMatch(/^not_found: /);
+    expect(ok(await api.get('items?limit=200')).items.length).toBe(before);
+  });
+
+  it('search and list_items walk more than 100 items page by page with next_cursor, each item once', async () => {
+    const { mcp, api, t } = get();
+    t.clock.advance(60_000);
+    const since = t.clock.now().toISOString();
+    const project = ok(await api.post('projects', { name: 'Paging' }));
+    const made = new Set<string>();
+    for (let i = 0; i < 105; i += 1) made.add((await capture(api, `Pagewalk number ${i}`, { project_id: project.id })).id as string);
+
+    const walk = async (tool: string, args: Record<string, unknown>): Promise<{ ids: string[]; pages: number[] }> => {
+      const ids: string[] = [];
+      const pages: number[] = [];
+      let cursor: string | null = null;
+      for (let calls = 0; calls < 10; calls += 1) {
+        const { structured } = await callOk(mcp, tool, { ...args, limit: 100, ...(cursor ? { cursor } : {}) });
+        ids.push(...structured.items.map((i: { id: string }) => i.id));
+        pages.push(structured.items.length);
+        cursor = structured.next_cursor;
+        if (cursor === null) break;
+      }
+      expect(cursor, `${tool} ended`).toBeNull();
+      return { ids, pages };
+    };
+    for (const [tool, args] of [
+      ['search', { query: 'pagewalk' }],
+      ['list_items', { project: 'Paging' }],
+      ['list_items', { project: 'Paging', since }],
+    ] as const) {
+      const { ids, pages } = await walk(tool, args);
+      expect(pages[0], `${tool} ${JSON.stringify(args)}`).toBe(100);
+      expect(ids).toHaveLength(105);
+      expect(new Set(ids)).toEqual(made);
+    }
+    // Without a project the feed is paged by the API alone; newest first, so the first page is the newest 100.
+    const newest = await callOk(mcp, 'list_items', { limit: 100 });
+    expect(newest.structured.items).toHaveLength(100);
+    const rest = await callOk(mcp, 'list_items', { limit: 100, cursor: newest.structured.next_cursor });
+    expect(rest.structured.items.every((i: { id: string }) => !newest.structured.items.some((n: { id: string }) => n.id === i.id))).toBe(true);
+    // A cursor is the API's and opaque: a made-up one is the API's bad_request.
+    expect(await callError(mcp, 'search', { query: 'pagewalk', cursor: 'not-a-cursor' })).toMatch(/^bad_request: /);
   });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { capture, ok } from '../helpers/items.js';
-import { callError, callOk, connectHttp } from '../helpers/mcp-clients.js';
+import { callError, callOk, connectHttp, TOOLS_LIST_BUDGET } from '../helpers/mcp-clients.js';
 import { itServesEveryTool, type ToolFixture } from '../helpers/mcp-scenario.js';
 import { client, createTestApp, createUser, type JsonBody, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -73,6 +73,31 @@ describe.each(DIALECTS)('POST /mcp (%s)', (dialect) => {
     expect((await callOk(capturer, 'capture', { text: 'For health', project: healthId })).structured.item.project_id).toBe(healthId);
     // Capture takes tags itself, so the capture scope is enough for them.
     expect((await callOk(capturer, 'capture', { text: 'With tags', tags: ['x'] })).structured.item.tags).toEqual(['x']);
+  });
+
+  it('answers tools/list in at most 10 KB, as the bytes of the HTTP body', async () => {
+    const res = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${owner.token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(JSON.parse(body.toString('utf8')).result.tools).toHaveLength(15);
+    expect(body.byteLength).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
+  });
+
+  it('capture with parent needs write: a key without it is refused before anything is captured', async () => {
+    const token = (await t.services.keys.mint(owner.id, 'agent, read and capture', { scopes: ['read', 'capture'] })).token;
+    const agent = await connectHttp(baseUrl, token);
+    opened.push(agent);
+    const parent = await capture(client(t.app, owner.token), 'Parent for a scoped key');
+    const before = (await t.services.items.list(owner.id, { limit: 200 })).items.length;
+    expect(await callError(agent, 'capture', { text: 'Child', parent: parent.id })).toMatch(
+      /^insufficient_scope: this API key lacks the write scope, which placing a subtask under its parent needs; nothing was done/,
+    );
+    expect((await t.services.items.list(owner.id, { limit: 200 })).items.length).toBe(before);
+    expect((await callOk(agent, 'list_subtasks', { id: parent.id })).structured.items).toEqual([]);
   });
 
   it('answers pro_required when a free user asks for the organizer', async () => {
@@ -199,9 +224,10 @@ describe.each(DIALECTS)('POST /mcp limits (%s)', (dialect) => {
         const result = await mcp.callTool({ name: 'get_item', arguments: { id: item.id } });
         answers.push({ isError: result.isError === true, text: (result.content as Array<{ text: string }>)[0]!.text });
       }
-      // The first get_item makes 3 requests (the item, the project names and the time zone, then
-      // kept for 30 s), each later one 1: 1 + 3 + 8 = 12, so the tenth call is refused.
-      expect(answers.filter((a) => !a.isError)).toHaveLength(9);
+      // The first get_item makes 4 requests (the item, its subtasks, the project names and the time
+      // zone, those two then kept for 30 s), each later one 2: 1 + 4 + 2 * 3 = 11, so the fifth call
+      // is refused (its second request is the 13th).
+      expect(answers.filter((a) => !a.isError)).toHaveLength(4);
       expect(answers.at(-1)!.text).toMatch(/^rate_limited: per-minute request limit of the pro plan reached/);
       // The same counter as the API's: a direct call is refused too.
       expect((await client(limited, user.token).get('projects')).status).toBe(429);

@@ -29,7 +29,7 @@ describe('KeyCaches', () => {
   it('gives each key its own cache, the same one again, and forgets the least recently used past 1,000 keys', () => {
     const caches = new KeyCaches();
     const first = caches.for('key-0');
-    first.zone = { value: 'Europe/Berlin', at: 1 };
+    first.me = { value: null, at: 1 };
     expect(caches.for('key-0')).toBe(first);
     const second = caches.for('key-1');
     expect(second).not.toBe(first);

@@ -14,12 +14,13 @@ import type {
   ListItemsQuery,
   Me,
   Page,
+  PageQuery,
   Project,
   QuickAdd,
   SearchQuery,
 } from '@capture-inbox/sdk';
 
-export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Project, QuickAdd };
+export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Page, PageQuery, Project, QuickAdd };
 export type AiDecision = NonNullable<CapturedItem['ai']>;
 
 export interface InboxApi {
@@ -29,8 +30,10 @@ export interface InboxApi {
   parse(text: string): Promise<QuickAdd>;
   search(query: SearchQuery): Promise<ItemPage>;
   listItems(query: ListItemsQuery): Promise<ItemPage>;
-  listProjectItems(projectId: string, query: { limit?: number }): Promise<Page<Item>>;
+  listProjectItems(projectId: string, query: PageQuery): Promise<Page<Item>>;
   getItem(id: string): Promise<Item>;
+  /** GET /items/{id}/children: the direct subtasks, oldest first. */
+  listSubtasks(id: string, query: PageQuery): Promise<Page<Item>>;
   updateItem(id: string, patch: ItemPatch): Promise<Item>;
   /** The bulk toggle with `is_completed`: sets the value, never flips. */
   setCompleted(id: string, done: boolean): Promise<BulkResult>;

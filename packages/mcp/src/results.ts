@@ -4,8 +4,8 @@ import { isApiError } from './inbox-api.js';
 
 /**
  * A successful call: the summary for the model and the same facts as structured content, read
- * through the tool's output schema so that a field the API adds later is left out instead of
- * breaking a client that checks the content against the (closed) schema it was given.
+ * through the tool's full output schema, so that what is sent is exactly what that schema says (a
+ * field the API adds later is left out) and the compact schema tools/list shows describes it.
  */
 export function toolResult<S extends z.ZodType<Record<string, unknown>>>(text: string, schema: S, structured: z.input<S>): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: schema.parse(structured) };

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { listedAsObject } from './tool-catalog.js';
 
 /**
- * Output schemas of the tools: the API's item and project, as the tools answer them. Objects are
- * not strict, so a field the API adds later passes through instead of failing every call.
+ * Output schemas of the tools: the API's item and project, as the tools answer them. An answer is
+ * read through them, so a field the API adds later is left out rather than failing a client that
+ * checks the answer against the schema it was given.
  */
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -20,28 +22,30 @@ export const DateTimeInput = z
 export const ItemStatus = z.enum(['backlog', 'todo', 'doing', 'done', 'archived']);
 export const ItemType = z.enum(['note', 'todo']);
 
-export const ItemView = z.object({
-  id: z.string(),
-  project_id: z.string(),
-  project_name: z.string().nullable().describe("the project's name; null when this key may not read projects"),
-  type: ItemType,
-  title: z.string().nullable(),
-  content_md: z.string().nullable(),
-  is_completed: z.boolean(),
-  status: ItemStatus,
-  due_at: z.string().nullable().describe('UTC ISO 8601'),
-  parent_id: z.string().nullable(),
-  tags: z.array(z.string()),
-  archived_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  recurrence: z
-    .object({ rule: z.string(), from: z.enum(['due', 'completion']) })
-    .nullable()
-    .optional()
-    .describe('the repeating schedule: an RRULE, counted from the due date or from completion'),
-  remind_at: z.string().nullable().optional().describe('when the user is reminded, UTC ISO 8601'),
-});
+export const ItemView = listedAsObject(
+  z.object({
+    id: z.string(),
+    project_id: z.string(),
+    project_name: z.string().nullable().describe("the project's name; null when this key may not read projects"),
+    type: ItemType,
+    title: z.string().nullable(),
+    content_md: z.string().nullable(),
+    is_completed: z.boolean(),
+    status: ItemStatus,
+    due_at: z.string().nullable().describe('UTC ISO 8601'),
+    parent_id: z.string().nullable(),
+    tags: z.array(z.string()),
+    archived_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    recurrence: z
+      .object({ rule: z.string(), from: z.enum(['due', 'completion']) })
+      .nullable()
+      .optional()
+      .describe('the repeating schedule: an RRULE, counted from the due date or from completion'),
+    remind_at: z.string().nullable().optional().describe('when the user is reminded, UTC ISO 8601'),
+  }),
+);
 export type ItemView = z.infer<typeof ItemView>;
 
 const AiDecision = z.object({
@@ -53,23 +57,39 @@ const AiDecision = z.object({
   applied: z.array(z.enum(['type', 'project_id', 'due_at', 'title'])).describe('the fields the organizer changed'),
 });
 
-const CapturedItemView = ItemView.extend({
-  ai: AiDecision.nullable().describe('what the AI organizer decided; null when it did not run'),
-});
+const CapturedItemView = listedAsObject(
+  ItemView.extend({
+    ai: AiDecision.nullable().describe('what the AI organizer decided; null when it did not run'),
+  }),
+);
 export type CapturedItemView = z.infer<typeof CapturedItemView>;
 
-const ProjectView = z.object({
-  id: z.string(),
-  name: z.string(),
-  is_default: z.boolean().describe('true for the Inbox, where items without a project land'),
-  item_count: z.number().int(),
-});
+const ProjectView = listedAsObject(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    is_default: z.boolean(),
+    item_count: z.number().int(),
+  }),
+);
 export type ProjectView = z.infer<typeof ProjectView>;
 
 export const OneItem = z.object({ item: ItemView });
 export const OneCapturedItem = z.object({ item: CapturedItemView });
-export const ItemList = z.object({
+/** A page of items: `next_cursor` is the API's cursor of the next page, passed back as `cursor`. */
+export const ItemPage = z.object({
   items: z.array(ItemView),
-  has_more: z.boolean().describe('more items match than were returned: narrow the query or raise limit'),
+  next_cursor: z.string().nullable(),
 });
+export const ItemWithSubtasks = z.object({
+  item: ItemView,
+  subtasks: z.array(ItemView),
+  subtasks_cursor: z.string().nullable(),
+});
+
+/** The input of the list tools: the API's opaque cursor, and how many. */
+export const PageInput = {
+  limit: z.number().int().min(1).max(100).optional(),
+  cursor: z.string().optional(),
+};
 export const ProjectList = z.object({ projects: z.array(ProjectView) });

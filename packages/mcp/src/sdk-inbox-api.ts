@@ -22,6 +22,7 @@ export function inboxApiFromSdk(inbox: CaptureInbox): InboxApi {
     listItems: (query) => inbox.items.list(query),
     listProjectItems: (projectId, query) => inbox.projects.items(projectId, query),
     getItem: (id) => inbox.items.get(id),
+    listSubtasks: (id, query) => inbox.items.children(id, query),
     updateItem: (id, patch) => inbox.items.update(id, patch),
     setCompleted: (id, done) => inbox.items.bulk({ op: 'toggle', ids: [id], payload: { is_completed: done } }),
     archiveItem: (id) => inbox.items.archive(id),

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { InboxApi } from './inbox-api.js';
+import { ToolCatalog } from './tool-catalog.js';
 import { ToolContext, type ToolCache } from './tool-context.js';
 import { registerCaptureTool } from './tools/capture-tool.js';
 import { registerParseTool } from './tools/parse-tool.js';
@@ -30,6 +31,7 @@ export const TOOL_NAMES = [
   'delete_item',
   'create_project',
   'get_current_time',
+  'list_subtasks',
 ] as const;
 
 export interface InboxMcpServerOptions {
@@ -48,17 +50,22 @@ export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions)
       capabilities: { tools: {} },
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       instructions:
-        "Capture Inbox is the user's inbox of notes and todos. Use capture for anything the user wants to remember or do; " +
+        "Capture Inbox is the user's inbox of notes and todos. Use capture for anything the user wants to remember or do (with parent, a subtask); " +
         'search and list_items to find items; get_item, update_item, complete_item, snooze_item, archive_item, delete_item and organize_item on one item by its id; ' +
-        'get_current_time before writing a date.',
+        'list_subtasks for its subtasks; get_current_time before writing a date. ' +
+        'An item has id, title, content_md (Markdown body), project_id and project_name, type (todo|note), status, is_completed, ' +
+        'due_at and remind_at (UTC ISO 8601), recurrence, parent_id (set on a subtask) and tags. ' +
+        'Lists answer a page and next_cursor: while it is not null, call again with cursor set to it (other arguments unchanged) for the next page.',
     },
   );
   const ctx = new ToolContext(api, cache, now);
-  registerCaptureTool(server, ctx);
-  registerParseTool(server, ctx);
-  registerReadTools(server, ctx);
-  registerChangeTools(server, ctx);
-  registerProjectTools(server, ctx);
-  registerContextTools(server, ctx, now ?? Date.now);
+  const tools = new ToolCatalog(server);
+  registerCaptureTool(tools, ctx);
+  registerParseTool(tools, ctx);
+  registerReadTools(tools, ctx);
+  registerChangeTools(tools, ctx);
+  registerProjectTools(tools, ctx);
+  registerContextTools(tools, ctx, now ?? Date.now);
+  tools.install();
   return server;
 }

@@ -1,4 +1,4 @@
-import { InboxApiError, isApiError, type InboxApi, type Item, type Project } from './inbox-api.js';
+import { InboxApiError, isApiError, type InboxApi, type Item, type Me, type Project } from './inbox-api.js';
 
 /** How long names and the time zone are reused: summaries may be a little stale, calls are counted. */
 const CACHE_MS = 30_000;
@@ -10,11 +10,11 @@ interface Cached<T> {
 }
 
 /**
- * What summaries reuse between calls: the user's time zone and project names. It belongs to one
- * key (the stdio process's, or one key's entry on the service), never shared between keys.
+ * What summaries reuse between calls: the user (time zone, the key's scopes) and project names. It
+ * belongs to one key (the stdio process's, or one key's entry on the service), never shared between keys.
  */
 export interface ToolCache {
-  zone?: Cached<string | null> | undefined;
+  me?: Cached<Me | null> | undefined;
   projects?: Cached<Project[] | null> | undefined;
 }
 
@@ -26,15 +26,28 @@ export class ToolContext {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** GET /me, or null when it cannot be read. */
+  private async me(): Promise<Me | null> {
+    if (this.cache.me && this.now() - this.cache.me.at < CACHE_MS) return this.cache.me.value;
+    const value = await this.api.me().catch(() => null);
+    this.cache.me = { value, at: this.now() };
+    return value;
+  }
+
   /** The user's IANA zone, for due dates in summaries; null when it cannot be read (then UTC is shown). */
   async timeZone(): Promise<string | null> {
-    if (this.cache.zone && this.now() - this.cache.zone.at < CACHE_MS) return this.cache.zone.value;
-    const value = await this.api.me().then(
-      (me) => me.timezone,
-      () => null,
-    );
-    this.cache.zone = { value, at: this.now() };
-    return value;
+    return (await this.me())?.timezone ?? null;
+  }
+
+  /**
+   * Refuses, before anything is done, a step of several calls whose later call the key's scopes
+   * would refuse (a subtask is captured, then placed under its parent with write). Unknown scopes
+   * (GET /me unreadable) let the API judge each call.
+   */
+  async requireScope(scope: 'read' | 'write', forWhat: string): Promise<void> {
+    const scopes = (await this.me())?.key?.scopes;
+    if (scopes && !scopes.includes(scope))
+      throw new InboxApiError(403, 'insufficient_scope', `this API key lacks the ${scope} scope, which ${forWhat} needs; nothing was done`);
   }
 
   /** The projects, or null when this key may not read them (a capture-only key). */

@@ -4,7 +4,7 @@ import type { ToolCache } from '@capture-inbox/mcp';
 const MAX_KEYS = 1000;
 
 /**
- * The tools' caches (time zone, project names) per API key, so that a summary does not cost an
+ * The tools' caches (the user with the key's scopes, project names) per API key, so that a summary does not cost an
  * extra counted API request on every call although each MCP request gets a fresh server. Bounded
  * in entries; each entry expires on its own (the tools re-read what is older than 30 s).
  */

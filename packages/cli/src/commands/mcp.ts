@@ -8,8 +8,9 @@ export const mcp: Command = {
 stdout, with the saved key (or CAPTURE_INBOX_TOKEN and CAPTURE_INBOX_URL). The agent starts it;
 it runs until the agent closes stdin. stdout carries only protocol messages.
 
-Tools: capture, search, list_items, get_item, update_item, complete_item, archive_item,
-list_projects, organize_item. The key's scopes decide which of them work.
+Tools: capture, parse_text, search, list_items, get_item, list_subtasks, update_item,
+snooze_item, complete_item, archive_item, delete_item, organize_item, list_projects,
+create_project, get_current_time. The key's scopes decide which of them work.
 
 Example (Claude Code):
   claude mcp add capture-inbox -- npx cin mcp`,

@@ -1,64 +1,39 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { describeItem, organizerNote } from '../format.js';
+import { describeItem, organizerNote, quoteTitle } from '../format.js';
+import { InboxApiError, isApiError, type Item } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
 import { DateTimeInput, ItemType, OneCapturedItem } from '../schemas.js';
+import type { ToolCatalog } from '../tool-catalog.js';
 import type { ToolContext } from '../tool-context.js';
 
 const CaptureInput = z.object({
-  text: z
-    .string()
-    .min(1)
-    .describe(
-      "The user's words. The first line becomes the title, the rest the note body. With parse (the default) the first line may carry quick add: " +
-        '#Project (an existing project; #"Two words"), @tag, a date or time in words (friday 3pm, tomorrow eod) and a repeat (every monday 9am, every! 2 weeks).',
-    ),
-  parse: z
-    .boolean()
-    .optional()
-    .describe('Read quick add in the first line (default true; free, no AI). false stores the text exactly as given. Fields you pass explicitly win.'),
-  organize: z
-    .boolean()
-    .optional()
-    .describe(
-      "Let the server's AI organizer (Pro plan; counts against a daily quota) classify the item, file it into a matching project and read a due date from words " +
-        "like 'Friday 9am' in the user's time zone. Leave it off when you pass project, due and type yourself.",
-    ),
-  project: z.string().min(1).optional().describe('Project name (case-insensitive) or id. Omitted: the Inbox.'),
-  due: DateTimeInput.optional().describe("Due date-time, ISO 8601 with the user's UTC offset, e.g. 2026-11-28T09:00:00+01:00."),
-  tags: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .regex(/^[^,]*$/, 'a tag name has no comma'),
-    )
-    .max(20)
-    .optional()
-    .describe('Tag names; unknown names are created. Given, they replace the @tags quick add reads.'),
-  type: ItemType.optional().describe('todo (the default) or note.'),
+  text: z.string().min(1).describe('First line: the title (quick add reads it); the rest: the body.'),
+  parse: z.boolean().optional().describe('false: no quick add, store as typed.'),
+  organize: z.boolean().optional(),
+  project: z.string().optional().describe('Name or id; default Inbox.'),
+  due: DateTimeInput.optional(),
+  tags: z.array(z.string()).max(20).optional(),
+  type: ItemType.optional(),
+  parent: z.string().min(1).optional().describe('Item id: capture a subtask of it (needs read and write).'),
 });
 
-export function registerCaptureTool(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerCaptureTool(tools: ToolCatalog, ctx: ToolContext): void {
+  tools.add(
     'capture',
     {
-      title: 'Capture an item',
       description:
-        'Save something the user wants to remember or do as a new item in their Capture Inbox: "remind me to call the dentist Friday", "note that…", "add milk to my list". ' +
-        'Pass their words as text. Quick add reads the first line (no AI, every plan): write "Call Sam friday 3pm #Work @calls" and it is filed into Work, tagged calls ' +
-        'and due Friday 15:00 in the user\'s zone, those words cut from the title; "every monday 9am" or "every! 2 weeks" (from completion) make it repeat; parse_text shows what it reads. ' +
-        "You may also pass project, due date (ISO 8601 with the user's offset), tags or type yourself: they win over the text. " +
-        'Set organize: true instead when the text holds a date or topic you did not parse, so the server files and dates it (Pro plan); fields you pass explicitly are kept. ' +
-        'Each call creates a new item: do not call it again to retry a call that succeeded.',
-      inputSchema: CaptureInput,
-      outputSchema: OneCapturedItem,
-      annotations: { title: 'Capture an item', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        'Save what the user wants to remember or do as a new item. Quick add reads the first line: "Call Sam friday 3pm #Work @calls" is filed in Work, ' +
+        'tagged calls, due Friday 15:00 in the user\'s zone; "every monday 9am" repeats. Fields given win over the text. due: ISO 8601 with the user\'s offset. ' +
+        'organize: true lets the AI organizer file and date it (Pro). Each call creates an item: never repeat one that succeeded.',
+      input: CaptureInput,
+      output: OneCapturedItem,
+      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     async (input) =>
       guarded(async () => {
-        const projectId = input.project === undefined ? undefined : await ctx.resolveProject(input.project);
-        const item = await ctx.api.capture({
+        const parent = input.parent === undefined ? undefined : await parentOf(ctx, input.parent);
+        const projectId = input.project === undefined ? parent?.project_id : await ctx.resolveProject(input.project);
+        const captured = await ctx.api.capture({
           text: input.text,
           parse: input.parse ?? true,
           ...(input.tags !== undefined && input.tags.length > 0 ? { tags: input.tags } : {}),
@@ -67,10 +42,40 @@ export function registerCaptureTool(server: McpServer, ctx: ToolContext): void {
           ...(input.organize !== undefined ? { organize: input.organize } : {}),
           ...(input.due !== undefined ? { due_at: input.due } : {}),
         });
+        const item = parent === undefined ? captured : { ...(await placeUnder(ctx, captured, parent)), ai: captured.ai };
         if (item.ai) ctx.invalidateProjects();
         const view = await ctx.view(item);
-        const line = `Captured ${describeItem(view, await ctx.timeZone(), organizerNote(item.ai))}`;
+        const under = parent === undefined ? '' : `, subtask of ${quoteTitle(parent.title)}`;
+        const line = `Captured ${describeItem(view, await ctx.timeZone(), `${under}${organizerNote(item.ai)}`)}`;
         return toolResult(line, OneCapturedItem, { item: view });
       }),
   );
+}
+
+/** The parent of a new subtask, read before anything is captured: an unknown id or a key that could not place the subtask changes nothing. */
+async function parentOf(ctx: ToolContext, id: string): Promise<Item> {
+  await ctx.requireScope('write', 'placing a subtask under its parent');
+  return ctx.api.getItem(id);
+}
+
+/**
+ * The API captures top-level items; a subtask is a capture then a PATCH of parent_id (as the web
+ * app's "add subtask" does). Should the PATCH be refused (the parent deleted meanwhile), the new
+ * item is deleted again so that a retry does not leave a stray copy.
+ */
+async function placeUnder(ctx: ToolContext, item: Item, parent: Item): Promise<Item> {
+  try {
+    return await ctx.api.updateItem(item.id, { parent_id: parent.id });
+  } catch (error) {
+    const removed = await ctx.api.deleteItem(item.id).then(
+      () => true,
+      () => false,
+    );
+    if (removed || !isApiError(error)) throw error;
+    throw new InboxApiError(
+      error.status,
+      error.error,
+      `${error.message}; the item was captured (id ${item.id}) but is not a subtask: use update_item with parent_id`,
+    );
+  }
 }

@@ -1,57 +1,39 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { describeItem, organizerNote } from '../format.js';
 import { InboxApiError, type ItemPatch } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
 import { DateTimeInput, ItemStatus, OneCapturedItem, OneItem } from '../schemas.js';
+import type { ToolCatalog } from '../tool-catalog.js';
 import type { ToolContext } from '../tool-context.js';
 
-const Id = z.string().min(1).describe('The item id.');
+const Id = z.string().min(1);
 const DeletedItem = z.object({ deleted: z.object({ id: z.string(), title: z.string().nullable() }) });
 
 const UpdateInput = z.object({
   id: Id,
-  title: z.string().max(500).nullable().optional().describe('New title; null clears it.'),
-  content_md: z.string().max(100_000).nullable().optional().describe('New Markdown body; null clears it.'),
-  due_at: DateTimeInput.nullable().optional().describe("New due date-time, ISO 8601 with the user's offset; null clears it."),
-  project: z.string().min(1).optional().describe('Move to this project (name or id).'),
-  tags: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .regex(/^[^,]*$/, 'a tag name has no comma'),
-    )
-    .max(20)
-    .optional()
-    .describe('The complete new set of tag names: it replaces the current tags.'),
-  status: ItemStatus.optional().describe('backlog, todo, doing, done (completes the item) or archived.'),
+  title: z.string().nullable().optional(),
+  content_md: z.string().nullable().optional().describe('Markdown body.'),
+  due_at: DateTimeInput.nullable().optional(),
+  project: z.string().optional().describe('Move to this project (name or id).'),
+  tags: z.array(z.string()).max(20).optional().describe('The whole new set.'),
+  status: ItemStatus.optional(),
   recurrence: z
-    .object({
-      rule: z
-        .string()
-        .min(1)
-        .max(500)
-        .describe('RFC 5545 RRULE: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL; e.g. FREQ=WEEKLY;BYDAY=MO'),
-      from: z.enum(['due', 'completion']).describe('due: the next occurrence follows the previous due date; completion: it follows the moment of completion'),
-    })
+    .object({ rule: z.string(), from: z.enum(['due', 'completion']) })
     .nullable()
     .optional()
-    .describe('Make the item repeat (it needs a due_at); null ends the repetition. Completing a repeating item moves it to its next occurrence.'),
-  remind_at: DateTimeInput.nullable().optional().describe("When to remind the user, ISO 8601 with the user's offset; null clears the reminder."),
+    .describe('Repeat (needs due_at): an RRULE (FREQ=WEEKLY;BYDAY=MO), counted from the due date or completion.'),
+  remind_at: DateTimeInput.nullable().optional(),
+  parent_id: z.string().min(1).nullable().optional().describe('Make it a subtask of this item; null: top level.'),
 });
 
-export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerChangeTools(tools: ToolCatalog, ctx: ToolContext): void {
+  tools.add(
     'update_item',
     {
-      title: 'Update an item',
-      description:
-        'Change fields of an item; fields you leave out stay as they are. tags replaces the whole set, so pass every tag the item should keep. ' +
-        'title, content_md and due_at take null to clear them. To mark an item done use complete_item; to archive it, archive_item.',
-      inputSchema: UpdateInput,
-      outputSchema: OneItem,
-      annotations: { title: 'Update an item', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      description: 'Change the fields given; null clears one; tags replaces the set. To complete use complete_item.',
+      input: UpdateInput,
+      output: OneItem,
+      hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     async ({ id, project, ...fields }) =>
       guarded(async () => {
@@ -62,19 +44,17 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tools.add(
     'snooze_item',
     {
-      title: 'Snooze a reminder',
-      description:
-        "Remind the user about an item again later: either in `minutes` (1..10080) from now, or at `until` (ISO 8601 with the user's offset). Give exactly one.",
-      inputSchema: z.object({
+      description: 'Remind the user about an item again later: give minutes from now or until.',
+      input: z.object({
         id: Id,
-        minutes: z.number().int().min(1).max(10080).optional().describe('Remind again this many minutes from now.'),
-        until: DateTimeInput.optional().describe('Remind again at this date-time.'),
+        minutes: z.number().int().min(1).max(10080).optional(),
+        until: DateTimeInput.optional(),
       }),
-      outputSchema: OneItem,
-      annotations: { title: 'Snooze a reminder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      output: OneItem,
+      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     async ({ id, minutes, until }) =>
       guarded(async () => {
@@ -83,16 +63,13 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tools.add(
     'complete_item',
     {
-      title: 'Complete an item',
-      description:
-        'Mark an item done (done: true, the default) or not done (done: false). It sets the value and never flips it, so calling it again is safe ' +
-        'and an item already in that state is left as it is. An archived item stays archived.',
-      inputSchema: z.object({ id: Id, done: z.boolean().default(true).describe('true: done; false: not done.') }),
-      outputSchema: OneItem,
-      annotations: { title: 'Complete an item', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      description: 'Set an item done (the default) or not done: it sets, never flips, so repeating is safe. An archived item stays archived.',
+      input: z.object({ id: Id, done: z.boolean().default(true) }),
+      output: OneItem,
+      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     async ({ id, done }) =>
       guarded(async () => {
@@ -105,16 +82,13 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tools.add(
     'archive_item',
     {
-      title: 'Archive an item',
-      description:
-        "Archive an item: it leaves the user's active lists but is kept, and search with status archived still finds it. " +
-        'Use it when the user is finished with an item or wants it out of sight; archiving an archived item changes nothing.',
-      inputSchema: z.object({ id: Id }),
-      outputSchema: OneItem,
-      annotations: { title: 'Archive an item', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      description: 'Hide an item, kept (search with status archived finds it); repeating changes nothing.',
+      input: z.object({ id: Id }),
+      output: OneItem,
+      hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     async ({ id }) =>
       guarded(async () => {
@@ -123,16 +97,13 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tools.add(
     'delete_item',
     {
-      title: 'Delete an item',
-      description:
-        'Delete an item and its subtasks for good (there is no undo). Prefer archive_item unless the user asks to delete; ' +
-        'deleting an item that is gone is a not_found error.',
-      inputSchema: z.object({ id: Id }),
-      outputSchema: DeletedItem,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      description: 'Delete an item and its subtasks, no undo. Prefer archive_item unless the user asks to delete.',
+      input: z.object({ id: Id }),
+      output: DeletedItem,
+      hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     },
     async ({ id }) =>
       guarded(async () => {
@@ -142,16 +113,13 @@ export function registerChangeTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tools.add(
     'organize_item',
     {
-      title: 'Organize an item',
-      description:
-        "Run the server's AI organizer on an existing item (Pro plan; counts against a daily quota): it decides note or todo, moves an Inbox item " +
-        'to a matching project and reads a due date from the title when it has none. For new text, capture with organize: true does the same in one call.',
-      inputSchema: z.object({ id: Id }),
-      outputSchema: OneCapturedItem,
-      annotations: { title: 'Organize an item', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      description: "Run the server's AI organizer on an item (Pro, daily quota): note or todo, project, due date from the title.",
+      input: z.object({ id: Id }),
+      output: OneCapturedItem,
+      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     async ({ id }) =>
       guarded(async () => {

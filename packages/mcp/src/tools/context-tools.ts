@@ -1,11 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, toolResult } from '../results.js';
+import type { ToolCatalog } from '../tool-catalog.js';
 import type { ToolContext } from '../tool-context.js';
 
 const CurrentTime = z.object({
-  timezone: z.string().describe("the user's IANA time zone"),
-  now: z.string().describe("the user's local date and time, ISO 8601 with their offset"),
+  timezone: z.string(),
+  now: z.string().describe('local, with offset'),
   now_utc: z.string(),
   weekday: z.string(),
 });
@@ -35,17 +35,14 @@ function localNow(at: Date, zone: string): { now: string; weekday: string } {
   return { now: `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`, weekday: parts.weekday ?? '' };
 }
 
-export function registerContextTools(server: McpServer, ctx: ToolContext, clock: () => number): void {
-  server.registerTool(
+export function registerContextTools(tools: ToolCatalog, ctx: ToolContext, clock: () => number): void {
+  tools.add(
     'get_current_time',
     {
-      title: "The user's time",
-      description:
-        "The user's time zone and their local date, time and weekday now. Use it before writing a due_at or remind_at, so that " +
-        '"tomorrow 9am" means 9 in the morning where the user is.',
-      inputSchema: z.object({}),
-      outputSchema: CurrentTime,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      description: "The user's time zone, local date-time and weekday now: read it before writing a date.",
+      input: z.object({}),
+      output: CurrentTime,
+      hints: { readOnlyHint: true },
     },
     async () =>
       guarded(async () => {

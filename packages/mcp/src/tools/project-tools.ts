@@ -1,21 +1,18 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, toolResult } from '../results.js';
+import type { ToolCatalog } from '../tool-catalog.js';
 import type { ToolContext } from '../tool-context.js';
 
 const CreatedProject = z.object({ project: z.object({ id: z.string(), name: z.string() }) });
 
-export function registerProjectTools(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerProjectTools(tools: ToolCatalog, ctx: ToolContext): void {
+  tools.add(
     'create_project',
     {
-      title: 'Create a project',
-      description:
-        'Create a project to file items in. Names match case-insensitively: asking for a name that exists answers that project ' +
-        'and creates nothing, so it is safe to call when unsure.',
-      inputSchema: z.object({ name: z.string().trim().min(1).max(100).describe('The project name.') }),
-      outputSchema: CreatedProject,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      description: 'Create a project; an existing name (any case) answers that project instead: safe to repeat.',
+      input: z.object({ name: z.string().trim().min(1).max(100) }),
+      output: CreatedProject,
+      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     async ({ name }) =>
       guarded(async () => {

@@ -1,139 +1,145 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { describeItem, describeList } from '../format.js';
-import type { Item, ItemPage } from '../inbox-api.js';
+import type { Item, Page } from '../inbox-api.js';
 import { guarded, toolResult } from '../results.js';
-import { DateTimeInput, ItemList, ItemStatus, OneItem, ProjectList } from '../schemas.js';
+import { DateTimeInput, ItemPage, ItemStatus, ItemWithSubtasks, PageInput, ProjectList } from '../schemas.js';
+import type { ToolCatalog } from '../tool-catalog.js';
 import type { ToolContext } from '../tool-context.js';
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-const Limit = z.number().int().min(1).max(100).optional().describe('How many items at most (default 20, at most 100).');
+/** The other hints mean nothing on a tool that changes nothing (MCP spec), so they are not listed. */
+const READ = { readOnlyHint: true } as const;
 const DEFAULT_LIMIT = 20;
-/** Pages of the change feed read to fill a list of one project's changes, at most. */
-const MAX_FEED_PAGES = 3;
-const FEED_PAGE = 200;
+/** Subtasks get_item shows; list_subtasks pages on from there. */
+const SUBTASKS_SHOWN = 50;
+/** Pages of the change feed read to fill one page of one project's changes, at most. */
+const MAX_FEED_PAGES = 5;
+const Id = z.string().min(1);
 
 const SearchInput = z.object({
-  query: z
-    .string()
-    .max(500)
-    .describe('Words to find. Each word must match the start of a word in the title or body, case-insensitively ("dent" finds "dentist").'),
-  status: ItemStatus.optional().describe('Only items in this status.'),
-  tag: z.string().min(1).optional().describe('Only items with this tag (case-insensitive).'),
-  project: z.string().min(1).optional().describe('Only items of this project (name or id).'),
-  limit: Limit,
+  query: z.string().describe('"dent" finds "dentist"; empty: all.'),
+  status: ItemStatus.optional(),
+  tag: z.string().optional(),
+  project: z.string().optional().describe('Name or id.'),
+  ...PageInput,
 });
 
 const ListInput = z.object({
-  project: z.string().min(1).optional().describe('Only items of this project (name or id).'),
-  since: DateTimeInput.optional().describe('Only items changed at or after this time (ISO 8601); then oldest change first.'),
-  limit: Limit,
+  project: z.string().optional().describe('Name or id.'),
+  since: DateTimeInput.optional(),
+  ...PageInput,
 });
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const moreNote = (page: Page<unknown>): string => (page.next_cursor === null ? '' : ' (more: call again with cursor = next_cursor)');
+const cursorOf = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
 
-/** A page that stops at the limit, with whether more exist beyond it. */
-function pageOf(items: Item[], limit: number, more: boolean): { items: Item[]; has_more: boolean } {
-  return { items: items.slice(0, limit), has_more: more || items.length > limit };
-}
-
-export function registerReadTools(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerReadTools(tools: ToolCatalog, ctx: ToolContext): void {
+  tools.add(
     'search',
     {
-      title: 'Search items',
       description:
-        "Find the user's items by words, newest first. Every word of the query must match the start of a word in the title or body, case-insensitively: " +
-        '"dent" finds "dentist", "call dentist" finds items with both. Quotes and punctuation only separate words; there are no operators. ' +
-        'Narrow with status, tag or project. An empty query lists everything the filters allow.',
-      inputSchema: SearchInput,
-      outputSchema: ItemList,
-      annotations: { title: 'Search items', ...READ },
+        'Find items by words, newest first: each word must match the start of a word in the title or body, case-insensitively; no operators. ' +
+        'Pages: pass next_cursor back as cursor.',
+      input: SearchInput,
+      output: ItemPage,
+      hints: READ,
     },
     async (input) =>
       guarded(async () => {
-        const limit = input.limit ?? DEFAULT_LIMIT;
         const projectId = input.project === undefined ? undefined : await ctx.resolveProject(input.project);
         const page = await ctx.api.search({
           q: input.query,
-          limit,
+          limit: input.limit ?? DEFAULT_LIMIT,
+          ...cursorOf(input.cursor),
           ...(input.status !== undefined ? { status: input.status } : {}),
           ...(input.tag !== undefined ? { tag: input.tag } : {}),
           ...(projectId !== undefined ? { project_id: projectId } : {}),
         });
-        const result = pageOf(page.items, limit, page.next_cursor !== null);
-        const items = await ctx.views(result.items);
+        const items = await ctx.views(page.items);
         const what = input.query.trim() === '' ? '' : ` for '${input.query.trim()}'`;
-        const summary = `Found ${plural(items.length, 'item')}${what}${result.has_more ? ' (more match: narrow the query or raise limit)' : ''}`;
-        return toolResult(describeList(summary, items, await ctx.timeZone()), ItemList, { items, has_more: result.has_more });
+        const summary = `Found ${plural(items.length, 'item')}${what}${moreNote(page)}`;
+        return toolResult(describeList(summary, items, await ctx.timeZone()), ItemPage, { items, next_cursor: page.next_cursor });
       }),
   );
 
-  server.registerTool(
+  tools.add(
     'list_items',
     {
-      title: 'List items',
-      description:
-        "List the user's newest items, across all projects or in one project. With since, list the items changed at or after that time instead, " +
-        'oldest change first: use it to catch up on what changed. To find items by words, use search.',
-      inputSchema: ListInput,
-      outputSchema: ItemList,
-      annotations: { title: 'List items', ...READ },
+      description: "The newest items, or one project's; with since, the items changed since then, oldest change first. Pages: pass next_cursor back as cursor.",
+      input: ListInput,
+      output: ItemPage,
+      hints: READ,
     },
     async (input) =>
       guarded(async () => {
         const limit = input.limit ?? DEFAULT_LIMIT;
         const projectId = input.project === undefined ? undefined : await ctx.resolveProject(input.project);
-        let result: { items: Item[]; has_more: boolean };
-        if (input.since === undefined) {
-          const page: ItemPage = projectId === undefined ? await ctx.api.listItems({ limit }) : await ctx.api.listProjectItems(projectId, { limit });
-          result = pageOf(page.items, limit, page.next_cursor !== null);
-        } else {
-          // The change feed has no project filter: read a few pages of it and keep the project's items.
-          const kept: Item[] = [];
-          let cursor: string | undefined;
-          let more = false;
-          for (let pages = 0; pages < MAX_FEED_PAGES && kept.length <= limit; pages += 1) {
-            const page = await ctx.api.listItems({ since: input.since, limit: projectId === undefined ? limit : FEED_PAGE, ...(cursor ? { cursor } : {}) });
-            kept.push(...page.items.filter((item) => projectId === undefined || item.project_id === projectId));
-            more = page.next_cursor !== null;
-            if (!more || projectId === undefined) break;
-            cursor = page.next_cursor ?? undefined;
-          }
-          result = pageOf(kept, limit, more);
-        }
-        const items = await ctx.views(result.items);
+        const query = { limit, ...cursorOf(input.cursor) };
+        const page =
+          input.since !== undefined
+            ? await changedSince(ctx, input.since, projectId, query)
+            : projectId === undefined
+              ? await ctx.api.listItems(query)
+              : await ctx.api.listProjectItems(projectId, query);
+        const items = await ctx.views(page.items);
         const where = input.project === undefined ? '' : ` in ${items[0]?.project_name ?? input.project}`;
-        const summary = `${plural(items.length, 'item')}${where}${input.since ? ` changed since ${input.since}` : ''}${result.has_more ? ' (more exist: raise limit)' : ''}`;
-        return toolResult(describeList(summary, items, await ctx.timeZone()), ItemList, { items, has_more: result.has_more });
+        const summary = `${plural(items.length, 'item')}${where}${input.since ? ` changed since ${input.since}` : ''}${moreNote(page)}`;
+        return toolResult(describeList(summary, items, await ctx.timeZone()), ItemPage, { items, next_cursor: page.next_cursor });
       }),
   );
 
-  server.registerTool(
+  tools.add(
     'get_item',
     {
-      title: 'Get an item',
-      description: 'Get one item by its id: title, Markdown body, project, status, due date and tags.',
-      inputSchema: z.object({ id: z.string().min(1).describe('The item id.') }),
-      outputSchema: OneItem,
-      annotations: { title: 'Get an item', ...READ },
+      description:
+        'One item and its subtasks. Items have title, content_md (Markdown), project_id, project_name, type, status, is_completed, ' +
+        'due_at and remind_at (UTC), recurrence, parent_id, tags.',
+      input: z.object({ id: Id }),
+      output: ItemWithSubtasks,
+      hints: READ,
     },
     async ({ id }) =>
       guarded(async () => {
-        const item = await ctx.view(await ctx.api.getItem(id));
-        const body = item.content_md ? `\n${item.content_md}` : '';
-        return toolResult(`${describeItem(item, await ctx.timeZone())}${body}`, OneItem, { item });
+        const [item, subtasks] = await Promise.all([ctx.api.getItem(id), ctx.api.listSubtasks(id, { limit: SUBTASKS_SHOWN })]);
+        const [view, ...children] = await ctx.views([item, ...subtasks.items]);
+        const zone = await ctx.timeZone();
+        const body = view!.content_md ? `\n${view!.content_md}` : '';
+        const list =
+          children.length === 0
+            ? ''
+            : `\n${describeList(`${plural(children.length, 'subtask')}${subtasks.next_cursor === null ? '' : ' (more: list_subtasks)'}:`, children, zone)}`;
+        return toolResult(`${describeItem(view!, zone)}${body}${list}`, ItemWithSubtasks, {
+          item: view!,
+          subtasks: children,
+          subtasks_cursor: subtasks.next_cursor,
+        });
       }),
   );
 
-  server.registerTool(
+  tools.add(
+    'list_subtasks',
+    {
+      description: "An item's subtasks, newest first. Pages: pass next_cursor back as cursor.",
+      input: z.object({ id: Id, ...PageInput }),
+      output: ItemPage,
+      hints: READ,
+    },
+    async ({ id, limit, cursor }) =>
+      guarded(async () => {
+        const page = await ctx.api.listSubtasks(id, { limit: limit ?? DEFAULT_LIMIT, ...cursorOf(cursor) });
+        const items = await ctx.views(page.items);
+        const summary = `${plural(items.length, 'subtask')}${moreNote(page)}`;
+        return toolResult(describeList(summary, items, await ctx.timeZone()), ItemPage, { items, next_cursor: page.next_cursor });
+      }),
+  );
+
+  tools.add(
     'list_projects',
     {
-      title: 'List projects',
-      description: "List the user's projects with their ids and item counts. The Inbox (is_default) is where items without a project land.",
-      inputSchema: z.object({}),
-      outputSchema: ProjectList,
-      annotations: { title: 'List projects', ...READ },
+      description: 'The projects with ids and item counts; the Inbox is the default.',
+      input: z.object({}),
+      output: ProjectList,
+      hints: READ,
     },
     async () =>
       guarded(async () => {
@@ -142,4 +148,23 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
         return toolResult([`${plural(projects.length, 'project')}`, ...lines].join('\n'), ProjectList, { projects });
       }),
   );
+}
+
+/**
+ * One page of the change feed, kept to one project when asked. The feed has no project filter, so
+ * pages are read and filtered until the limit is reached; each read asks only for what is still
+ * missing, so the page never holds more than the limit and the feed's cursor after the last read
+ * is exactly where the next call goes on (nothing read is dropped, nothing is skipped).
+ */
+async function changedSince(ctx: ToolContext, since: string, projectId: string | undefined, query: { limit: number; cursor?: string }): Promise<Page<Item>> {
+  if (projectId === undefined) return ctx.api.listItems({ since, ...query });
+  const kept: Item[] = [];
+  let cursor = query.cursor;
+  for (let reads = 0; reads < MAX_FEED_PAGES && kept.length < query.limit; reads += 1) {
+    const page = await ctx.api.listItems({ since, limit: query.limit - kept.length, ...cursorOf(cursor) });
+    kept.push(...page.items.filter((item) => item.project_id === projectId));
+    if (page.next_cursor === null) return { items: kept, next_cursor: null };
+    cursor = page.next_cursor;
+  }
+  return { items: kept, next_cursor: cursor ?? null };
 }
