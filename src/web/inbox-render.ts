@@ -211,7 +211,10 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
           section: 'items',
           ...part,
           base: '/items',
-          empty: unfiltered(filters) && filters.project === '' ? html`<p class="empty">Nothing open. Capture a thought above.</p>` : emptySearch(box, '/items', noMatch('/items')),
+          empty:
+            unfiltered(filters) && filters.project === ''
+              ? html`<p class="empty">Nothing open. Capture a thought above.</p>`
+              : emptySearch(box, '/items', noMatch('/items')),
         };
       }
     }

@@ -44,7 +44,8 @@ const BATCH = 500;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const RUN = /[\p{L}\p{M}\p{Nd}]+/gu;
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
-const spaced = (text: string): string => text.replace(RUN, (run) => (UNSPACED.test(run) ? Array.from(segmenter.segment(run), (s) => s.segment).join(' ') : run));
+const spaced = (text: string): string =>
+  text.replace(RUN, (run) => (UNSPACED.test(run) ? Array.from(segmenter.segment(run), (s) => s.segment).join(' ') : run));
 function searchText(title: string | null, content: string | null): string | null {
   const t = title ?? '';
   const c = content ?? '';
