@@ -15,8 +15,6 @@ const RUN = /[\p{L}\p{M}\p{Nd}]+/gu;
 
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
-export const hasUnspacedScript = (text: string): boolean => UNSPACED.test(text);
-
 /** The dictionary words of one run, in order; a run without such a script is one word. */
 export function runWords(run: string): string[] {
   if (!UNSPACED.test(run)) return [run];
