@@ -18,7 +18,10 @@ export interface SearchBox {
   ignoredTags: string[];
   /** The project a `#name` named, when it names no tag. */
   projectId: string | null;
-  /** The text has characters but not one letter or digit: nothing to search for (an emoji, "!!"). */
+  /**
+   * Nothing to search for: no tag or project word, and characters but not one letter or digit (an
+   * emoji, "!!"). Beside a tag, such characters add nothing (a sentence's "." after `@home.`).
+   */
   noWords: boolean;
 }
 
@@ -56,12 +59,12 @@ export function readSearchBox(q: string, ctx: SearchBoxContext): SearchBox {
   for (const [start, end] of taken.sort((x, y) => y[0] - x[0])) text = text.slice(0, start) + ' ' + text.slice(end);
   text = text.replace(/\s+/gu, ' ').trim();
   const named = tags.sort((x, y) => x[0] - y[0]).map(([, name]) => name);
-  const distinct = [...new Map(named.map((t) => [t.toLowerCase(), t])).values()];
+  const distinct = named.filter((name, i) => named.findIndex((other) => other.toLowerCase() === name.toLowerCase()) === i);
   return {
     text,
     tag: distinct[0] ?? null,
     ignoredTags: distinct.slice(1),
     projectId,
-    noWords: text !== '' && searchWords(text).length === 0,
+    noWords: distinct.length === 0 && projectId === null && text !== '' && searchWords(text).length === 0,
   };
 }

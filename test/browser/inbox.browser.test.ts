@@ -108,6 +108,9 @@ describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
       expect(await titles(page)).toEqual(['Pack the tent']);
       await search('@camping stove');
       expect(await titles(page)).toEqual([]);
+      await search('@camping @gear tent');
+      expect(await titles(page)).toEqual(['Pack the tent']);
+      expect(await page.getByRole('status').filter({ hasText: 'One tag at a time' }).textContent()).toContain('showing items tagged #camping, not #gear');
       // Without @ or #, camping is a word of titles and notes (the tag is not in the title).
       await search('camping');
       expect(await titles(page)).toEqual(['Camping stove manual']);
