@@ -4,6 +4,7 @@ import type { Services } from '../../src/container.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { insertItem } from '../../src/modules/items/items.repository.js';
+import { renumberSearchKeys } from '../../src/modules/search/search-index.sqlite.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, ok, type Actor } from '../helpers/items.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
@@ -116,6 +117,13 @@ describe.each(DIALECTS)('search in Chinese, Japanese and Korean text (%s)', (dia
     expect(await search('準備')).toEqual([]);
     // The run's start still matches, as before word breaks.
     expect(await search('新しい')).toEqual([item.id]);
+  });
+
+  it.runIf(dialect === 'sqlite')('keeps the words when SQLite renumbers the search keys', async () => {
+    await t.db.handle.db.transaction().execute((trx) => renumberSearchKeys(trx, a.user.id));
+    expect(await found('準備')).toEqual([1, 0]);
+    expect(await found('准备')).toEqual([2]);
+    expect(await found('preparation')).toEqual([5]);
   });
 });
 
