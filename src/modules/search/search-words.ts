@@ -1,4 +1,4 @@
-import { runWords } from './word-breaks.js';
+import { spaceWords } from './word-breaks.js';
 
 /**
  * The words of a search `q`. A word is a run of letters, combining marks and decimal digits, the
@@ -17,7 +17,7 @@ export function searchWords(q: string | undefined): string[] {
   if (q === undefined) return [];
   // NFC, because stored text is almost always composed ("é" as one code point) and tokens compare exactly.
   const runs = q.normalize('NFC').match(WORD) ?? [];
-  return [...new Set(runs.map((run) => runWords(run).join(' ')))];
+  return [...new Set(runs.map(spaceWords))];
 }
 
 /**
