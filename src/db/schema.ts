@@ -70,6 +70,11 @@ export interface ItemsTable {
   remind_at: string | null;
   /** SQLite only: the item's FTS rowid (see the search-key-counter migration); written at insert. */
   search_key: ColumnType<number | null, number | undefined, never>;
+  /**
+   * title and content_md as the search index reads them, with spaces at the word breaks of Chinese,
+   * Japanese and other unspaced scripts; null for text without them (see word-breaks.ts).
+   */
+  search_text: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TagsTable {

@@ -10,6 +10,7 @@ import { filtersOf, inboxUrl, searchOf, unfiltered, type InboxFilters } from './
 import { sendPage, type Section } from './layout.js';
 import { decodeUndo, organizedNotice } from './organize-notice.js';
 import { webContext } from './session.js';
+import { readSearchBox, type SearchBox } from './search-box.js';
 import { itemName } from './views/item-row.views.js';
 import { inboxPage, type ListGroup } from './views/inbox.views.js';
 
@@ -59,7 +60,12 @@ interface Listed {
   base: string;
   empty: SafeHtml;
   header?: SafeHtml;
+  /** What the page says about how it read the search box. */
+  note?: SafeHtml;
 }
+
+/** The user's projects and tags, as every list page shows them and the search box reads them. */
+type Lists = Promise<[Awaited<ReturnType<Services['projects']['list']>>, Awaited<ReturnType<Services['tags']['list']>>]>;
 
 const BLANK: InboxFilters = { q: '', project: '', tag: '', show: 'open' };
 
@@ -127,22 +133,41 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
     };
   }
 
+  /**
+   * The filters as the search box reads them (search-box.ts): its tag and project words become
+   * filters; links keep the box as typed. A box with no words to look for lists nothing.
+   */
   async function searched(
     userId: string,
     filters: InboxFilters,
     cursor: string | undefined,
     base: string,
-  ): Promise<Pick<Listed, 'groups' | 'nextPage' | 'self'>> {
-    const { query, internal } = searchOf(filters, cursor);
+    box: SearchBox,
+  ): Promise<Pick<Listed, 'groups' | 'nextPage' | 'self' | 'note'>> {
+    const self = inboxUrl(filters, cursor, base);
+    if (box.noWords) return { groups: [], nextPage: null, self };
+    const read: InboxFilters = { ...filters, q: box.text, ...(box.tag ? { tag: box.tag } : {}), ...(box.projectId ? { project: box.projectId } : {}) };
+    const { query, internal } = searchOf(read, cursor);
     const page = await search.search(userId, query, internal);
+    const note =
+      box.ignoredTags.length > 0
+        ? html`<div class="alert" role="status"><p>One tag at a time: showing items tagged #${box.tag}, not ${box.ignoredTags.map((t) => `#${t}`).join(', ')}.</p></div>`
+        : undefined;
     return {
       groups: [{ id: 'found', heading: null, items: page.items }],
       nextPage: page.next_cursor ? inboxUrl(filters, page.next_cursor, base) : null,
-      self: inboxUrl(filters, cursor, base),
+      self,
+      ...(note ? { note } : {}),
     };
   }
 
-  async function listed(user: AuthUser, view: InboxView, filters: InboxFilters, dates: DateContext): Promise<Listed> {
+  /** What an empty search says: no words to look for, or no match. */
+  const emptySearch = (box: SearchBox, base: string, noMatch: SafeHtml): SafeHtml =>
+    box.noWords
+      ? html`<p class="empty no-words" role="status">“${box.text}” has no letters or digits, so there are no words to search for. Search finds words in titles and notes; <kbd>@tag</kbd> shows the items with a tag. <a href="${base}">Show every open item</a></p>`
+      : noMatch;
+
+  async function listed(user: AuthUser, view: InboxView, filters: InboxFilters, dates: DateContext, lists: Lists): Promise<Listed> {
     const cursor = view.query.cursor;
     const noMatch = (base: string) => html`<p class="empty">No items match these filters. <a href="${base}">Show every open item</a></p>`;
     switch (view.list.kind) {
@@ -162,24 +187,36 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
       }
       case 'project': {
         const base = `/projects/${view.list.projectId}`;
-        const part = unfiltered(filters) ? await openList(user.id, view.list.projectId, cursor, base) : await searched(user.id, filters, cursor, base);
-        return {
-          title: 'Project',
-          section: 'projects',
-          ...part,
-          base,
-          header: view.list.header,
-          empty: unfiltered(filters) ? html`<p class="empty">No open items in this project.</p>` : noMatch(base),
-        };
+        if (unfiltered(filters)) {
+          return {
+            title: 'Project',
+            section: 'projects',
+            ...(await openList(user.id, view.list.projectId, cursor, base)),
+            base,
+            header: view.list.header,
+            empty: html`<p class="empty">No open items in this project.</p>`,
+          };
+        }
+        // The page's project is fixed: `#name` there can only be a tag.
+        const box = readSearchBox(filters.q, { tags: (await lists)[1].map((t) => t.name), projects: [] });
+        const part = await searched(user.id, filters, cursor, base, box);
+        return { title: 'Project', section: 'projects', ...part, base, header: view.list.header, empty: emptySearch(box, base, noMatch(base)) };
       }
-      case 'items':
+      case 'items': {
+        const [projectList, tagList] = await lists;
+        const box = readSearchBox(filters.q, { tags: tagList.map((t) => t.name), projects: projectList });
+        const part = await searched(user.id, filters, cursor, '/items', box);
         return {
           title: 'All items',
           section: 'items',
-          ...(await searched(user.id, filters, cursor, '/items')),
+          ...part,
           base: '/items',
-          empty: unfiltered(filters) && filters.project === '' ? html`<p class="empty">Nothing open. Capture a thought above.</p>` : noMatch('/items'),
+          empty:
+            unfiltered(filters) && filters.project === ''
+              ? html`<p class="empty">Nothing open. Capture a thought above.</p>`
+              : emptySearch(box, '/items', noMatch('/items')),
         };
+      }
     }
   }
 
@@ -216,13 +253,14 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
     const filters =
       view.list.kind === 'project' ? { ...filtersOf(view.query), project: view.list.projectId } : view.list.kind === 'items' ? filtersOf(view.query) : BLANK;
     const dates = dateContext(request, user.timezone, clock);
-    const [list, projectList, tagList] = await Promise.all([listed(user, view, filters, dates), projects.list(user.id), tags.list(user.id)]);
+    const lists: Lists = Promise.all([projects.list(user.id), tags.list(user.id)]);
+    const [list, [projectList, tagList]] = await Promise.all([listed(user, view, filters, dates, lists), lists]);
     const shown = list.groups.flatMap((g) => g.items);
     // Subtasks shown on their own (Today, Upcoming, search) say whose they are.
     const parentIds = [...new Set(shown.map((i) => i.parent_id).filter((id): id is string => id !== null && !shown.some((s) => s.id === id)))];
     const parents = await Promise.all(parentIds.slice(0, 50).map((id) => items.get(user.id, id).catch(() => null)));
     const parentNames = new Map(parents.filter((p): p is ItemView => p !== null).map((p) => [p.id, itemName(p)]));
-    const notices = [view.notice, await organized(request, reply, user, dates, list.self), await captured(request, reply, user, shown)].filter(
+    const notices = [view.notice, list.note, await organized(request, reply, user, dates, list.self), await captured(request, reply, user, shown)].filter(
       (n): n is SafeHtml => n !== undefined,
     );
     const notice = notices.length > 0 ? html`${notices}` : undefined;

@@ -88,6 +88,50 @@ describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
       await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(false);
     }, 60_000);
 
+    it(`reads @tag and #tag in the search box as the tag, finds a Japanese word mid-run, and says an emoji-only search has no words (${name})`, async () => {
+      const { page } = await t.signedUp(viewport);
+      await page.goto('/items');
+      await capture(page, 'Pack the tent @camping');
+      await capture(page, 'Camping stove manual');
+      await capture(page, '会議の準備');
+      const search = async (q: string) => {
+        await page.getByRole('searchbox', { name: 'Search' }).fill(q);
+        await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+        await page.waitForLoadState('load');
+        await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(q);
+      };
+
+      await search('@camping');
+      expect(await titles(page)).toEqual(['Pack the tent']);
+      // The pages show tags as #camping: that finds the tag too, and words still narrow it.
+      await search('#camping tent');
+      expect(await titles(page)).toEqual(['Pack the tent']);
+      await search('@camping stove');
+      expect(await titles(page)).toEqual([]);
+      await search('@camping @gear tent');
+      expect(await titles(page)).toEqual(['Pack the tent']);
+      expect(await page.getByRole('status').filter({ hasText: 'One tag at a time' }).textContent()).toContain('showing items tagged #camping, not #gear');
+      // Without @ or #, camping is a word of titles and notes (the tag is not in the title).
+      await search('camping');
+      expect(await titles(page)).toEqual(['Camping stove manual']);
+      await search('準備');
+      expect(await titles(page)).toEqual(['会議の準備']);
+      expect(await page.locator('#search-help').textContent()).toContain('@home');
+      if (name === 'desktop') {
+        await page.locator('.filter-more > summary').click();
+        await expect.poll(() => page.locator('#search-help').isVisible()).toBe(true);
+        await accessible(page);
+        await screenshot(page, 'search-cjk-help');
+      }
+
+      await search('🎉');
+      expect(await page.locator('.items').count()).toBe(0);
+      const said = page.locator('.no-words');
+      expect(await said.textContent()).toContain('“🎉” has no letters or digits, so there are no words to search for.');
+      await accessible(page);
+      if (name === 'desktop') await screenshot(page, 'search-no-words');
+    }, 60_000);
+
     it(`organizes a Pro capture, shows what it decided, and Undo puts back what was typed (${name})`, async () => {
       const { page, userId } = await t.signedUp(viewport, 'pro');
       await page.goto('/inbox');

@@ -15,6 +15,7 @@ import * as recurrence from './2026-11-27-0100-recurrence.js';
 import * as reminders from './2026-11-27-0110-reminders.js';
 import * as emailIn from './2026-11-27-0300-email-in.js';
 import * as liveChanges from './2026-11-27-0501-live-changes.js';
+import * as cjkSearchWords from './2026-11-28-0100-cjk-search-words.js';
 import * as liveStreams from './2026-11-28-0600-live-streams.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0110-reminders': reminders,
   '2026-11-27-0300-email-in': emailIn,
   '2026-11-27-0501-live-changes': liveChanges,
+  '2026-11-28-0100-cjk-search-words': cjkSearchWords,
   '2026-11-28-0600-live-streams': liveStreams,
 };

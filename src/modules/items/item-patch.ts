@@ -5,6 +5,7 @@ import { badRequest } from '../../errors.js';
 import { checkRecurrence } from '../recurrence/recurrence.service.js';
 import type { ItemRow, Recurrence } from './item-view.js';
 import type { ItemPatch } from './items.repository.js';
+import { searchText } from '../search/word-breaks.js';
 
 export interface PatchInput {
   title?: string | null;
@@ -35,6 +36,9 @@ export function patchColumns(row: ItemRow, input: PatchInput, at: string): { pat
   if (input.content_md !== undefined) {
     const content = emptyToNull(input.content_md);
     if (content !== row.content_md) patch.content_md = content;
+  }
+  if (patch.title !== undefined || patch.content_md !== undefined) {
+    patch.search_text = searchText(patch.title !== undefined ? patch.title : row.title, patch.content_md !== undefined ? patch.content_md : row.content_md);
   }
   if (input.due_at !== undefined) {
     const due = input.due_at === null ? null : parseTimestamp(input.due_at, 'due_at');

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ItemStatus, ItemType, ItemsTable } from '../../db/schema.js';
 
-export type ItemRow = Omit<ItemsTable, 'is_completed' | 'search_key'> & { is_completed: boolean | number };
+export type ItemRow = Omit<ItemsTable, 'is_completed' | 'search_key' | 'search_text'> & { is_completed: boolean | number };
 
 /** The columns a view is made of: list and search pages load only these. */
 export const ITEM_VIEW_COLUMNS = [

@@ -9,7 +9,7 @@ import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, parseTagNames, tagNamesJson, type Item
 /** Recurrence and reminder columns may be left out (they default to null), as rows written before them do. */
 export type NewItemRow = Omit<ItemRow, 'is_completed' | 'recurrence_rule' | 'recurrence_from' | 'remind_at'> & {
   is_completed: number;
-} & Partial<Pick<ItemRow, 'recurrence_rule' | 'recurrence_from' | 'remind_at'>>;
+} & Partial<Pick<ItemRow, 'recurrence_rule' | 'recurrence_from' | 'remind_at'>> & { search_text?: string | null };
 export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;
 
 export async function insertItem(db: Executor, row: NewItemRow): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ItemType } from '../../db/schema.js';
+import { searchText } from '../search/word-breaks.js';
 import { freshState, type ItemState } from './item-state.js';
 import type { NewItemRow } from './items.repository.js';
 
@@ -43,5 +44,6 @@ export function newItemRow(item: NewItem): NewItemRow {
     recurrence_rule: item.recurrence?.rule ?? null,
     recurrence_from: item.recurrence?.from ?? null,
     remind_at: item.remind_at ?? null,
+    search_text: searchText(item.title, item.content_md),
   };
 }

@@ -42,15 +42,15 @@ export interface GrammarContext {
 const MAX_TAGS = 20;
 const TAG_NAME_MAX = 50;
 
-/** `#"Two words"` or `#Name` at a word start. */
-const PROJECT_TOKEN = /(?<![^\s([{])#(?:"([^"\n]+)"|([\p{L}\p{N}_'’&+-]+))/gu;
+/** `#"Two words"` or `#Name` at a word start (the web's search box reads them too: src/web/search-box.ts). */
+export const PROJECT_TOKEN = /(?<![^\s([{])#(?:"([^"\n]+)"|([\p{L}\p{N}_'’&+-]+))/gu;
 /** `@tag` at a word start (so not in me@example.com); a trailing dot ends a sentence, not the tag. */
-const TAG_TOKEN = /(?<![^\s([{])@([\p{L}\p{N}_\-./]+)/gu;
+export const TAG_TOKEN = /(?<![^\s([{])@([\p{L}\p{N}_\-./]+)/gu;
 /** "@5pm" and "@ 9" are times for the date reader, not tags. */
-const TIME_LIKE = /^\d{1,2}(?::\d\d)?(?:am|pm|a|p)?$/i;
+export const TIME_LIKE = /^\d{1,2}(?::\d\d)?(?:am|pm|a|p)?$/i;
 
 /** Matching key of a project name: case and spaces ignored, so `#sideproject` finds "Side project". */
-const projectKey = (name: string): string => name.toLowerCase().replace(/\s+/gu, '');
+export const projectKey = (name: string): string => name.toLowerCase().replace(/\s+/gu, '');
 
 /** Blanks out [start, end) so later readers cannot see it while every offset still holds. */
 const blank = (line: string, start: number, end: number): string => line.slice(0, start) + ' '.repeat(end - start) + line.slice(end);

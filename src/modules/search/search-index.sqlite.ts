@@ -21,6 +21,15 @@ import { ftsMatch } from './search-words.js';
  * The migrations that built this keep frozen copies of what they need (2026-11-24-0001-search-key-counter).
  */
 
+/**
+ * What the FTS columns hold for an item, as the items triggers queue it (the cjk-search-words
+ * migration): search_text, the text with spaces at the word breaks of unspaced scripts, while it
+ * is the row's text with spaces added; title and content_md otherwise.
+ */
+const SEARCH_TEXT_VALID = sql`(search_text is not null and replace(search_text, ' ', '') = replace(coalesce(title, '') || ' ' || coalesce(content_md, ''), ' ', ''))`;
+const FTS_TITLE = sql`case when ${SEARCH_TEXT_VALID} then search_text else title end`;
+const FTS_CONTENT = sql`case when ${SEARCH_TEXT_VALID} then null else content_md end`;
+
 /** Bits of a user's key range: 2^42 items per user. */
 const SLOT_SHIFT = 42;
 
@@ -125,7 +134,7 @@ export async function renumberSearchKeys(db: Executor, userId: string): Promise<
     update items set search_key = numbered.k
     from (select rowid as r, ${rangeStart(userId)} + row_number() over (order by created_at, id) as k from items where user_id = ${userId}) as numbered
     where items.rowid = numbered.r`.execute(db);
-  await sql`insert into items_fts_pending (op, search_key, title, content_md) select 'i', search_key, title, content_md from items where user_id = ${userId}`.execute(
+  await sql`insert into items_fts_pending (op, search_key, title, content_md) select 'i', search_key, ${FTS_TITLE}, ${FTS_CONTENT} from items where user_id = ${userId}`.execute(
     db,
   );
   await sql`update users set search_unordered = 0 where id = ${userId}`.execute(db);

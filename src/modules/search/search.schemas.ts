@@ -9,6 +9,7 @@ export const SearchQuery = Type.Object({
       description:
         'words to find: every word must match the start of a word in title or content_md, case-insensitively ("mil" finds "Milk"). ' +
         'A word is a run of letters and digits; any other character, quotes and operators included, only separates words. ' +
+        'Chinese and Japanese text is divided into its dictionary words ("準備" finds "会議の準備"); a run of it in q must match words that follow each other. ' +
         'A q without letters or digits adds no condition.',
     }),
   ),

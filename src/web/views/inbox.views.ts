@@ -69,8 +69,9 @@ function filterForm(d: InboxPageData): SafeHtml {
   const onProjectPage = d.base.startsWith('/projects/');
   const set = (f.project !== '' && !onProjectPage) || f.tag !== '' || f.show !== 'open';
   return html`<form class="filters" method="get" action="${d.base}" role="search" aria-label="Search and filter items">
-  <div class="search-line"><label for="search" class="visually-hidden">Search</label><input id="search" type="search" name="q" value="${f.q}" maxlength="500" placeholder="Search titles and notes" enterkeyhint="search"><button type="submit">Search</button></div>
+  <div class="search-line"><label for="search" class="visually-hidden">Search</label><input id="search" type="search" name="q" value="${f.q}" maxlength="500" placeholder="Search titles and notes, or @tag" enterkeyhint="search" aria-describedby="search-help"><button type="submit">Search</button></div>
   <details class="filter-more"${set ? html` open` : ''}><summary>Filters${set ? ' (on)' : ''}</summary>
+  <p class="hint" id="search-help">Search finds each word by its start in titles and notes, in any language: “mil” finds “Milk”, “準備” finds “会議の準備”. A tag written as in the capture box, <kbd>@home</kbd> (or <kbd>#home</kbd>), shows the items tagged home.</p>
   <div class="filter-fields">
   ${onProjectPage ? '' : html`<div><label for="filter-project">Project</label><select id="filter-project" name="project" data-autosubmit>${option('', 'All projects', f.project === '')}${d.projects.map((p) => option(p.id, p.name, p.id === f.project))}</select></div>`}
   <div><label for="filter-tag">Tag</label><select id="filter-tag" name="tag" data-autosubmit>${option('', 'All tags', f.tag === '')}${d.tags.map((t) => option(t.name, `#${t.name}`, t.name.toLowerCase() === f.tag.toLowerCase()))}</select></div>
