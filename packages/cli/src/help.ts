@@ -15,7 +15,7 @@ const EXIT_CODES = `Exit codes:
   0    done
   1    the server refused (stderr: "error <code>: <message>"), or could not be reached
   2    wrong use: unknown command or flag, missing argument (usage on stderr)
-  3    not logged in: run cin login
+  3    not logged in, or the key was revoked or has expired: run cin login
   130  interrupted (Ctrl-C); nothing is saved`;
 
 /** `cin --help`: every command with its one-line summary. */
