@@ -6,7 +6,7 @@ export const YES_OPTION = { yes: { type: 'boolean', short: 'y' } } as const;
 
 /** Refuses at once (before anything is asked of the server) when a question could not be answered. */
 export function canConfirm(ctx: Context, refusal: string): void {
-  if (!ctx.flag('yes') && !ctx.io.stdin.isTTY) throw new UsageError(`${refusal}: there is no terminal to confirm on; pass --yes to do it without asking`);
+  if (!ctx.flag('yes') && !ctx.io.stdin.isTTY) throw new UsageError(`${refusal}: there is no terminal to confirm on; pass --yes to go ahead without asking`);
 }
 
 /**
@@ -23,7 +23,7 @@ export async function confirm(ctx: Context, question: string, refusal: string): 
   const reader = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: false });
   try {
     const answer = await reader.question(`${question} [y/N] `, { signal: ctx.io.signal });
-    if (!/^\s*y(es)?\s*$/i.test(answer)) throw new CliError('cancelled', `${refusal}: not confirmed, nothing was changed`);
+    if (!/^\s*y(es)?\s*$/i.test(answer)) throw new CliError('cancelled', `${refusal}: not confirmed`);
   } finally {
     reader.close();
   }

@@ -53,7 +53,7 @@ async function remove(ctx: Context, inbox: CaptureInbox, words: string[]): Promi
   // The server refuses too; saying it here spares the question.
   if (project.is_default) throw new CliError('bad_request', `${project.name} cannot be deleted: items without a project live there`);
   const moved = `${itemCount(project.item_count)} move${project.item_count === 1 ? 's' : ''} to the Inbox`;
-  await confirm(ctx, `Delete the project "${project.name}"? Its ${moved}.`, `cin projects rm ${given}`);
+  await confirm(ctx, `Delete the project "${project.name}"? Its ${moved}.`, `not deleting the project ${project.name}`);
   await inbox.projects.delete(project.id);
   if (ctx.json) ctx.printJson({ deleted: project.id, moved_items: project.item_count });
   else ctx.print(`deleted   ${project.name} (${moved})`);
@@ -81,7 +81,7 @@ Examples:
   options: { ...YES_OPTION },
   async run(ctx) {
     const [action, ...args] = ctx.positionals;
-    if (action === 'rm') canConfirm(ctx, `cin projects rm ${nameOf(args)}`);
+    if (action === 'rm') canConfirm(ctx, `not deleting the project ${nameOf(args)}`);
     if (action !== undefined && !['add', 'rename', 'rm', 'ls'].includes(action)) throw new UsageError(`unknown action "${action}": add, rename or rm`);
     if (action === 'ls' && args.length > 0) throw new UsageError('cin projects takes no arguments');
     const inbox = await ctx.client();

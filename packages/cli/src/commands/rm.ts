@@ -18,12 +18,12 @@ Example:
   options: { ...YES_OPTION },
   async run(ctx) {
     const given = oneId(ctx);
-    canConfirm(ctx, `cin rm ${given}`);
+    canConfirm(ctx, `not deleting ${given}`);
     const inbox = await ctx.client();
     const id = await resolveItemId(inbox, given);
     if (!ctx.flag('yes')) {
       const item = await inbox.items.get(id);
-      await confirm(ctx, `Delete "${item.title ?? '(untitled)'}" (${shortId(id)}) and its subtasks for good?`, `cin rm ${given}`);
+      await confirm(ctx, `Delete "${item.title ?? '(untitled)'}" (${shortId(id)}) and its subtasks for good?`, `not deleting ${given}`);
     }
     await inbox.items.delete(id);
     if (ctx.json) ctx.printJson({ deleted: id });
