@@ -59,7 +59,7 @@ function titleCell(item: Item, budget: number | undefined): Cell {
 const cellWidth = (cell: Cell): number => widthOf(cell.text) + (cell.tail ? 2 + widthOf(cell.tail) : 0);
 
 /** The narrowest a title is cut to, however narrow the terminal: below this a row wraps instead. */
-const MIN_TITLE = 12;
+const MIN_TITLE = 8;
 
 /**
  * One line per item, columns aligned: short id, mark ([ ] todo, [x] done, [-] archived, ~ note),

@@ -3,7 +3,7 @@ import type { CaptureInbox, Item } from '@capture-inbox/sdk';
 /** More subtasks than this under one item are not a terminal's business (every loop here is bounded). */
 const MAX_PAGES = 10;
 
-/** The item's subtasks in the order the API answers them (oldest first), every page up to the bound. */
+/** The item's subtasks in the order the API answers them (newest first), every page up to the bound. */
 export async function subtasksOf(inbox: CaptureInbox, id: string): Promise<Item[]> {
   const out: Item[] = [];
   let cursor: string | null = null;

@@ -9,8 +9,8 @@ export const show: Command = {
   summary: 'one item in full, with its subtasks',
   usage: 'cin show ID',
   manual: `Prints the item: title, id, project, type, status, due date in your time zone, tags, its
-Markdown body, then its subtasks (one row each, as cin ls prints them, in the order the API keeps
-them: oldest first). With --json, the item as the API answers it plus "subtasks", an array of items.
+Markdown body, then its subtasks (one row each, as cin ls prints them, in the order the API answers
+them: newest first). With --json, the item as the API answers it plus "subtasks", an array of items.
 
 Example:
   cin show 3fa9c2e1`,
