@@ -50,10 +50,14 @@ describe('cin without a server', () => {
     }
     const manual = await runCin(home.dir, ['help', 'add']);
     expect(manual.code).toBe(0);
-    expect(manual.stdout).toContain('Usage: cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME | --parent ID] [--due WHEN] [--tag T]...');
+    expect(manual.stdout).toContain(
+      'Usage: cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME | --parent ID] [--due WHEN] [--tag T]...',
+    );
     expect(manual.stdout).toContain('--dry-run');
     expect(manual.stdout).toContain('--due WHEN');
-    expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain('Usage: cin ls [--project NAME] [--due today|overdue|week] [--sort due|created] [--all] [--limit N]');
+    expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain(
+      'Usage: cin ls [--project NAME] [--due today|overdue|week] [--sort due|created] [--all] [--limit N]',
+    );
   });
 
   it('--version prints the package version and exits 0', async () => {

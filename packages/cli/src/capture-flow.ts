@@ -39,7 +39,11 @@ function requireScope(me: Me | undefined, scope: Scope, why: string): void {
   if (scopes && !scopes.includes(scope)) throw missingScope(scope, why, scopes);
 }
 
-export async function planCapture(ctx: Context, inbox: CaptureInbox, given: { project?: string | undefined; parent?: string; tags: string[] }): Promise<CapturePlan> {
+export async function planCapture(
+  ctx: Context,
+  inbox: CaptureInbox,
+  given: { project?: string | undefined; parent?: string; tags: string[] },
+): Promise<CapturePlan> {
   // /me needs no scope: it tells which scopes this key holds and the zone due dates print in.
   const needMe = !ctx.json || given.tags.length > 0 || given.project !== undefined || given.parent !== undefined;
   const me = needMe ? await inbox.me.get() : undefined;

@@ -14,7 +14,7 @@ const truthy = (value: string | undefined): boolean => value !== undefined && va
  * Colour on a terminal, none in a pipe. FORCE_COLOR (not 0 or false) forces it, as Node and most
  * tools read it; otherwise NO_COLOR set to anything (no-color.org) or TERM=dumb turns it off.
  */
-export function colorWanted(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+function colorWanted(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   if (env.FORCE_COLOR !== undefined) return truthy(env.FORCE_COLOR);
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.TERM === 'dumb') return false;

@@ -7,12 +7,15 @@ export interface TitleAndNotes {
   notes: string | null;
 }
 
-export const editorText = (value: TitleAndNotes): string => `${value.title}\n\n${value.notes ?? ''}${value.notes ? '\n' : ''}`;
+const editorText = (value: TitleAndNotes): string => `${value.title}\n\n${value.notes ?? ''}${value.notes ? '\n' : ''}`;
 
 /** The first line is the title; what follows (after blank lines) the notes; none: null. */
-export function readEditorText(text: string): TitleAndNotes {
+function readEditorText(text: string): TitleAndNotes {
   const [first = '', ...rest] = text.replace(/\r\n/g, '\n').split('\n');
-  const notes = rest.join('\n').replace(/^\s*\n/, '').trimEnd();
+  const notes = rest
+    .join('\n')
+    .replace(/^\s*\n/, '')
+    .trimEnd();
   return { title: first.trim(), notes: notes.trim() === '' ? null : notes };
 }
 

@@ -80,7 +80,9 @@ export function itemRows(items: Item[], ctx: RowContext, display: Display = PLAI
   const projectWidth = Math.max(0, ...rows.map((r) => widthOf(r.project.text)));
   const dueWidth = Math.max(0, ...rows.map((r) => widthOf(r.due.text)));
   const budget =
-    display.columns === undefined ? undefined : Math.max(MIN_TITLE, display.columns - indent - (SHORT_ID_LENGTH + 2 + 3 + 2) - (2 + projectWidth) - (dueWidth > 0 ? 2 + dueWidth : 0));
+    display.columns === undefined
+      ? undefined
+      : Math.max(MIN_TITLE, display.columns - indent - (SHORT_ID_LENGTH + 2 + 3 + 2) - (2 + projectWidth) - (dueWidth > 0 ? 2 + dueWidth : 0));
   const titles = rows.map((r) => titleCell(r.item, budget));
   const titleWidth = Math.max(0, ...titles.map(cellWidth));
   const draw = (cell: Cell, width: number | undefined): string => {

@@ -6,7 +6,6 @@ import { Context, type Io } from './context.js';
 import { manualPage, overview, usageLine } from './help.js';
 import { cliVersion } from './version.js';
 
-
 const EXIT = { ok: 0, refused: 1, usage: 2, notLoggedIn: 3, interrupted: 130 } as const;
 
 /** Runs one command line and answers the exit code; never throws. */

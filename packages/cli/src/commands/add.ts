@@ -55,7 +55,8 @@ Examples:
     if (text.trim() === '') throw new UsageError('the text is empty');
     if (ctx.flag('raw') && ctx.flag('dry-run')) throw new UsageError('--raw stores the text as typed; --dry-run shows what quick add reads: give one');
     const parentGiven = ctx.string('parent');
-    if (parentGiven !== undefined && ctx.string('project') !== undefined) throw new UsageError("a subtask lives in its parent's project: give --parent or --project");
+    if (parentGiven !== undefined && ctx.string('project') !== undefined)
+      throw new UsageError("a subtask lives in its parent's project: give --parent or --project");
     const inbox = await ctx.client();
     if (ctx.flag('dry-run')) {
       const parsed = await inbox.items.parse(text);

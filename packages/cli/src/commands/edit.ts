@@ -68,7 +68,15 @@ Example:
     const every = ctx.string('every');
     const remind = ctx.string('remind');
     const notes = ctx.string('notes');
-    if (title === undefined && notes === undefined && due === undefined && project === undefined && tags.length === 0 && every === undefined && remind === undefined)
+    if (
+      title === undefined &&
+      notes === undefined &&
+      due === undefined &&
+      project === undefined &&
+      tags.length === 0 &&
+      every === undefined &&
+      remind === undefined
+    )
       return editWithEditor(ctx, given);
     if (title !== undefined && title.trim() === '') throw new UsageError('--title cannot be empty');
     const inbox = await ctx.client();

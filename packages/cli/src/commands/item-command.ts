@@ -11,7 +11,7 @@ export function oneId(ctx: Context): string {
 }
 
 /** The verb before a printed item ("done", "archived") and its gap. */
-export const VERB_WIDTH = 10;
+const VERB_WIDTH = 10;
 
 /** Prints one item: its JSON with --json, else its aligned row after a short verb ("done", "archived"). */
 export async function printItem(ctx: Context, inbox: CaptureInbox, item: Item, verb: string): Promise<void> {

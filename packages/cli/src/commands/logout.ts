@@ -39,7 +39,9 @@ Example:
     if (ctx.json) {
       ctx.printJson({
         logged_out: removed,
-        ...(saved ? { server: saved.server, key_id: saved.key_id, revoked: revocation?.outcome === 'revoked' || revocation?.outcome === 'already_invalid' } : {}),
+        ...(saved
+          ? { server: saved.server, key_id: saved.key_id, revoked: revocation?.outcome === 'revoked' || revocation?.outcome === 'already_invalid' }
+          : {}),
         ...(revocation && revocation.outcome !== 'revoked' ? { revocation: revocation.outcome } : {}),
       });
       return 0;
@@ -53,7 +55,10 @@ Example:
     else if (revocation.outcome === 'already_invalid') ctx.print(`${forgot} (the server no longer knew it: it was revoked already).`);
     else {
       ctx.print(`${forgot}.`);
-      const why = revocation.outcome === 'unreachable' ? `the server could not be reached (${revocation.reason ?? ''})` : `the server refused (${revocation.reason ?? ''})`;
+      const why =
+        revocation.outcome === 'unreachable'
+          ? `the server could not be reached (${revocation.reason ?? ''})`
+          : `the server refused (${revocation.reason ?? ''})`;
       ctx.note(`warning: ${why}; the key stays valid until you revoke it in the web app (Settings → Developer).`);
     }
     return 0;

@@ -91,7 +91,14 @@ Examples:
       items = scanned.sort(byDue).slice(0, limit);
     }
     if (ctx.json) ctx.printJson(items);
-    else if (items.length === 0) ctx.note(window ? `nothing ${window === 'overdue' ? 'is overdue' : `is due ${window === 'week' ? 'this week' : 'today'}`}` : all ? 'no items' : 'no open items (cin ls --all shows done and archived ones)');
+    else if (items.length === 0)
+      ctx.note(
+        window
+          ? `nothing ${window === 'overdue' ? 'is overdue' : `is due ${window === 'week' ? 'this week' : 'today'}`}`
+          : all
+            ? 'no items'
+            : 'no open items (cin ls --all shows done and archived ones)',
+      );
     else for (const row of itemRows(items, await rowContext(inbox), ctx.display)) ctx.print(row);
     return 0;
   },
