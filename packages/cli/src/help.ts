@@ -9,7 +9,10 @@ const ENVIRONMENT = `Environment:
   CAPTURE_INBOX_URL     the server; overrides the saved one
   CAPTURE_INBOX_TOKEN   an API key; overrides the saved one (never pass a key as an argument)
   XDG_CONFIG_HOME       where the login is saved: $XDG_CONFIG_HOME/capture-inbox/config.json
-                        (default ~/.config/capture-inbox/config.json, mode 0600)`;
+                        (default ~/.config/capture-inbox/config.json, mode 0600)
+  NO_COLOR              set: no colour on a terminal; FORCE_COLOR=1: colour in a pipe too
+  COLUMNS               the width titles are cut to in a pipe (a terminal tells its own)
+  VISUAL, EDITOR        the editor of cin edit ID (default: vi)`;
 
 const EXIT_CODES = `Exit codes:
   0    done
