@@ -15,7 +15,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys'>> = asy
         summary: 'Revoke the API key of this request',
         description:
           "Revokes the key sent in Authorization (what `cin logout` calls): from the next request on it answers 401. The user's other keys keep working. Other keys are revoked in the web app's Developer settings.",
-        response: { 200: OkSchema, ...errorResponses(401, 429) },
+        response: { 200: OkSchema, ...errorResponses(400, 401, 413, 415, 429) },
       },
     },
     async (request) => {

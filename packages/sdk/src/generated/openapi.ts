@@ -1517,8 +1517,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, invalid or revoked API key (unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
