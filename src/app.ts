@@ -24,6 +24,7 @@ import { searchRoutes } from './modules/search/search.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { transferRoutes } from './modules/transfer/transfer.routes.js';
+import { keysRoutes } from './modules/keys/keys.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { emailInRoutes } from './modules/email-in/email-in.routes.js';
 import { voiceRoutes } from './modules/voice/voice.routes.js';
@@ -152,6 +153,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       installIdempotency(api, idempotency);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { users });
+      await api.register(keysRoutes, { keys });
       await api.register(itemsRoutes, { items });
       await api.register(searchRoutes, { search });
       await api.register(bulkRoutes, { bulk });

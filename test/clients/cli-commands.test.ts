@@ -43,15 +43,21 @@ describe('cin without a server', () => {
       'voice',
       'export',
       'import',
+      'watch',
+      'completion',
     ]) {
       expect(overview.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     const manual = await runCin(home.dir, ['help', 'add']);
     expect(manual.code).toBe(0);
-    expect(manual.stdout).toContain('Usage: cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...');
+    expect(manual.stdout).toContain(
+      'Usage: cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME | --parent ID] [--due WHEN] [--tag T]...',
+    );
     expect(manual.stdout).toContain('--dry-run');
     expect(manual.stdout).toContain('--due WHEN');
-    expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain('Usage: cin ls [--project NAME] [--all] [--limit N]');
+    expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain(
+      'Usage: cin ls [--project NAME] [--due today|overdue|week] [--sort due|created] [--all] [--limit N]',
+    );
   });
 
   it('--version prints the package version and exits 0', async () => {
@@ -178,7 +184,9 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
 
   it('ls shows open items newest first, aligned, with short ids; --all, --project, --limit and --json narrow or widen it', async () => {
     const rows = (await cin(['ls'])).stdout.trimEnd().split('\n');
-    expect(rows[0]).toMatch(/^[0-9a-f]{8} {2}\[ \] {2}from stdin/);
+    // A note is marked ~, apart from the todos' boxes; tags follow the title.
+    expect(rows[0]).toMatch(/^[0-9a-f]{8} {2} ~  {2}from stdin/);
+    expect(rows.find((r) => r.includes('buy oat milk'))).toMatch(/\[ \] {2}buy oat milk {2}@milk @shop +Errands/);
     // Aligned: every row's project column starts at the same place.
     const starts = rows.map((row) => row.search(/ (Inbox|Errands)/));
     expect(new Set(starts).size).toBe(1);
@@ -214,7 +222,7 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     expect(edited).toMatchObject({ title: 'call mum', due_at: null, tags: ['family'] });
     expect((await cin(['edit', short])).code).toBe(2);
     expect(json(await cin(['archive', first.id, '--json'])).status).toBe('archived');
-    expect(json(await cin(['rm', short, '--json']))).toEqual({ deleted: first.id });
+    expect(json(await cin(['rm', short, '--yes', '--json']))).toEqual({ deleted: first.id });
     const gone = await cin(['show', first.id]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/^error not_found: /);
@@ -352,7 +360,8 @@ describe.each(DIALECTS)('cin against the server (%s)', (dialect) => {
     expect(run.stderr).toMatch(/^error pro_required: .+\n$/);
     expect(run.stdout).toBe('');
     const bad = await cin(['whoami'], { env: { CAPTURE_INBOX_TOKEN: 'cin_nothing_real' } });
-    expect(bad.stderr).toMatch(/^error unauthorized: /);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/^error unauthorized: .*CAPTURE_INBOX_TOKEN.* run cin login\n$/);
   });
 
   it('reads the saved login; the environment overrides it; the saved key never goes to another server', async () => {

@@ -58,6 +58,29 @@ describe.each(DIALECTS)('cin login (%s)', (dialect) => {
     }
   });
 
+  it('asks for read, capture and write by default (webhooks only when named)', async () => {
+    const home = makeHome();
+    try {
+      let requested: string[] = [];
+      const run = await runCin(home.dir, ['login', '--server', t.baseUrl, '--no-browser', '--json'], {
+        onStderr: {
+          match: URL_LINE,
+          then: (m) => {
+            void (async () => {
+              requested = (await t.services.pairing.find(stateOf(m[1]!)))?.scopes ?? [];
+              await t.services.pairing.decide(stateOf(m[1]!), owner.id, true);
+            })();
+          },
+        },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(requested).toEqual(['read', 'capture', 'write']);
+      expect(JSON.parse(run.stdout)).toMatchObject({ scopes: ['read', 'capture', 'write'] });
+    } finally {
+      home.dispose();
+    }
+  });
+
   it('a denial is exit 1 "error access_denied: ..." and leaves the config file as it was', async () => {
     const home = makeHome();
     try {

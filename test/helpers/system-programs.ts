@@ -67,3 +67,5 @@ export function lacking(...needs: SystemNeed[]): boolean {
 }
 
 export const SYSTEMD_ANALYZE: SystemNeed = { name: 'systemd-analyze', program: 'systemd-analyze', debianPackages: ['systemd'] };
+/** util-linux's `script`: runs cin on a pseudo-terminal (test/clients/cin-process.ts). Debian installs it always. */
+export const SCRIPT: SystemNeed = { name: 'script', program: 'script', debianPackages: ['bsdutils'] };

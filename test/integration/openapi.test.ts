@@ -47,6 +47,8 @@ const SPEC_OPERATIONS = [
 
 /** The operations without a bearer key: the pairing pair, and the VAPID public key (contract "Reminders"). */
 const PUBLIC_OPERATIONS = ['POST /api/v1/connect/start', 'POST /api/v1/connect/exchange', 'GET /api/v1/push/key'];
+/** Operations any key may call whatever its scopes: who it belongs to, and revoking itself. */
+const SCOPELESS_OPERATIONS = ['GET /api/v1/me', 'DELETE /api/v1/me/key'];
 
 /** Error statuses the contract allows; each must be answered with the shared error schema. */
 const ERROR_STATUSES = ['400', '401', '402', '403', '404', '409', '410', '412', '413', '415', '422', '425', '429', '503'];
@@ -102,9 +104,9 @@ describe('the OpenAPI document', () => {
       } else {
         const needsBearer = security.length > 0 && security.every((req) => bearerNames.some((name) => name in req));
         if (!needsBearer) problems.push(`${key}: does not require bearer security`);
-        // Each operation names its scope (GET /me alone needs none); 403 insufficient_scope goes with it.
+        // Each operation names its scope (GET /me and a key revoking itself need none); 403 insufficient_scope goes with it.
         const scopes = security.flatMap((req) => Object.values(req).flat());
-        if (key !== 'GET /api/v1/me' && (scopes.length === 0 || !operation.responses['403'])) problems.push(`${key}: names no scope or lacks 403`);
+        if (!SCOPELESS_OPERATIONS.includes(key) && (scopes.length === 0 || !operation.responses['403'])) problems.push(`${key}: names no scope or lacks 403`);
         if (!operation.responses['401']) problems.push(`${key}: 401 not documented`);
       }
       if (!Object.keys(operation.responses).some((s) => s.startsWith('2'))) problems.push(`${key}: no success status`);
@@ -197,6 +199,13 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
     await call('PATCH', '/api/v1/me', 415, { raw: 'timezone=UTC', contentType: 'text/plain' });
     await call('PATCH', '/api/v1/me', 413, { raw: huge() });
     await call('PATCH', '/api/v1/me', 401, { as: null, body: { timezone: 'UTC' } });
+  });
+
+  it('account: DELETE /me/key (a key revokes itself)', async () => {
+    const spare = await t.services.keys.mint(user.id, 'spare');
+    expect(await call('DELETE', '/api/v1/me/key', 200, { token: spare.token })).toEqual({ ok: true });
+    await call('DELETE', '/api/v1/me/key', 401, { token: spare.token });
+    await call('DELETE', '/api/v1/me/key', 401, { as: null });
   });
 
   it('capture, items and subtasks', async () => {

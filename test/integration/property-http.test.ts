@@ -121,8 +121,10 @@ describe.each(DIALECTS)('random requests over HTTP, from the OpenAPI document al
   }
 
   function requestArb(): fc.Arbitrary<Generated> {
-    // The live stream never ends while it is admitted (its answers are tested in live-changes.test.ts).
-    const ops = v.operations().filter((o) => o.path !== '/api/v1/openapi.json' && o.path !== '/api/v1/changes/stream');
+    // The live stream never ends while it is admitted (its answers are tested in live-changes.test.ts);
+    // DELETE /me/key would revoke the very keys this walks with (revoke-current-key.test.ts tests it).
+    const skipped = new Set(['/api/v1/openapi.json', '/api/v1/changes/stream', '/api/v1/me/key']);
+    const ops = v.operations().filter((o) => !skipped.has(o.path));
     return fc.constantFrom(...ops).chain((op) => {
       const parameters = ((op.operation as { parameters?: Array<{ in: string; name: string; schema?: JsonSchema }> }).parameters ?? []).filter(
         (p) => p.in === 'query',

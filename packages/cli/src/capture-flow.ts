@@ -2,7 +2,7 @@ import { ApiError, type CaptureInbox, type CaptureInput, type CapturedItem, type
 import { CliError } from './command.js';
 import type { Context } from './context.js';
 import { itemRows, type ProjectNames } from './format.js';
-import { resolveProject } from './resolve.js';
+import { resolveItemId, resolveProject } from './resolve.js';
 
 /**
  * How `cin add` and `cin voice --add` capture without ever losing or doubling an item.
@@ -19,6 +19,8 @@ export interface CapturePlan {
   names: ProjectNames;
   /** The user's zone (GET /me, which needs no scope), for due dates in the printed row. */
   zone: string | undefined;
+  /** The parent item's id, when --parent was given: the new item goes under it. */
+  parentId?: string;
   /** The key's scopes, when /me was asked. */
   scopes: readonly string[] | undefined;
 }
@@ -37,9 +39,13 @@ function requireScope(me: Me | undefined, scope: Scope, why: string): void {
   if (scopes && !scopes.includes(scope)) throw missingScope(scope, why, scopes);
 }
 
-export async function planCapture(ctx: Context, inbox: CaptureInbox, given: { project?: string | undefined; tags: string[] }): Promise<CapturePlan> {
+export async function planCapture(
+  ctx: Context,
+  inbox: CaptureInbox,
+  given: { project?: string | undefined; parent?: string; tags: string[] },
+): Promise<CapturePlan> {
   // /me needs no scope: it tells which scopes this key holds and the zone due dates print in.
-  const needMe = !ctx.json || given.tags.length > 0 || given.project !== undefined;
+  const needMe = !ctx.json || given.tags.length > 0 || given.project !== undefined || given.parent !== undefined;
   const me = needMe ? await inbox.me.get() : undefined;
   if (given.tags.length > 0) requireScope(me, 'write', '--tag');
   const names: ProjectNames = new Map();
@@ -52,7 +58,30 @@ export async function planCapture(ctx: Context, inbox: CaptureInbox, given: { pr
     projectId = project.id;
     names.set(project.id, { name: project.name });
   }
+  if (given.parent !== undefined) {
+    // Finding the parent reads; placing the new item under it writes: both are checked before capturing.
+    requireScope(me, 'read', '--parent');
+    requireScope(me, 'write', '--parent');
+    const parent = await inbox.items.get(await resolveItemId(inbox, given.parent));
+    const project = (await inbox.projects.list()).find((p) => p.id === parent.project_id);
+    if (project) names.set(project.id, { name: project.name });
+    return { projectId: parent.project_id, parentId: parent.id, names, zone: me?.timezone, scopes: me?.key?.scopes };
+  }
   return { projectId, names, zone: me?.timezone, scopes: me?.key?.scopes };
+}
+
+/**
+ * The capture has no parent_id: the new item is captured in the parent's project, then placed
+ * under it (as the web app's "add subtask" does). Should that be refused (the parent deleted in
+ * between), the new item is deleted again, so a retry does not leave a stray copy behind.
+ */
+export async function placeUnderParent(inbox: CaptureInbox, item: CapturedItem, parentId: string): Promise<CapturedItem> {
+  try {
+    return { ...(await inbox.items.update(item.id, { parent_id: parentId })), ai: item.ai };
+  } catch (error) {
+    await inbox.items.delete(item.id).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -102,6 +131,6 @@ export function printCaptured(ctx: Context, item: CapturedItem, plan: CapturePla
   // No project given and the organizer did not route it: the item is in the default project,
   // which is always named Inbox (it cannot be renamed).
   if (plan.projectId === undefined && !item.ai?.applied.includes('project_id') && !names.has(item.project_id)) names.set(item.project_id, { name: 'Inbox' });
-  const [row] = itemRows([item], { projects: names, zone: plan.zone ?? 'UTC' });
+  const [row] = itemRows([item], { projects: names, zone: plan.zone ?? 'UTC' }, ctx.display, 10);
   ctx.print(`${verb.padEnd(8)}  ${row ?? ''}`);
 }

@@ -3,6 +3,13 @@ import type { Context } from './context.js';
 
 export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 
+/** The flags every command takes besides its own. */
+export const COMMON_OPTIONS: OptionSpecs = {
+  json: { type: 'boolean' },
+  server: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
 /**
  * One `cin` command: a file under commands/ and a line in commands/index.ts. `run` answers the exit
  * code; refusals are thrown (ApiError, UsageError, NotLoggedIn) and turned into codes by run.ts.
@@ -15,6 +22,10 @@ export interface Command {
   usage: string;
   /** The manual page body (`cin help NAME`): what it does, its flags, an example. */
   manual: string;
+  /** Words that may follow the name (`cin projects add`), for shell completion. */
+  subcommands?: readonly string[];
+  /** The values a flag takes, when they are few (`--due today|overdue|week`), for shell completion. */
+  flagValues?: Readonly<Record<string, readonly string[]>>;
   /** Its own flags; --json, --server and --help are added to every command. */
   options: OptionSpecs;
   run(ctx: Context): Promise<number>;

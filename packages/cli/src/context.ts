@@ -1,6 +1,7 @@
 import { createClient, serverRoot, type CaptureInbox } from '@capture-inbox/sdk';
 import { NotLoggedIn, UsageError, type Command } from './command.js';
 import { configPath, readLogin, type SavedLogin } from './config-file.js';
+import { displayOf, PLAIN, type Display } from './display.js';
 
 export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -42,6 +43,11 @@ export class Context {
   strings(name: string): string[] {
     const value = this.values[name];
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+  }
+
+  /** Colour and width for human output; --json output is never coloured or cut. */
+  get display(): Display {
+    return this.json ? PLAIN : displayOf(this.io);
   }
 
   flag(name: string): boolean {

@@ -1,10 +1,9 @@
 import type { Item, Project } from '@capture-inbox/sdk';
+import { cut, paint, PLAIN, widthOf, type Display, type Style } from './display.js';
 
 /** UUIDv7 ids begin with their creation time, so items of one minute share a prefix: the short id is the random end. */
 const SHORT_ID_LENGTH = 8;
 export const shortId = (id: string): string => id.replace(/-/g, '').slice(-SHORT_ID_LENGTH);
-
-const TITLE_WIDTH = 48;
 
 /** "Sun 22 Nov 17:00" in the user's zone; the year only when it is not this year's. */
 function formatDue(iso: string | null, zone: string, now = new Date()): string {
@@ -26,12 +25,12 @@ function formatDue(iso: string | null, zone: string, now = new Date()): string {
   return [get('weekday'), get('day'), get('month'), ...(sameYear ? [] : [get('year')]), `${get('hour')}:${get('minute')}`].join(' ');
 }
 
-const truncate = (text: string, width: number): string => {
-  const chars = Array.from(text);
-  return chars.length <= width ? text : `${chars.slice(0, width - 1).join('')}…`;
-};
-
-const mark = (item: Item): string => (item.status === 'archived' ? '[-]' : item.is_completed ? '[x]' : '[ ]');
+/** Done, archived, open todo, or a note (a note is never done or open: it is kept, not worked on). */
+function mark(item: Item): { text: string; style: Style | undefined } {
+  if (item.status === 'archived') return { text: '[-]', style: 'dim' };
+  if (item.type === 'note') return { text: ' ~ ', style: 'magenta' };
+  return item.is_completed ? { text: '[x]', style: 'green' } : { text: '[ ]', style: undefined };
+}
 
 /** Project names by id: all of them (`GET /projects`), or only those known without reading them. */
 export type ProjectNames = Map<string, Pick<Project, 'name'>>;
@@ -41,27 +40,65 @@ export interface RowContext {
   zone: string;
 }
 
-/** One line per item, columns aligned: short id, done mark, title, project, due. */
-export function itemRows(items: Item[], ctx: RowContext): string[] {
-  const cells = items.map((item) => [
-    shortId(item.id),
-    mark(item),
-    truncate((item.title ?? '').replace(/\s+/g, ' ') || '(untitled)', TITLE_WIDTH),
-    ctx.projects.get(item.project_id)?.name ?? shortId(item.project_id),
-    formatDue(item.due_at, ctx.zone),
-  ]);
-  const widths = [0, 1, 2, 3].map((col) => Math.max(0, ...cells.map((row) => Array.from(row[col] ?? '').length)));
-  const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - Array.from(text).length));
-  return cells.map((row) =>
-    row
-      .map((cell, col) => (col < 4 ? pad(cell, widths[col] ?? 0) : cell))
+interface Cell {
+  text: string;
+  style?: Style | undefined;
+  /** Tags after the title, in their own style. */
+  tail?: string;
+}
+
+/** The title cell: the title and its @tags, cut to `budget` columns (the tags go first when both cannot fit). */
+function titleCell(item: Item, budget: number | undefined): Cell {
+  const title = (item.title ?? '').replace(/\s+/g, ' ') || '(untitled)';
+  const tags = item.tags.map((t) => `@${t}`).join(' ');
+  if (budget === undefined || widthOf(title) + (tags ? 2 + widthOf(tags) : 0) <= budget) return { text: title, tail: tags };
+  if (tags && widthOf(tags) + 2 <= Math.floor(budget / 2)) return { text: cut(title, budget - 2 - widthOf(tags)), tail: tags };
+  return { text: cut(title, budget) };
+}
+
+const cellWidth = (cell: Cell): number => widthOf(cell.text) + (cell.tail ? 2 + widthOf(cell.tail) : 0);
+
+/** The narrowest a title is cut to, however narrow the terminal: below this a row wraps instead. */
+const MIN_TITLE = 8;
+
+/**
+ * One line per item, columns aligned: short id, mark ([ ] todo, [x] done, [-] archived, ~ note),
+ * title with its @tags, project, due. With a width, titles are cut so each row fits it (`indent`
+ * columns are already taken by a verb before the row); with colour, overdue dates are red.
+ */
+export function itemRows(items: Item[], ctx: RowContext, display: Display = PLAIN, indent = 0, now = new Date()): string[] {
+  const rows = items.map((item) => {
+    const overdue = item.due_at !== null && !item.is_completed && item.status !== 'archived' && Date.parse(item.due_at) < now.getTime();
+    return {
+      id: { text: shortId(item.id), style: 'dim' as const },
+      mark: mark(item),
+      project: { text: ctx.projects.get(item.project_id)?.name ?? shortId(item.project_id), style: 'blue' as const },
+      due: { text: formatDue(item.due_at, ctx.zone), style: overdue ? ('red' as const) : undefined },
+      item,
+    };
+  });
+  const projectWidth = Math.max(0, ...rows.map((r) => widthOf(r.project.text)));
+  const dueWidth = Math.max(0, ...rows.map((r) => widthOf(r.due.text)));
+  const budget =
+    display.columns === undefined
+      ? undefined
+      : Math.max(MIN_TITLE, display.columns - indent - (SHORT_ID_LENGTH + 2 + 3 + 2) - (2 + projectWidth) - (dueWidth > 0 ? 2 + dueWidth : 0));
+  const titles = rows.map((r) => titleCell(r.item, budget));
+  const titleWidth = Math.max(0, ...titles.map(cellWidth));
+  const draw = (cell: Cell, width: number | undefined): string => {
+    const text = paint(display, cell.style, cell.text) + (cell.tail ? `  ${paint(display, 'cyan', cell.tail)}` : '');
+    return width === undefined ? text : text + ' '.repeat(Math.max(0, width - cellWidth(cell)));
+  };
+  return rows.map((r, i) =>
+    [draw(r.id, undefined), draw(r.mark, undefined), draw(titles[i]!, titleWidth), draw(r.project, projectWidth), draw(r.due, undefined)]
+      .filter((cell, col) => col < 4 || cell !== '')
       .join('  ')
       .trimEnd(),
   );
 }
 
 /** The long form of `cin show`: label, value lines, then the Markdown body. */
-export function itemDetails(item: Item, ctx: RowContext): string[] {
+export function itemDetails(item: Item, ctx: RowContext, display: Display = PLAIN): string[] {
   const lines: Array<[string, string]> = [
     ['id', item.id],
     ['project', ctx.projects.get(item.project_id)?.name ?? item.project_id],
@@ -69,10 +106,11 @@ export function itemDetails(item: Item, ctx: RowContext): string[] {
     ['status', item.status],
   ];
   if (item.due_at) lines.push(['due', `${formatDue(item.due_at, ctx.zone)} (${ctx.zone})`]);
+  if (item.parent_id) lines.push(['parent', shortId(item.parent_id)]);
   if (item.tags.length > 0) lines.push(['tags', item.tags.join(', ')]);
   lines.push(['created', formatDue(item.created_at, ctx.zone)], ['updated', formatDue(item.updated_at, ctx.zone)]);
   const width = Math.max(...lines.map(([label]) => label.length));
-  const out = [item.title ?? '(untitled)', ...lines.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)];
+  const out = [paint(display, 'bold', item.title ?? '(untitled)'), ...lines.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)];
   if (item.content_md) out.push('', item.content_md);
   return out;
 }

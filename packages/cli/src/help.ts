@@ -9,13 +9,16 @@ const ENVIRONMENT = `Environment:
   CAPTURE_INBOX_URL     the server; overrides the saved one
   CAPTURE_INBOX_TOKEN   an API key; overrides the saved one (never pass a key as an argument)
   XDG_CONFIG_HOME       where the login is saved: $XDG_CONFIG_HOME/capture-inbox/config.json
-                        (default ~/.config/capture-inbox/config.json, mode 0600)`;
+                        (default ~/.config/capture-inbox/config.json, mode 0600)
+  NO_COLOR              set: no colour on a terminal; FORCE_COLOR=1: colour in a pipe too
+  COLUMNS               the width titles are cut to in a pipe (a terminal tells its own)
+  VISUAL, EDITOR        the editor of cin edit ID (default: vi)`;
 
 const EXIT_CODES = `Exit codes:
   0    done
   1    the server refused (stderr: "error <code>: <message>"), or could not be reached
   2    wrong use: unknown command or flag, missing argument (usage on stderr)
-  3    not logged in: run cin login
+  3    not logged in, or the key was revoked or has expired: run cin login
   130  interrupted (Ctrl-C); nothing is saved`;
 
 /** `cin --help`: every command with its one-line summary. */

@@ -1,16 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ApiError, NetworkError } from '@capture-inbox/sdk';
-import { CliError, NotLoggedIn, UsageError, type Command, type OptionSpecs } from './command.js';
+import { CliError, COMMON_OPTIONS, NotLoggedIn, UsageError, type Command } from './command.js';
 import { COMMANDS, findCommand } from './commands/index.js';
 import { Context, type Io } from './context.js';
 import { manualPage, overview, usageLine } from './help.js';
 import { cliVersion } from './version.js';
-
-const COMMON: OptionSpecs = {
-  json: { type: 'boolean' },
-  server: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
 
 const EXIT = { ok: 0, refused: 1, usage: 2, notLoggedIn: 3, interrupted: 130 } as const;
 
@@ -37,7 +31,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   let ctx: Context;
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: { ...COMMON, ...command.options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
     ctx = new Context(command, values, positionals, io);
   } catch (error) {
     io.stderr.write(`cin ${command.name}: ${(error as Error).message}\n${usageLine(command)}\n`);
@@ -80,6 +74,15 @@ function report(error: unknown, command: Command, io: Io): number {
   }
   if (error instanceof NotLoggedIn) {
     say(error.message);
+    return EXIT.notLoggedIn;
+  }
+  if (error instanceof ApiError && error.status === 401) {
+    // A revoked, expired or unknown key: as good as not logged in, and said so.
+    say(
+      io.env.CAPTURE_INBOX_TOKEN
+        ? 'error unauthorized: the server does not accept the key in CAPTURE_INBOX_TOKEN (revoked, expired or unknown): set another, or unset it and run cin login'
+        : 'error unauthorized: the server does not accept the saved key (revoked, expired or unknown): run cin login',
+    );
     return EXIT.notLoggedIn;
   }
   if (error instanceof ApiError) {

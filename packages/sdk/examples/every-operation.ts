@@ -92,6 +92,9 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
     if (error instanceof NetworkError) void error.url;
   }
 
+  // Last: after this the key answers 401.
+  await inbox.me.revokeKey(); // revokeCurrentKey
+
   // @ts-expect-error capture needs text
   await inbox.items.capture({ title: 'no text' });
   // @ts-expect-error statuses are the contract's five

@@ -10,6 +10,10 @@ export function meApi(api: Api) {
     email: (): Promise<{ address: string | null }> => unwrap(api.GET('/api/v1/me/email')),
     /** POST /me/email/rotate: a new email-in address; the old one is rejected from now on. Needs write. */
     rotateEmail: (): Promise<{ address: string | null }> => unwrap(api.POST('/api/v1/me/email/rotate')),
+    /** DELETE /me/key: revokes the key this client sends; every later request with it is a 401. Needs no scope. */
+    revokeKey: async (): Promise<void> => {
+      await unwrap(api.DELETE('/api/v1/me/key'));
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CaptureInput } from '@capture-inbox/sdk';
-import { captureOrWarn, learnQuickAddProject, nameFiledProject, planCapture, printCaptured } from '../capture-flow.js';
+import { captureOrWarn, learnQuickAddProject, placeUnderParent, nameFiledProject, planCapture, printCaptured } from '../capture-flow.js';
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
 import { rowContext } from '../resolve.js';
@@ -8,7 +8,7 @@ import { quickAddLines } from './quick-add-preview.js';
 export const add: Command = {
   name: 'add',
   summary: 'capture a todo or note',
-  usage: 'cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME] [--due WHEN] [--tag T]...',
+  usage: 'cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME | --parent ID] [--due WHEN] [--tag T]...',
   manual: `Captures TEXT (the words joined by spaces) as a new item: the first line is the title, the rest
 its Markdown body. Without TEXT, or with "-", the text is read from stdin. Prints the new item:
 short id, title, project and due date, from the capture's own answer (a capture-only key is enough
@@ -24,6 +24,8 @@ title. Flags given explicitly win over what the text says.
   --organize        let the server's organizer pick type, project and due date from the text (Pro;
                     on Free the text is captured as typed, with a warning)
   --project NAME    the project's name (case-insensitive) or id; default: Inbox
+  --parent ID       a subtask of this item (short or whole id), in its project; needs the read
+                    and write scopes
   --due WHEN        ISO 8601 or plain words ("tomorrow 5pm", "fri eod"), read in your time zone
                     by the server, with the organizer's rules
   --tag T           a tag; repeat for more
@@ -31,6 +33,7 @@ title. Flags given explicitly win over what the text says.
 Examples:
   cin add buy oat milk --due "tomorrow 5pm" --tag errand
   cin add 'Call Sam friday 3pm #Work @calls' --dry-run
+  cin add "book the venue" --parent 3fa9c2e1
   git log -1 --format=%B | cin add --note --project Work`,
   options: {
     raw: { type: 'boolean' },
@@ -38,6 +41,7 @@ Examples:
     note: { type: 'boolean' },
     organize: { type: 'boolean' },
     project: { type: 'string' },
+    parent: { type: 'string' },
     due: { type: 'string' },
     tag: { type: 'string', multiple: true },
   },
@@ -50,6 +54,9 @@ Examples:
     }
     if (text.trim() === '') throw new UsageError('the text is empty');
     if (ctx.flag('raw') && ctx.flag('dry-run')) throw new UsageError('--raw stores the text as typed; --dry-run shows what quick add reads: give one');
+    const parentGiven = ctx.string('parent');
+    if (parentGiven !== undefined && ctx.string('project') !== undefined)
+      throw new UsageError("a subtask lives in its parent's project: give --parent or --project");
     const inbox = await ctx.client();
     if (ctx.flag('dry-run')) {
       const parsed = await inbox.items.parse(text);
@@ -60,7 +67,7 @@ Examples:
     const due = ctx.string('due');
     const tags = ctx.strings('tag');
     // Tags go in with the capture (capture scope); a project name needs read, checked before capturing.
-    const plan = await planCapture(ctx, inbox, { project: ctx.string('project'), tags: [] });
+    const plan = await planCapture(ctx, inbox, { project: ctx.string('project'), tags: [], ...(parentGiven !== undefined ? { parent: parentGiven } : {}) });
     // Quick add may file it by #Name: /parse (capture scope, stores nothing) says which, for the printed row.
     if (!ctx.flag('raw') && plan.projectId === undefined && !ctx.json) learnQuickAddProject(plan, await inbox.items.parse(text));
     const input: CaptureInput = {
@@ -76,7 +83,8 @@ Examples:
       if (at !== null) input.due_at = at;
     }
     // From here on nothing may fail the command: the item exists (capture-flow.ts says why).
-    const item = await captureOrWarn(ctx, inbox, input);
+    const captured = await captureOrWarn(ctx, inbox, input);
+    const item = plan.parentId === undefined ? captured : await placeUnderParent(inbox, captured, plan.parentId);
     if (!ctx.json) await nameFiledProject(inbox, item, plan);
     printCaptured(ctx, item, plan);
     // Why the organizer filed it (or left it): a wrong filing is understandable, and moving it teaches.

@@ -15,6 +15,7 @@ Web push is turned on in the web app, per browser.
 
 Example:
   cin channels add ntfy https://ntfy.sh/my-secret-topic`,
+  subcommands: ['add', 'test', 'rm'],
   options: { token: { type: 'string' } },
   async run(ctx) {
     const [action, ...args] = ctx.positionals;

@@ -11,6 +11,7 @@ read back), or one Markdown document with a checklist per project.
 
 Example:
   cin export > inbox-$(date +%F).json`,
+  flagValues: { format: ['json', 'markdown'] },
   options: { format: { type: 'string' } },
   async run(ctx) {
     const format = ctx.string('format') ?? 'json';

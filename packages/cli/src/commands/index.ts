@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { add } from './add.js';
 import { archive } from './archive.js';
 import { channels } from './channels.js';
+import { completion } from './completion.js';
 import { done } from './done.js';
 import { edit } from './edit.js';
 import { exportCommand } from './export.js';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   watch,
   mcp,
+  completion(() => COMMANDS),
 ];
 
 export const findCommand = (name: string): Command | undefined => COMMANDS.find((c) => c.name === name);

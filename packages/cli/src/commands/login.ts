@@ -5,6 +5,8 @@ import { writeLogin } from '../config-file.js';
 import { openBrowser } from '../open-browser.js';
 
 const SCOPES: readonly Scope[] = ['read', 'capture', 'write', 'webhooks'];
+/** What a day at the terminal needs; webhooks are for programs and asked for by name. */
+const DEFAULT_SCOPES: readonly Scope[] = ['read', 'capture', 'write'];
 
 export const login: Command = {
   name: 'login',
@@ -17,8 +19,8 @@ only (mode 0600). Nothing is saved unless you approve. The link works for 10 min
 
   --server URL      the server (default: CAPTURE_INBOX_URL, else the one saved before)
   --label L         the key's name in your settings (default: "cin on <this host>")
-  --scopes a,b      what the key may do: read, capture, write, webhooks (default: all four);
-                    you can untick any of them on the approval page
+  --scopes a,b      what the key may do: read, capture, write, webhooks (default: read,capture,write,
+                    all cin's commands need); you can untick any of them on the approval page
   --no-browser      only print the link (for another device, or ssh)
 
 Denied: exit 1 with "error access_denied: ...". Expired: exit 1 with "error expired: ...".
@@ -44,7 +46,7 @@ Example:
     if (scopes?.length === 0 || unknown.length > 0) throw new UsageError(`--scopes takes a comma-separated list of ${SCOPES.join(', ')}`);
     const label = ctx.string('label') ?? `cin on ${hostname()}`;
 
-    const pairing = await pair({ baseUrl: server, label, signal: ctx.io.signal, ...(scopes ? { scopes: scopes as Scope[] } : {}) });
+    const pairing = await pair({ baseUrl: server, label, signal: ctx.io.signal, scopes: scopes ? (scopes as Scope[]) : [...DEFAULT_SCOPES] });
     ctx.note(`To connect cin to ${server}, open this link and approve:\n\n  ${pairing.url}\n`);
     if (!ctx.flag('no-browser') && openBrowser(pairing.url, ctx.io.env)) ctx.note('(opened in your browser)');
     ctx.note('Waiting for approval… (Ctrl-C to stop)');

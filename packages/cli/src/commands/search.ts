@@ -45,7 +45,7 @@ Example:
     const items = await take(inbox.items.searchAll(query), limit);
     if (ctx.json) ctx.printJson(items);
     else if (items.length === 0) ctx.note(`nothing matches "${q}"`);
-    else for (const row of itemRows(items, await rowContext(inbox))) ctx.print(row);
+    else for (const row of itemRows(items, await rowContext(inbox), ctx.display)) ctx.print(row);
     return 0;
   },
 };

@@ -2,9 +2,10 @@ import { itemChange } from './item-command.js';
 
 export const undone = itemChange({
   name: 'undone',
-  summary: 'mark an item not done (back to todo)',
+  summary: 'mark items not done (back to todo)',
   verb: 'undone',
-  manual: `Marks the item not done: its status goes back to todo. Running it again changes nothing.
+  manual: `Marks each item not done: its status goes back to todo. Running it again changes nothing.
+Several ids: a refused one is reported, the others are still changed, and the exit code is 1.
 
 Example:
   cin undone 3fa9c2e1`,
