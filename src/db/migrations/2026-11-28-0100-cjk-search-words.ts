@@ -13,7 +13,9 @@ import { SLOT_SHIFT } from './2026-11-24-0001-search-key-counter.js';
  *
  * Existing items get search_text here (the segmenter runs in this process), and their index
  * entries are rewritten: SQLite rewrites their FTS rows and the triggers read search_text from now
- * on; PostgreSQL recomputes the generated search_vector with the new expression.
+ * on; PostgreSQL recomputes the generated search_vector with the new expression. The word
+ * breaking below is a copy of word-breaks.ts as it was when this migration was written, on
+ * purpose: a migration must do the same thing whenever it runs, whatever later becomes of the code.
  */
 type AnyDb = Kysely<any>;
 
