@@ -292,12 +292,13 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     pollMs: inject.reminderPollMs ?? 1000,
   });
   late.channels = channels.dispatch;
+  const liveOptions: LiveOptions = { ...DEFAULT_LIVE, ...inject.live };
   const live = createLiveService({
     events,
     hub: createLiveHub(handle.wakeups ?? NO_WAKEUPS, { clock, logger, liveKeys: (ids) => findUnrevokedKeyIds(db, ids) }, inject.cluster?.wakeups),
-    registry: createStreamRegistry({ db, clock, newId, logger }),
+    registry: createStreamRegistry({ db, clock, newId, logger, heartbeatMs: liveOptions.processHeartbeatMs }),
     logger,
-    options: { ...DEFAULT_LIVE, ...inject.live },
+    options: liveOptions,
   });
   const emailIn = createEmailInService({ db, clock, addressPattern: config.emailIn?.address });
   const emailInConfig = config.emailIn;

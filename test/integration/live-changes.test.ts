@@ -25,7 +25,8 @@ describe.each(DIALECTS)('GET /api/v1/changes/stream (%s)', (dialect) => {
     });
 
   beforeAll(async () => {
-    t = await startListeningApp(dialect, { live: { keepAliveMs: 100 } });
+    // No process heartbeat (a query a process makes every 20 s while it has streams) in the tests' windows.
+    t = await startListeningApp(dialect, { live: { keepAliveMs: 100, processHeartbeatMs: 3_600_000 } });
   });
   afterAll(async () => {
     for (const reader of open) reader.close();

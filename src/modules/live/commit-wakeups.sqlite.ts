@@ -63,6 +63,7 @@ export function sqliteCommitWakeups(): SqliteCommitWakeups {
     },
     beforeCommit(writer) {
       connection = writer;
+      dataVersion = writer.pragma('data_version', { simple: true }) as number;
       writer.function(FUNCTION, { deterministic: false }, (payload: unknown) => {
         if (typeof payload === 'string') pending.add(payload);
         return null;

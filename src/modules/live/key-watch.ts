@@ -23,7 +23,7 @@ export interface KeyStreams {
 
 export interface KeyWatchDeps {
   clock: Clock;
-  /** True when another connection committed since the last call, or on the first (SQLite); absent: never needed. */
+  /** True when another connection committed since the last call (SQLite); absent: never needed. */
   foreignCommits?: (() => boolean) | undefined;
   /** Of these keys, those neither revoked nor deleted. */
   liveKeys: (ids: readonly string[]) => Promise<ReadonlySet<string>>;

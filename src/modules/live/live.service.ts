@@ -21,9 +21,11 @@ export interface LiveOptions {
   maxStreamsPerUser: number;
   /** The keep-alive comment's interval (the contract: 15 s; tests shorten it). */
   keepAliveMs: number;
+  /** How often a process with open streams renews its row in live_processes (stream-registry.ts). */
+  processHeartbeatMs: number;
 }
 
-export const DEFAULT_LIVE: LiveOptions = { maxStreamsPerUser: 10, keepAliveMs: 15_000 };
+export const DEFAULT_LIVE: LiveOptions = { maxStreamsPerUser: 10, keepAliveMs: 15_000, processHeartbeatMs: 20_000 };
 
 export interface LiveService {
   readonly keepAliveMs: number;

@@ -9,12 +9,12 @@ import { toTimestamp } from '../../lib/timestamps.js';
  * streams a user" holds across processes (WORKERS, several servers on one PostgreSQL) and not
  * per process. A stream costs a row while open: an insert and a count when it opens, a delete when
  * it closes; an idle stream costs nothing. A process renews its own row while it has streams
- * open; one not seen for PROCESS_GONE_MS (killed, never closed its streams) no longer counts and
+ * open; one not seen for three heartbeats (killed, never closed its streams) no longer counts and
  * is cleared by the next process that renews its own.
  */
 
-const HEARTBEAT_MS = 20_000;
-const PROCESS_GONE_MS = 60_000;
+/** A process not seen for this many heartbeats is gone. */
+const MISSED_HEARTBEATS = 3;
 
 export interface StreamRegistry {
   /** Counts a new stream of the user; null (and nothing kept) when `max` are open already. */
@@ -25,8 +25,9 @@ export interface StreamRegistry {
   closeAll(): Promise<void>;
 }
 
-export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGenerator; logger: Logger }): StreamRegistry {
-  const { db, clock, logger } = deps;
+export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGenerator; logger: Logger; heartbeatMs: number }): StreamRegistry {
+  const { db, clock, logger, heartbeatMs } = deps;
+  const goneAfterMs = MISSED_HEARTBEATS * heartbeatMs;
   const processId = deps.newId();
   const open = new Set<string>();
   const pending = new Set<Promise<void>>();
@@ -49,7 +50,7 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
     // Streams of processes gone without closing them go with their process row (cascade).
     await db
       .deleteFrom('live_processes')
-      .where('seen_at', '<', toTimestamp(new Date(now.getTime() - PROCESS_GONE_MS)))
+      .where('seen_at', '<', toTimestamp(new Date(now.getTime() - goneAfterMs)))
       .execute();
   }
 
@@ -78,7 +79,7 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
         .innerJoin('live_processes', 'live_processes.id', 'live_streams.process_id')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .where('live_streams.user_id', '=', userId)
-        .where('live_processes.seen_at', '>=', toTimestamp(new Date(now.getTime() - PROCESS_GONE_MS)))
+        .where('live_processes.seen_at', '>=', toTimestamp(new Date(now.getTime() - goneAfterMs)))
         .executeTakeFirstOrThrow();
       if (Number(count) > max) {
         await db.deleteFrom('live_streams').where('id', '=', id).execute();
@@ -86,7 +87,7 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
       }
       open.add(id);
       if (!heartbeat) {
-        heartbeat = setInterval(beat, HEARTBEAT_MS);
+        heartbeat = setInterval(beat, heartbeatMs);
         heartbeat.unref();
       }
       return id;
