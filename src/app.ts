@@ -53,7 +53,7 @@ const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup' | 'mcp'>>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup' | 'mcp' | 'mail'>>;
   /** Their logger is the app's logger too, so service and request log lines look alike. */
   services: Services;
 }
@@ -180,6 +180,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     services: {
       accounts,
       accountSettings,
+      channels: services.channels,
       clock,
       emailIn,
       instance,
@@ -190,6 +191,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       pairing,
       projects,
       quickAdd,
+      reminders: services.reminders,
       search,
       subtasks,
       tags,
@@ -198,6 +200,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       voice,
     },
     publicUrl: config.publicUrl,
+    smtp: Boolean(config.mail?.smtpUrl),
     webhooks: { listForUser: (userId) => webhooks.list(userId) },
   });
 

@@ -99,6 +99,9 @@ ${errors.form ? html`<div class="alert error" role="alert">${sentence(errors.for
     <button type="submit">Save time zone</button>
   </form>
 </section>
+<section class="card" aria-labelledby="notifications-heading"><h2 id="notifications-heading">Notifications</h2>
+  <p>Reminders can reach this browser (web push), your phone through an ntfy topic, or your email. <a href="/account/notifications">Notification settings</a></p>
+</section>
 ${emailInSection(d.emailAddress ?? null, d.csrf)}
 ${passwordSection(d, errors)}
 ${sessionsSection(d)}
