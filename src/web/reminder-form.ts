@@ -41,7 +41,8 @@ export function reminderValuesFromBody(body: ReminderBody): ReminderFormValues {
  */
 export function reminderPatchOf(v: ReminderFormValues, item: ItemView, zone: string): { patch: PatchInput } | { errors: ReminderErrors } {
   const errors: ReminderErrors = {};
-  const remind = parseDueInputs(v.remind_date, v.remind_time.trim() === '' && v.remind_date.trim() !== '' ? '09:00' : v.remind_time, zone);
+  // No date is no reminder, whatever time is left in its field (clearing the date is how it is removed).
+  const remind = v.remind_date.trim() === '' ? { iso: null } : parseDueInputs(v.remind_date, v.remind_time.trim() === '' ? '09:00' : v.remind_time, zone);
   if ('error' in remind) errors.remind_date = remind.error;
   const repeat = recurrenceOf(v, item.recurrence);
   if ('error' in repeat) errors.every_days = repeat.error;

@@ -119,7 +119,7 @@ function reminderSection(d: ItemPageData): SafeHtml {
       ${fieldBlock('remind_date', 'Remind me on', (a) => html`<input ${a} name="remind_date" type="date" value="${v.remind_date}">`, e.remind_date, 'Empty: no reminder.')}
       ${fieldBlock('remind_time', 'At', (a) => html`<input ${a} name="remind_time" type="time" value="${v.remind_time}">`, undefined, `Empty: 09:00, ${d.user.timezone}.`)}
       ${fieldBlock('repeat', 'Repeat', (a) => html`<select ${a} name="repeat">${choices.map((c) => html`<option value="${c}"${selected(v.repeat === c)}>${REPEAT_LABELS[c]}</option>`)}</select>`, e.repeat, d.item.due_at ? 'From the due date on.' : 'A repeating item needs a due date.')}
-      ${fieldBlock('every_days', 'N (for every N days)', (a) => html`<input ${a} name="every_days" type="number" inputmode="numeric" min="1" max="${MAX_EVERY_DAYS}" value="${v.every_days}">`, e.every_days)}
+      ${fieldBlock('every_days', 'N (for every N days)', (a) => html`<input ${a} name="every_days" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="3" value="${v.every_days}">`, e.every_days, `Only for “Every N days”: 1 to ${MAX_EVERY_DAYS}.`)}
       ${fieldBlock('repeat_from', 'Count the next one from', (a) => html`<select ${a} name="repeat_from"><option value="due"${selected(v.repeat_from === 'due')}>The due date</option><option value="completion"${selected(v.repeat_from === 'completion')}>When I complete it</option></select>`)}
     </div>
     <button type="submit">Save reminder and repeat</button>
