@@ -172,6 +172,7 @@ main.wide { max-width: 72rem; }
 .due { font-weight: 600; }
 .mark.repeat { font-weight: 700; }
 form.snooze { align-items: center; margin-top: 1rem; }
+#channels td code { white-space: normal; overflow-wrap: anywhere; min-width: 0; }
 .due.overdue { color: var(--danger); }
 .check-label { display: inline-flex; align-items: center; gap: .4rem; font-weight: 400; margin: 0; min-height: 2.75rem; }
 .check-label input { width: 1.1rem; height: 1.1rem; margin: 0; }

@@ -81,15 +81,18 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     expect(sent!.headers.title).toBe('Test notification from Capture Inbox');
     expect(sent!.headers.authorization).toBe('Bearer tk_browser');
     expect(await page.locator('.alert.success').textContent()).toContain('Test sent (it answered 200)');
+    await accessibleAtBothWidths(page);
+    await screenshot(page, 'notifications');
+    // Nothing is wider than a phone (a long topic URL wraps).
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await page.setViewportSize(DESKTOP);
 
     // A topic whose server refuses: the page says so.
     receiver.responder = () => ({ status: 403 });
     await page.getByRole('button', { name: `Send a test to ntfy ${topic}` }).click();
     expect(await page.locator('.alert.error').textContent()).toContain('did not go through: it answered 403');
     receiver.responder = () => ({ status: 200 });
-
-    await accessibleAtBothWidths(page);
-    await screenshot(page, 'notifications');
 
     await page.getByRole('button', { name: `Remove ntfy ${topic}` }).click();
     await page.waitForURL(`${t.baseUrl}/account/notifications?done=removed`);
