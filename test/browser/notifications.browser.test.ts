@@ -190,19 +190,22 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     const worker = await waitFor(() => page.context().serviceWorkers()[0], { what: 'the service worker' });
     await page.context().grantPermissions(['notifications'], { origin: t.baseUrl });
     // A push event as the browser dispatches it, with the reminder's payload; the worker's handler shows it.
-    const shown = await worker.evaluate(async (payload) => {
-      const sw = globalThis as unknown as WorkerScope;
-      const event = new Event('push') as Event & { data: { json(): unknown; text(): string }; waitUntil(p: Promise<unknown>): void };
-      let done: Promise<unknown> = Promise.resolve();
-      event.data = { json: () => JSON.parse(payload), text: () => payload };
-      event.waitUntil = (p) => {
-        done = p;
-      };
-      sw.dispatchEvent(event);
-      await done;
-      const list = await sw.registration.getNotifications();
-      return list.map((n) => ({ title: n.title, body: n.body, url: n.data.url }));
-    }, JSON.stringify({ id: item.id, title: 'Water the plants', body: 'Due Fri 27 Nov, 09:00', url: `https://inbox.example.test/items/${item.id}` }));
+    const shown = await worker.evaluate(
+      async (payload) => {
+        const sw = globalThis as unknown as WorkerScope;
+        const event = new Event('push') as Event & { data: { json(): unknown; text(): string }; waitUntil(p: Promise<unknown>): void };
+        let done: Promise<unknown> = Promise.resolve();
+        event.data = { json: () => JSON.parse(payload), text: () => payload };
+        event.waitUntil = (p) => {
+          done = p;
+        };
+        sw.dispatchEvent(event);
+        await done;
+        const list = await sw.registration.getNotifications();
+        return list.map((n) => ({ title: n.title, body: n.body, url: n.data.url }));
+      },
+      JSON.stringify({ id: item.id, title: 'Water the plants', body: 'Due Fri 27 Nov, 09:00', url: `https://inbox.example.test/items/${item.id}` }),
+    );
     expect(shown).toEqual([{ title: 'Water the plants', body: 'Due Fri 27 Nov, 09:00', url: `https://inbox.example.test/items/${item.id}` }]);
 
     // A click opens the link's path on this server (PUBLIC_URL may be another address of it). A

@@ -53,7 +53,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox<
     return sendPage(
       reply,
       status,
-      accountPage({ user: s.user, csrf: webContext(request).csrf, sessions, dates: zoneAndLocale(request, s.user.timezone), timeZones: zonesFor(s.user.timezone), emailAddress, ...extra }),
+      accountPage({
+        user: s.user,
+        csrf: webContext(request).csrf,
+        sessions,
+        dates: zoneAndLocale(request, s.user.timezone),
+        timeZones: zonesFor(s.user.timezone),
+        emailAddress,
+        ...extra,
+      }),
     );
   }
 

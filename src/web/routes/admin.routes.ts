@@ -37,7 +37,15 @@ export const adminRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'instance' | 
     if (!user) return reply;
     const [list, signup] = await Promise.all([users.list(), instance.signup()]);
     const notice = request.query.done ? NOTICES[request.query.done] : undefined;
-    const page = adminPage({ user, csrf: webContext(request).csrf, users: list, dates: zoneAndLocale(request, user.timezone), signup, defaultPlan: instance.defaultPlan, ...(notice ? { notice } : {}) });
+    const page = adminPage({
+      user,
+      csrf: webContext(request).csrf,
+      users: list,
+      dates: zoneAndLocale(request, user.timezone),
+      signup,
+      defaultPlan: instance.defaultPlan,
+      ...(notice ? { notice } : {}),
+    });
     return sendPage(reply, 200, page);
   });
 

@@ -47,10 +47,9 @@ const SnoozeBody = Type.Object({ ...CSRF_FIELD, version: field(200), minutes: fi
 
 const NOTICES: Record<string, string> = { saved: 'Saved.', subtask: 'Subtask added.', reminder: 'Reminder and repeat saved.', snoozed: 'Snoozed.' };
 
-export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'reminders' | 'search' | 'subtasks' | 'tags'>> = async (
-  app,
-  { clock, items, limits, projects, reminders, search, subtasks, tags },
-) => {
+export const itemRoutes: FastifyPluginAsyncTypebox<
+  Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'reminders' | 'search' | 'subtasks' | 'tags'>
+> = async (app, { clock, items, limits, projects, reminders, search, subtasks, tags }) => {
   /** Items the item may go under: recent active ones but itself and its own subtasks (the service checks deeper cycles). */
   async function parentChoices(user: AuthUser, item: ItemView, children: ItemView[], parent: ItemView | null) {
     const recent = await search.search(user.id, { limit: 100 }, { notArchived: true });
@@ -174,7 +173,11 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
       if (error.code === 'precondition_failed')
-        return again({ form: 'This item changed after you opened it; nothing was saved. Your choice is still in the form: save again to apply it.' }, 409, await items.get(user.id, item.id));
+        return again(
+          { form: 'This item changed after you opened it; nothing was saved. Your choice is still in the form: save again to apply it.' },
+          409,
+          await items.get(user.id, item.id),
+        );
       return again({ [reminderFieldOf(error.details?.[0]?.field)]: error.message }, error.statusCode);
     }
     return reply.redirect(`/inbox/items/${item.id}?done=reminder#reminder`, 303);
@@ -194,7 +197,8 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
       await reminders.snooze(user.id, item.id, { minutes }, ifMatchPrecondition(request.body.version || itemEtag(item)));
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
-      if (error.code === 'precondition_failed') return again(409, 'This item changed after you opened it; nothing was snoozed. Look again and snooze once more.', await items.get(user.id, item.id));
+      if (error.code === 'precondition_failed')
+        return again(409, 'This item changed after you opened it; nothing was snoozed. Look again and snooze once more.', await items.get(user.id, item.id));
       return again(error.statusCode, error.message);
     }
     return reply.redirect(`/inbox/items/${item.id}?done=snoozed#reminder`, 303);

@@ -47,7 +47,8 @@ function refusal(error: unknown): AppError {
 function testOutcome(t: TestDelivery, removed: boolean): { notice?: string; error?: string } {
   const answer = t.last_status === 0 ? 'no answer came' : `it answered ${t.last_status}`;
   if (t.status === 'succeeded') return { notice: `Test sent (${answer}). It should arrive in a moment.` };
-  if (removed) return { error: 'The push service says this browser’s subscription is gone (it was revoked or expired), so the channel was removed. Turn push on again.' };
+  if (removed)
+    return { error: 'The push service says this browser’s subscription is gone (it was revoked or expired), so the channel was removed. Turn push on again.' };
   return { error: `The test did not go through: ${answer}. Check the address and try again.` };
 }
 

@@ -42,7 +42,15 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys' | '
 ) => {
   async function render(request: FastifyRequest, reply: FastifyReply, user: SessionUser, status: number, extra: Partial<SettingsPageData> = {}) {
     const [keyList, hooks, isOwner] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null, users.isOwner(user.id)]);
-    const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, dates: zoneAndLocale(request, user.timezone), webhooks: hooks, isOwner, ...extra });
+    const page = settingsPage({
+      user,
+      csrf: webContext(request).csrf,
+      keys: keyList,
+      dates: zoneAndLocale(request, user.timezone),
+      webhooks: hooks,
+      isOwner,
+      ...extra,
+    });
     return sendPage(reply, status, page);
   }
 

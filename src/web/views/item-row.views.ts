@@ -31,9 +31,7 @@ export function reminderMarks(item: ItemView, dates: DateContext): SafeHtml {
   const repeat = item.recurrence ? recurrenceInWords(item.recurrence) : null;
   const remind = item.remind_at && !item.is_completed ? formatDueAbsolute(item.remind_at, dates) : null;
   return html`${repeat ? html` <span class="mark repeat" title="Repeats: ${repeat}"><span aria-hidden="true">↻</span><span class="visually-hidden">Repeats ${repeat.charAt(0).toLowerCase()}${repeat.slice(1)}</span></span>` : ''}${
-    remind
-      ? html` <span class="mark remind">reminder <time datetime="${item.remind_at}">${remind}</time></span>`
-      : ''
+    remind ? html` <span class="mark remind">reminder <time datetime="${item.remind_at}">${remind}</time></span>` : ''
   }`;
 }
 

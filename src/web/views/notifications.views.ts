@@ -37,7 +37,7 @@ const DEFAULT_CHOICES: ReadonlyArray<[number, string]> = [
   [1440, '1 day before'],
 ];
 
-export function minutesBefore(minutes: number): string {
+function minutesBefore(minutes: number): string {
   const known = DEFAULT_CHOICES.find(([m]) => m === minutes);
   if (known) return known[1];
   if (minutes % 1440 === 0) return `${minutes / 1440} days before`;
@@ -68,7 +68,10 @@ function pushSection(d: NotificationsPageData): SafeHtml {
 
 function defaultSection(d: NotificationsPageData, errors: Errors): SafeHtml {
   const current = d.reminderDefault;
-  const choices = current === null || DEFAULT_CHOICES.some(([m]) => m === current) ? DEFAULT_CHOICES : [...DEFAULT_CHOICES, [current, minutesBefore(current)] as [number, string]];
+  const choices =
+    current === null || DEFAULT_CHOICES.some(([m]) => m === current)
+      ? DEFAULT_CHOICES
+      : [...DEFAULT_CHOICES, [current, minutesBefore(current)] as [number, string]];
   const error = errors.reminder_default;
   return html`<section class="card" aria-labelledby="default-heading"><h2 id="default-heading">Default reminder</h2>
   <form class="inline-form" method="post" action="/account/notifications/default">${csrfField(d.csrf)}
