@@ -13,6 +13,8 @@ import { notificationsPage, type NotificationsPageData } from '../views/notifica
 import { CSRF_FIELD, field } from './forms.js';
 
 const PAGE = '/account/notifications';
+/** A week, in minutes: the contract's bound of reminder_default. */
+const MAX_REMINDER_DEFAULT = 10080;
 const DoneQuery = Type.Object({ done: field(20) });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NtfyBody = Type.Object({ ...CSRF_FIELD, url: field(2100), token: field(600) });
@@ -127,7 +129,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'chan
     if (!user) return reply.redirect('/login', 303);
     const raw = (request.body.reminder_default ?? '').trim();
     const again = (status: number, message: string) => render(request, reply, user, status, { errors: { reminder_default: message } });
-    if (raw !== '' && !/^\d{1,5}$/.test(raw)) return again(400, 'Choose one of the listed times.');
+    // The API's schema bounds it (0..10080 minutes); the service takes what the route let through.
+    if (raw !== '' && (!/^\d{1,5}$/.test(raw) || Number(raw) > MAX_REMINDER_DEFAULT)) return again(400, 'Choose one of the listed times.');
     const limited = await overLimit(limits, user, reply);
     if (limited) return again(429, limited);
     try {
