@@ -51,7 +51,7 @@ export function webClient(app: FastifyInstance, options: { remoteAddress?: strin
         ...(form ? { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' } : {}),
         ...headers,
       },
-      ...(form ? { payload: json ? JSON.stringify(form.json) : new URLSearchParams(form as Record<string, string>).toString() } : {}),
+      ...(form ? { payload: json ? JSON.stringify(form.json) : new URLSearchParams(form).toString() } : {}),
     });
     for (const c of res.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
       const gone = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now());
