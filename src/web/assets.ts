@@ -127,6 +127,8 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .item-head .item-title { margin: 0; }
 details.edit > summary { cursor: pointer; font-weight: 700; font-size: 1.2rem; padding: .35rem 0; }
 details.edit[open] > summary { margin-bottom: .75rem; }
+details.change > summary { cursor: pointer; font-weight: 600; color: var(--accent); padding: .35rem 0; }
+details.change[open] > summary { margin-bottom: .75rem; }
 .capture-keys { margin: 0; }
 @media (max-width: 34rem) {
   header.top nav { flex-wrap: nowrap; padding: .35rem .75rem; gap: .75rem; }

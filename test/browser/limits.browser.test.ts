@@ -71,6 +71,7 @@ describe.skipIf(lacking(CHROMIUM))('web actions against the plan limits in chrom
 
     t.clock.advance(61_000);
     await page.goto(`/inbox/items/${item.id}`);
+    await page.locator('#reminder details.change > summary').click();
     await spend();
     await page.getByLabel('Remind me on').fill('2026-11-27');
     await page.getByLabel('Repeat', { exact: true }).selectOption('daily');

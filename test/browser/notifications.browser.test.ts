@@ -40,6 +40,12 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     await receiver?.close();
   });
 
+  /** The reminder form sits behind "Change reminder or repeat" unless it came back with an error. */
+  async function openReminderForm(page: Page): Promise<void> {
+    const change = page.locator('#reminder details.change');
+    if ((await change.getAttribute('open')) === null) await change.locator('summary').click();
+  }
+
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
 
   async function accessibleAtBothWidths(page: Page): Promise<void> {
@@ -243,6 +249,8 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     await page.goto(`/inbox/items/${item.id}`);
     expect(await page.locator('#repeat-words').textContent()).toBe('No');
     expect(await page.locator('#next-reminder').textContent()).toBe('None');
+    expect(await page.getByLabel('Remind me on').isVisible()).toBe(false);
+    await openReminderForm(page);
 
     // A bad N comes back with its message and what was chosen, and nothing is stored.
     await page.getByLabel('Remind me on').fill('2026-11-27');
@@ -268,9 +276,11 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     await screenshot(page, 'item-reminder');
 
     // Every N days, counted from completion.
+    await openReminderForm(page);
     await page.getByLabel('Repeat', { exact: true }).selectOption('every_n_days');
     await page.getByLabel('N (for every N days)').fill('3');
     await page.getByLabel('Count the next one from').selectOption('completion');
+    await screenshot(page, 'item-reminder-form');
     await page.getByRole('button', { name: 'Save reminder and repeat' }).click();
     await page.waitForURL(/done=reminder/);
     expect((await t.services.items.get(userId, item.id)).recurrence).toEqual({ rule: 'FREQ=DAILY;INTERVAL=3', from: 'completion' });
@@ -293,10 +303,12 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
 
     // A repeat needs a due date: the page says so on an item without one, and clears cleanly.
     await page.goto(`/inbox/items/${undated.id}`);
+    await openReminderForm(page);
     await page.getByLabel('Repeat', { exact: true }).selectOption('daily');
     await page.getByRole('button', { name: 'Save reminder and repeat' }).click();
     expect(await page.locator('#repeat-error').textContent()).toContain('needs a due date');
     await page.goto(`/inbox/items/${item.id}`);
+    await openReminderForm(page);
     await page.getByLabel('Remind me on').fill('');
     await page.getByLabel('Repeat', { exact: true }).selectOption('none');
     await page.getByRole('button', { name: 'Save reminder and repeat' }).click();

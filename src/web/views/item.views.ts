@@ -114,6 +114,7 @@ function reminderSection(d: ItemPageData): SafeHtml {
     <dt>Next reminder</dt><dd id="next-reminder">${d.item.remind_at ? html`<time datetime="${d.item.remind_at}">${formatDueAbsolute(d.item.remind_at, d.dates)}</time>` : 'None'}</dd>
   </dl>
   ${e.form ? html`<div class="alert error" role="alert">${sentence(e.form)}</div>` : ''}
+  <details class="change"${Object.keys(e).length > 0 ? html` open` : ''}><summary>Change reminder or repeat</summary>
   <form method="post" action="${self}/reminder">${csrfField(d.csrf)}<input type="hidden" name="version" value="${d.version}">
     <div class="grid-2">
       ${fieldBlock('remind_date', 'Remind me on', (a) => html`<input ${a} name="remind_date" type="date" value="${v.remind_date}">`, e.remind_date, 'Empty: no reminder.')}
@@ -124,6 +125,7 @@ function reminderSection(d: ItemPageData): SafeHtml {
     </div>
     <button type="submit">Save reminder and repeat</button>
   </form>
+  </details>
   ${
     d.item.is_completed
       ? ''
