@@ -54,7 +54,7 @@ const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup' | 'mcp'>>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup' | 'mcp' | 'mail'>>;
   /** Their logger is the app's logger too, so service and request log lines look alike. */
   services: Services;
 }
@@ -182,6 +182,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     services: {
       accounts,
       accountSettings,
+      channels: services.channels,
       clock,
       emailIn,
       instance,
@@ -192,6 +193,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       pairing,
       projects,
       quickAdd,
+      reminders: services.reminders,
       search,
       subtasks,
       tags,
@@ -200,6 +202,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       voice,
     },
     publicUrl: config.publicUrl,
+    smtp: Boolean(config.mail?.smtpUrl),
     webhooks: { listForUser: (userId) => webhooks.list(userId) },
   });
 

@@ -16,6 +16,12 @@ export function dateContext(request: FastifyRequest, zone: string, clock: Clock)
   return { zone, locale: localeFrom(request.headers['accept-language']), now: clock.now() };
 }
 
+/** The zone and locale of a page that shows past moments (settings pages: no "today" to compare with). */
+export const zoneAndLocale = (request: FastifyRequest, zone: string): Pick<DateContext, 'zone' | 'locale'> => ({
+  zone,
+  locale: localeFrom(request.headers['accept-language']),
+});
+
 /**
  * A change made from the web counts against the plan's limits exactly like the same change
  * through the API (one request each), so the web app is no way around them. Null when allowed.

@@ -44,7 +44,7 @@ h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
 .field { margin-bottom: 1rem; }
 .hint { color: var(--muted); font-size: .9rem; font-weight: 400; }
-input[type=text], input[type=email], input[type=password], input[type=search], select, textarea {
+input[type=text], input[type=email], input[type=password], input[type=search], input[type=url], input[type=number], select, textarea {
   width: 100%; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .55rem .7rem;
 }
 input, select { height: 2.75rem; }
@@ -127,6 +127,8 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .item-head .item-title { margin: 0; }
 details.edit > summary { cursor: pointer; font-weight: 700; font-size: 1.2rem; padding: .35rem 0; }
 details.edit[open] > summary { margin-bottom: .75rem; }
+details.change > summary { cursor: pointer; font-weight: 600; color: var(--accent); padding: .35rem 0; }
+details.change[open] > summary { margin-bottom: .75rem; }
 .capture-keys { margin: 0; }
 @media (max-width: 34rem) {
   header.top nav { flex-wrap: nowrap; padding: .35rem .75rem; gap: .75rem; }
@@ -170,6 +172,9 @@ main.wide { max-width: 72rem; }
 .item .meta a { color: var(--accent); }
 .badge { text-decoration: none; }
 .due { font-weight: 600; }
+.mark.repeat { font-weight: 700; }
+form.snooze { align-items: center; margin-top: 1rem; }
+#channels td code { white-space: normal; overflow-wrap: anywhere; min-width: 0; }
 .due.overdue { color: var(--danger); }
 .check-label { display: inline-flex; align-items: center; gap: .4rem; font-weight: 400; margin: 0; min-height: 2.75rem; }
 .check-label input { width: 1.1rem; height: 1.1rem; margin: 0; }

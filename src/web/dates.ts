@@ -61,6 +61,16 @@ export function formatDueAbsolute(iso: string, c: DateContext): string {
   return `${day}, ${formatTimeOfDay(at, c)}`;
 }
 
+/**
+ * A moment of the past or future on a settings page (a key's last use, a browser's sign-in): the
+ * locale's date with the year, and the time of day as every other page writes it.
+ */
+export function formatMoment(iso: string, c: Pick<DateContext, 'locale' | 'zone'>): string {
+  const at = new Date(iso);
+  const day = new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, day: 'numeric', month: 'short', year: 'numeric' }).format(at);
+  return `${day}, ${formatTimeOfDay(at, c)}`;
+}
+
 /** A due date as a person scanning a list wants it: relative when near, highlighted when past. */
 export function dueLabel(iso: string, c: DateContext): DueLabel {
   const at = new Date(iso);

@@ -1,15 +1,4 @@
-/** Dates as a person reads them, in their own time zone. */
-export function formatDateTime(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
-}
-
+/** The pairing page's clock time with its zone's abbreviation (a code shown for minutes, not a date). */
 export function formatTime(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso));
 }

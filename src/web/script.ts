@@ -106,6 +106,56 @@ export const JS = `
   });
   if (window.caches && document.querySelector('form[action="/login"]')) caches.delete('cin-pages');
 
+  // Web push for this browser (Notifications page): the service worker subscribes with the
+  // server's VAPID key and the subscription is sent to be stored as a webpush channel. Without
+  // the Push API (or outside a secure context) the page says what to use instead.
+  var pushCard = document.getElementById('push');
+  if (pushCard) {
+    var pushState = document.getElementById('push-state');
+    var pushOn = document.getElementById('push-on');
+    var pushSay = function (text) { pushState.textContent = text; };
+    if (!window.isSecureContext || !navigator.serviceWorker || !window.PushManager || !window.Notification) {
+      pushSay(window.isSecureContext
+        ? 'This browser has no web push here. On an iPhone or iPad, add this app to the Home Screen and open it from there; elsewhere use an ntfy topic or email below.'
+        : 'Web push needs this page over HTTPS. Use an ntfy topic or email below, or open the app at its https:// address.');
+    } else {
+      pushSay(Notification.permission === 'denied' ? 'Notifications are blocked for this site: allow them in the browser’s site settings, then turn push on.' : 'Push is off for this browser.');
+      pushOn.hidden = false;
+      navigator.serviceWorker.register('/sw.js').then(function (reg) { return reg.pushManager.getSubscription(); }).then(function (sub) {
+        if (sub) { pushSay('This browser is subscribed. Turn push on again if it stopped arriving.'); pushOn.textContent = 'Subscribe this browser again'; }
+      }, function () { /* the button still tries */ });
+      var keyBytes = function (text) {
+        var b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+        while (b64.length % 4) b64 += '=';
+        var raw = atob(b64);
+        var out = new Uint8Array(raw.length);
+        for (var i = 0; i < raw.length; i += 1) out[i] = raw.charCodeAt(i);
+        return out;
+      };
+      pushOn.addEventListener('click', function () {
+        pushOn.disabled = true;
+        pushSay('Turning push on…');
+        Notification.requestPermission().then(function (permission) {
+          if (permission !== 'granted') throw new Error('Notifications are not allowed for this site: allow them in the browser’s site settings and try again.');
+          return navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; });
+        }).then(function (reg) {
+          return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(pushCard.getAttribute('data-push-key')) });
+        }).then(function (sub) {
+          return fetch('/account/notifications/push', {
+            method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ _csrf: pushCard.getAttribute('data-csrf'), subscription: sub.toJSON() }),
+          });
+        }).then(function (res) {
+          if (res.ok) { window.location.assign('/account/notifications?done=push'); return; }
+          return res.json().then(function (body) { throw new Error(body.message || ''); }, function () { throw new Error('The server refused the subscription (HTTP ' + res.status + ').'); });
+        }).catch(function (error) {
+          pushOn.disabled = false;
+          pushSay('Push could not be turned on. ' + (error && error.message ? error.message : 'The browser’s push service did not answer.'));
+        });
+      });
+    }
+  }
+
   // Escape leaves a text field, so the one-key shortcuts below work again.
   document.querySelectorAll('textarea, input[type=search]').forEach(function (field) {
     field.addEventListener('keydown', function (event) { if (event.key === 'Escape') field.blur(); });

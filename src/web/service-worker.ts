@@ -9,6 +9,8 @@ import { SCRIPT, STYLESHEET } from './assets.js';
  *   the cache; a list page (Today, Upcoming, Inbox) is fetched from the network first and its last
  *   copy kept, so with no network the page opens as it was last seen and its capture box queues
  *   captures (script.ts) until the network is back. Signing out deletes the copies.
+ * - Web push: a reminder's payload is JSON { id, title, body, url } (docs/reminders.md); it shows
+ *   as a notification, and a click opens the item's page in this app.
  */
 const SHELL_ASSETS = [STYLESHEET.path, SCRIPT.path, '/icons/icon-192.png', '/manifest.webmanifest'];
 
@@ -53,6 +55,32 @@ self.addEventListener('fetch', function (event) {
     }).then(function (hit) {
       return hit || new Response('You are offline, and this page was not opened on this device before.', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     });
+  }));
+});
+
+// --- Web push ---------------------------------------------------------------------------------
+self.addEventListener('push', function (event) {
+  var data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data ? event.data.text() : '' }; }
+  event.waitUntil(self.registration.showNotification(data.title || 'Capture Inbox', {
+    body: data.body || '',
+    tag: data.id || undefined,
+    icon: '/icons/icon-192.png',
+    data: { url: data.url || '/' },
+  }));
+});
+
+self.addEventListener('notificationclick', function (event) {
+  event.notification.close();
+  // The link names PUBLIC_URL; when that is another address of this server, its path opens here.
+  var link = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
+  var target = self.location.origin + link.pathname + link.search;
+  event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (windows) {
+    // A window already on the item is brought forward; another page (perhaps with a draft) is left as it is.
+    for (var i = 0; i < windows.length; i += 1) {
+      if (windows[i].url === target && 'focus' in windows[i]) return windows[i].focus();
+    }
+    return self.clients.openWindow(target);
   }));
 });
 `;

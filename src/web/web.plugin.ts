@@ -19,6 +19,7 @@ import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
 import { itemRoutes } from './routes/item.routes.js';
 import { webLiveRoutes } from './routes/live.routes.js';
+import { notificationsRoutes } from './routes/notifications.routes.js';
 import { projectsRoutes } from './routes/projects.routes.js';
 import { settingsRoutes, type WebhookSource } from './routes/settings.routes.js';
 import { installWebSession } from './session.js';
@@ -28,6 +29,7 @@ export type WebServices = Pick<
   Services,
   | 'accounts'
   | 'accountSettings'
+  | 'channels'
   | 'clock'
   | 'emailIn'
   | 'instance'
@@ -38,6 +40,7 @@ export type WebServices = Pick<
   | 'pairing'
   | 'projects'
   | 'quickAdd'
+  | 'reminders'
   | 'search'
   | 'subtasks'
   | 'tags'
@@ -49,6 +52,8 @@ export type WebServices = Pick<
 export interface WebOptions {
   services: WebServices;
   publicUrl: string;
+  /** Whether the server can mail reminders (SMTP_URL set): the Notifications page offers email channels only then. */
+  smtp: boolean;
   /** The user's webhooks for developer settings; the section is left out without it. */
   webhooks?: WebhookSource;
 }
@@ -82,6 +87,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const {
       accounts,
       accountSettings,
+      channels,
       clock,
       emailIn,
       instance,
@@ -92,6 +98,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       pairing,
       projects,
       quickAdd,
+      reminders,
       search,
       subtasks,
       tags,
@@ -109,9 +116,10 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const inboxList: InboxSources = { clock, items, projects, search, tags, voice };
     await pages.register(authRoutes, { accounts, instance, cookies });
     await pages.register(inboxRoutes, { ...inboxList, limits });
-    await pages.register(itemRoutes, { clock, items, limits, projects, search, subtasks, tags });
+    await pages.register(itemRoutes, { clock, items, limits, projects, reminders, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
     await pages.register(accountRoutes, { accountSettings, transfer, users, emailIn, cookies });
+    await pages.register(notificationsRoutes, { channels, limits, users, smtp: opts.smtp });
     await pages.register(emailInWebRoutes, { emailIn });
     await pages.register(shareRoutes, { ...inboxList });
     await pages.register(webVoiceRoutes, { limits, voice });

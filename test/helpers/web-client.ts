@@ -33,8 +33,14 @@ export function webClient(app: FastifyInstance, options: { remoteAddress?: strin
   const jar = new Map<string, string>();
   const remoteAddress = options.remoteAddress ?? nextAddress();
 
-  async function send(method: 'GET' | 'POST', url: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<PageResponse> {
+  async function send(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string> | { json: unknown },
+    headers: Record<string, string> = {},
+  ): Promise<PageResponse> {
     const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const json = form !== undefined && 'json' in form;
     const res = await app.inject({
       method,
       url,
@@ -42,10 +48,10 @@ export function webClient(app: FastifyInstance, options: { remoteAddress?: strin
       headers: {
         accept: 'text/html',
         ...(cookie ? { cookie } : {}),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...(form ? { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' } : {}),
         ...headers,
       },
-      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+      ...(form ? { payload: json ? JSON.stringify(form.json) : new URLSearchParams(form).toString() } : {}),
     });
     for (const c of res.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
       const gone = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now());
@@ -61,6 +67,8 @@ export function webClient(app: FastifyInstance, options: { remoteAddress?: strin
     get: (url: string, headers?: Record<string, string>) => send('GET', url, undefined, headers),
     /** Posts a form as is: no CSRF token unless the fields carry one. */
     postRaw: (url: string, form: Record<string, string>, headers?: Record<string, string>) => send('POST', url, form, headers),
+    /** Posts JSON, as a page's script does (its CSRF token in the body, as `_csrf`). */
+    postJson: (url: string, body: unknown) => send('POST', url, { json: body }),
     /** Posts a form with the CSRF token of the page at `from` (loaded first). */
     async submit(from: string, url: string, form: Record<string, string> = {}, headers?: Record<string, string>): Promise<PageResponse> {
       const page = await send('GET', from);

@@ -22,6 +22,7 @@ describe('developer settings webhooks section', () => {
     user: { id: 'u', email: 'a@example.test', plan: 'pro' as const, timezone: 'Europe/Berlin' },
     csrf: 'token',
     keys: [],
+    dates: { zone: 'Europe/Berlin', locale: 'en-GB' },
     timeZones: ['UTC', 'Europe/Berlin'],
   };
   const hook = (overrides: Partial<WebhookSummary>): WebhookSummary => ({
@@ -73,5 +74,11 @@ describe('developer settings webhooks section', () => {
 
   it('says so when the user has none', () => {
     expect(settingsPage({ ...base, webhooks: [] })).toContain('No webhooks.');
+  });
+
+  it('writes dates in the browser locale, as the other pages do', () => {
+    const failing = [hook({ last_failure_status: 503, last_failure_reason: 'http_status', last_failure_at: '2026-11-21T16:00:00.000Z' })];
+    expect(settingsPage({ ...base, dates: { zone: 'Europe/Berlin', locale: 'en-US' }, webhooks: failing })).toContain('Nov 21, 2026, 5 PM</time>');
+    expect(settingsPage({ ...base, dates: { zone: 'Europe/Berlin', locale: 'de-DE' }, webhooks: failing })).toContain('21. Nov. 2026, 17:00</time>');
   });
 });

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
-import { signInFirst } from '../acting.js';
+import { signInFirst, zoneAndLocale } from '../acting.js';
 import { sendPage } from '../layout.js';
 import { webContext, type SessionCookies } from '../session.js';
 import { accountDeletedPage, accountPage, type AccountPageData } from '../views/account.views.js';
@@ -53,7 +53,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox<
     return sendPage(
       reply,
       status,
-      accountPage({ user: s.user, csrf: webContext(request).csrf, sessions, timeZones: zonesFor(s.user.timezone), emailAddress, ...extra }),
+      accountPage({
+        user: s.user,
+        csrf: webContext(request).csrf,
+        sessions,
+        dates: zoneAndLocale(request, s.user.timezone),
+        timeZones: zonesFor(s.user.timezone),
+        emailAddress,
+        ...extra,
+      }),
     );
   }
 

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
+import { zoneAndLocale } from '../acting.js';
 import { sendPage } from '../layout.js';
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
@@ -36,7 +37,15 @@ export const adminRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'instance' | 
     if (!user) return reply;
     const [list, signup] = await Promise.all([users.list(), instance.signup()]);
     const notice = request.query.done ? NOTICES[request.query.done] : undefined;
-    const page = adminPage({ user, csrf: webContext(request).csrf, users: list, signup, defaultPlan: instance.defaultPlan, ...(notice ? { notice } : {}) });
+    const page = adminPage({
+      user,
+      csrf: webContext(request).csrf,
+      users: list,
+      dates: zoneAndLocale(request, user.timezone),
+      signup,
+      defaultPlan: instance.defaultPlan,
+      ...(notice ? { notice } : {}),
+    });
     return sendPage(reply, 200, page);
   });
 

@@ -10,9 +10,10 @@ import { actingUser, dateContext, overLimit, signInFirst } from '../acting.js';
 import { fieldOfError, patchOf, valuesFromBody, valuesOf, type FieldErrors, type ItemFormValues } from '../item-form.js';
 import { sendPage } from '../layout.js';
 import { PageError } from '../page-error.js';
+import { reminderFieldOf, reminderPatchOf, reminderValuesFromBody, reminderValuesOf, type ReminderErrors, type ReminderFormValues } from '../reminder-form.js';
 import { webContext } from '../session.js';
 import { itemName } from '../views/item-row.views.js';
-import { itemPage, type ItemPageData } from '../views/item.views.js';
+import { itemPage, SNOOZE_CHOICES, type ItemPageData } from '../views/item.views.js';
 import { CSRF_FIELD, field } from './forms.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -33,13 +34,22 @@ const EditBody = Type.Object({
   parent_id: field(100),
 });
 const SubtaskBody = Type.Object({ ...CSRF_FIELD, text: field(101_000) });
+const ReminderBody = Type.Object({
+  ...CSRF_FIELD,
+  version: field(200),
+  remind_date: field(40),
+  remind_time: field(20),
+  repeat: field(20),
+  every_days: field(20),
+  repeat_from: field(20),
+});
+const SnoozeBody = Type.Object({ ...CSRF_FIELD, version: field(200), minutes: field(10) });
 
-const NOTICES: Record<string, string> = { saved: 'Saved.', subtask: 'Subtask added.' };
+const NOTICES: Record<string, string> = { saved: 'Saved.', subtask: 'Subtask added.', reminder: 'Reminder and repeat saved.', snoozed: 'Snoozed.' };
 
-export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'search' | 'subtasks' | 'tags'>> = async (
-  app,
-  { clock, items, limits, projects, search, subtasks, tags },
-) => {
+export const itemRoutes: FastifyPluginAsyncTypebox<
+  Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'reminders' | 'search' | 'subtasks' | 'tags'>
+> = async (app, { clock, items, limits, projects, reminders, search, subtasks, tags }) => {
   /** Items the item may go under: recent active ones but itself and its own subtasks (the service checks deeper cycles). */
   async function parentChoices(user: AuthUser, item: ItemView, children: ItemView[], parent: ItemView | null) {
     const recent = await search.search(user.id, { limit: 100 }, { notArchived: true });
@@ -61,6 +71,7 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
       notice?: string;
       stale?: boolean;
       subtaskDraft?: { text: string; error: string };
+      reminder?: { values: ReminderFormValues; errors: ReminderErrors };
     } = {},
   ): Promise<FastifyReply> {
     const [projectList, tagList, children, parent] = await Promise.all([
@@ -85,6 +96,7 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
       ...(extra.notice ? { notice: extra.notice } : {}),
       ...(extra.stale ? { stale: true } : {}),
       ...(extra.subtaskDraft ? { subtaskDraft: extra.subtaskDraft } : {}),
+      reminder: extra.reminder ?? { values: reminderValuesOf(item, user.timezone), errors: {} },
     };
     return sendPage(reply, extra.status ?? 200, itemPage(data));
   }
@@ -139,5 +151,56 @@ export const itemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 'ite
       return again(error.statusCode, error.message);
     }
     return reply.redirect(`/inbox/items/${request.params.id}?done=subtask#subtasks`, 303);
+  });
+
+  /** The link in every reminder (`PUBLIC_URL/items/{id}`): the item's page. */
+  app.get('/items/:id', { schema: { params: IdParams } }, async (request, reply) =>
+    reply.redirect(`/inbox/items/${encodeURIComponent(request.params.id)}`, 302),
+  );
+
+  app.post('/inbox/items/:id/reminder', { schema: { params: IdParams, body: ReminderBody } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return reply.redirect('/login', 303);
+    const item = await items.get(user.id, request.params.id);
+    const values = reminderValuesFromBody(request.body);
+    const again = (errors: ReminderErrors, status: number, current = item) => render(request, reply, user, current, { status, reminder: { values, errors } });
+    const planned = reminderPatchOf(values, item, user.timezone);
+    if ('errors' in planned) return again(planned.errors, 400);
+    const limited = await overLimit(limits, user, reply);
+    if (limited) return again({ form: limited }, 429);
+    try {
+      await items.patch(user.id, item.id, planned.patch, ifMatchPrecondition(request.body.version || itemEtag(item)));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      if (error.code === 'precondition_failed')
+        return again(
+          { form: 'This item changed after you opened it; nothing was saved. Your choice is still in the form: save again to apply it.' },
+          409,
+          await items.get(user.id, item.id),
+        );
+      return again({ [reminderFieldOf(error.details?.[0]?.field)]: error.message }, error.statusCode);
+    }
+    return reply.redirect(`/inbox/items/${item.id}?done=reminder#reminder`, 303);
+  });
+
+  app.post('/inbox/items/:id/snooze', { schema: { params: IdParams, body: SnoozeBody } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return reply.redirect('/login', 303);
+    const item = await items.get(user.id, request.params.id);
+    const minutes = Number(request.body.minutes);
+    const again = (status: number, message: string, current = item) =>
+      render(request, reply, user, current, { status, reminder: { values: reminderValuesOf(current, user.timezone), errors: { form: message } } });
+    if (!SNOOZE_CHOICES.some(([m]) => m === minutes)) return again(400, 'Choose how long to snooze.');
+    const limited = await overLimit(limits, user, reply);
+    if (limited) return again(429, limited);
+    try {
+      await reminders.snooze(user.id, item.id, { minutes }, ifMatchPrecondition(request.body.version || itemEtag(item)));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      if (error.code === 'precondition_failed')
+        return again(409, 'This item changed after you opened it; nothing was snoozed. Look again and snooze once more.', await items.get(user.id, item.id));
+      return again(error.statusCode, error.message);
+    }
+    return reply.redirect(`/inbox/items/${item.id}?done=snoozed#reminder`, 303);
   });
 };

@@ -5,6 +5,7 @@ import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import { MAX_EXPIRY_DAYS } from '../../modules/keys/keys.service.js';
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
+import { zoneAndLocale } from '../acting.js';
 import { sendPage } from '../layout.js';
 import { webContext } from '../session.js';
 import { settingsPage, type SettingsPageData, type WebhookSummary } from '../views/settings.views.js';
@@ -41,7 +42,15 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'keys' | '
 ) => {
   async function render(request: FastifyRequest, reply: FastifyReply, user: SessionUser, status: number, extra: Partial<SettingsPageData> = {}) {
     const [keyList, hooks, isOwner] = await Promise.all([keys.list(user.id), webhooks ? webhooks.listForUser(user.id) : null, users.isOwner(user.id)]);
-    const page = settingsPage({ user, csrf: webContext(request).csrf, keys: keyList, webhooks: hooks, isOwner, ...extra });
+    const page = settingsPage({
+      user,
+      csrf: webContext(request).csrf,
+      keys: keyList,
+      dates: zoneAndLocale(request, user.timezone),
+      webhooks: hooks,
+      isOwner,
+      ...extra,
+    });
     return sendPage(reply, status, page);
   }
 

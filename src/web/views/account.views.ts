@@ -1,7 +1,8 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../modules/accounts/accounts.service.js';
 import type { SessionSummary } from '../../modules/accounts/account-settings.service.js';
-import { formatDateTime, sentence } from '../format.js';
+import { formatMoment, type DateContext } from '../dates.js';
+import { sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
 import { emailInSection } from './email-in.views.js';
@@ -10,6 +11,8 @@ export interface AccountPageData {
   user: SessionUser;
   csrf: string;
   sessions: SessionSummary[];
+  /** The user's zone and the browser's locale, for the dates shown. */
+  dates: Pick<DateContext, 'zone' | 'locale'>;
   /** The email-in address; null when the server has email-in off. */
   emailAddress?: string | null;
   /** The zones to choose from, the user's own among them. */
@@ -43,18 +46,18 @@ function passwordSection(d: AccountPageData, errors: Errors): SafeHtml {
 }
 
 function sessionsSection(d: AccountPageData): SafeHtml {
-  const zone = d.user.timezone;
+  const zone = d.dates;
   return html`<section class="card sessions" aria-labelledby="sessions-heading"><h2 id="sessions-heading">Signed-in browsers</h2>
   <table><caption class="visually-hidden">Browsers signed in to this account</caption>
   <thead><tr><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
   <tbody>${d.sessions.map(
     (s, i) => html`<tr>
-    <td data-label="Signed in"><time datetime="${s.created_at}">${formatDateTime(s.created_at, zone)}</time></td>
-    <td data-label="Last seen"><time datetime="${s.last_seen_at}">${formatDateTime(s.last_seen_at, zone)}</time></td>
+    <td data-label="Signed in"><time datetime="${s.created_at}">${formatMoment(s.created_at, zone)}</time></td>
+    <td data-label="Last seen"><time datetime="${s.last_seen_at}">${formatMoment(s.last_seen_at, zone)}</time></td>
     <td data-label="">${
       s.current
         ? html`<strong>This browser</strong>`
-        : html`<form method="post" action="/account/sessions/${s.id}/end">${csrfField(d.csrf)}<button class="small" type="submit" aria-label="Sign out browser ${i + 1} (signed in ${formatDateTime(s.created_at, zone)})">Sign out</button></form>`
+        : html`<form method="post" action="/account/sessions/${s.id}/end">${csrfField(d.csrf)}<button class="small" type="submit" aria-label="Sign out browser ${i + 1} (signed in ${formatMoment(s.created_at, zone)})">Sign out</button></form>`
     }</td>
   </tr>`,
   )}</tbody></table></section>`;
@@ -95,6 +98,9 @@ ${errors.form ? html`<div class="alert error" role="alert">${sentence(errors.for
       ${errors.timezone ? html`<p class="field-error" id="timezone-error">${sentence(errors.timezone)}</p>` : ''}</div>
     <button type="submit">Save time zone</button>
   </form>
+</section>
+<section class="card" aria-labelledby="notifications-heading"><h2 id="notifications-heading">Notifications</h2>
+  <p>Reminders can reach this browser (web push), your phone through an ntfy topic, or your email. <a href="/account/notifications">Notification settings</a></p>
 </section>
 ${emailInSection(d.emailAddress ?? null, d.csrf)}
 ${passwordSection(d, errors)}

@@ -1,7 +1,7 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import type { SignupState } from '../../modules/instance/instance.service.js';
 import type { UserListEntry } from '../../modules/users/users.service.js';
-import { formatDateTime } from '../format.js';
+import { formatMoment, type DateContext } from '../dates.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
 
@@ -9,6 +9,7 @@ export interface AdminPageData {
   user: SessionUser;
   csrf: string;
   users: UserListEntry[];
+  dates: Pick<DateContext, 'zone' | 'locale'>;
   signup: SignupState;
   defaultPlan: 'free' | 'pro';
   notice?: string;
@@ -34,7 +35,7 @@ function userRow(d: AdminPageData, u: UserListEntry): SafeHtml {
   return html`<tr>
   <td data-label="Email">${u.email}${u.owner ? html` <span class="muted small">(owner)</span>` : ''}</td>
   <td data-label="Plan">${u.plan === 'pro' ? 'Pro' : 'Free'}</td>
-  <td data-label="Created"><time datetime="${u.created_at}">${formatDateTime(u.created_at, d.user.timezone)}</time></td>
+  <td data-label="Created"><time datetime="${u.created_at}">${formatMoment(u.created_at, d.dates)}</time></td>
   <td><form method="post" action="/admin/users/${u.id}/plan">${csrfField(d.csrf)}<input type="hidden" name="plan" value="${other}">
     <button class="small" type="submit" aria-label="Set ${u.email} to ${other === 'pro' ? 'Pro' : 'Free'}">Make ${other === 'pro' ? 'Pro' : 'Free'}</button></form></td>
 </tr>`;

@@ -1,6 +1,7 @@
 import type { ItemView } from '../../modules/items/item-view.js';
 import type { ProjectView } from '../../modules/projects/projects.service.js';
-import { dueInputs, dueLabel, type DateContext } from '../dates.js';
+import { dueInputs, dueLabel, formatDueAbsolute, type DateContext } from '../dates.js';
+import { recurrenceInWords } from '../recurrence-choice.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
 import { markdownExcerpt } from '../markdown.js';
@@ -23,6 +24,15 @@ export const itemName = (item: ItemView): string => item.title ?? item.content_m
 export function dueBadge(iso: string, dates: DateContext): SafeHtml {
   const due = dueLabel(iso, dates);
   return html`<span class="due${due.overdue ? ' overdue' : ''}">${due.overdue ? html`<span aria-hidden="true">⚠ </span>` : ''}<time datetime="${iso}" title="${due.full}">${due.text}</time></span>`;
+}
+
+/** A small ↻ for a repeating item (its rule in words for screen readers and as a tooltip), and the next reminder. */
+export function reminderMarks(item: ItemView, dates: DateContext): SafeHtml {
+  const repeat = item.recurrence ? recurrenceInWords(item.recurrence) : null;
+  const remind = item.remind_at && !item.is_completed ? formatDueAbsolute(item.remind_at, dates) : null;
+  return html`${repeat ? html` <span class="mark repeat" title="Repeats: ${repeat}"><span aria-hidden="true">↻</span><span class="visually-hidden">Repeats ${repeat.charAt(0).toLowerCase()}${repeat.slice(1)}</span></span>` : ''}${
+    remind ? html` <span class="mark remind">reminder <time datetime="${item.remind_at}">${remind}</time></span>` : ''
+  }`;
 }
 
 const option = (value: string, label: string, selected: boolean): SafeHtml =>
@@ -75,7 +85,7 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
       ${item.type === 'note' ? html`<span>Note</span>` : ''}
       ${parentName ? html`<span class="parent">Subtask of ${parentName}</span>` : item.parent_id && !nested ? html`<span>Subtask</span>` : ''}
       ${archived ? html`<span>Archived</span>` : ''}
-      ${item.due_at && !done ? dueBadge(item.due_at, c.dates) : ''}
+      ${item.due_at && !done ? dueBadge(item.due_at, c.dates) : ''}${reminderMarks(item, c.dates)}
       ${children.length > 0 ? html`<span>${children.filter((s) => s.is_completed).length}/${children.length} subtasks</span>` : ''}
       ${item.tags.map((t) => html`<a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}
     </p>

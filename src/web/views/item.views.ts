@@ -7,7 +7,9 @@ import { html, SafeHtml } from '../html.js';
 import { NOTES_MAX, STATUSES, TITLE_MAX, type FieldErrors, type ItemFormValues } from '../item-form.js';
 import { csrfField, renderPage } from '../layout.js';
 import { renderMarkdown } from '../markdown.js';
-import { dueBadge, itemName } from './item-row.views.js';
+import { MAX_EVERY_DAYS, recurrenceInWords, REPEAT_CHOICES, REPEAT_LABELS } from '../recurrence-choice.js';
+import type { ReminderErrors, ReminderFormValues } from '../reminder-form.js';
+import { dueBadge, itemName, reminderMarks } from './item-row.views.js';
 
 export interface ItemPageData {
   user: SessionUser;
@@ -29,6 +31,8 @@ export interface ItemPageData {
   /** The item changed after the form was made: what it is now. */
   stale?: boolean;
   subtaskDraft?: { text: string; error: string };
+  /** The reminder and repeat form's values and what was wrong with them. */
+  reminder: { values: ReminderFormValues; errors: ReminderErrors };
 }
 
 const selected = (yes: boolean) => (yes ? html` selected` : '');
@@ -91,6 +95,46 @@ function subtasksSection(d: ItemPageData): SafeHtml {
 </section>`;
 }
 
+export const SNOOZE_CHOICES: ReadonlyArray<[number, string]> = [
+  [10, '10 minutes'],
+  [60, '1 hour'],
+  [1440, '1 day'],
+];
+
+/** The item's reminder and repeat: what they are, in words, and a form to change them. */
+function reminderSection(d: ItemPageData): SafeHtml {
+  const v = d.reminder.values;
+  const e = d.reminder.errors;
+  const self = `/inbox/items/${d.item.id}`;
+  const repeats = d.item.recurrence ? recurrenceInWords(d.item.recurrence) : 'No';
+  const choices = REPEAT_CHOICES.filter((c) => c !== 'custom' || v.repeat === 'custom');
+  return html`<section class="card" id="reminder" aria-labelledby="reminder-heading"><h2 id="reminder-heading">Reminder and repeat</h2>
+  <dl class="facts">
+    <dt>Repeats</dt><dd id="repeat-words">${repeats}${d.item.recurrence && v.repeat === 'custom' ? html` <code class="small">${d.item.recurrence.rule}</code>` : ''}</dd>
+    <dt>Next reminder</dt><dd id="next-reminder">${d.item.remind_at ? html`<time datetime="${d.item.remind_at}">${formatDueAbsolute(d.item.remind_at, d.dates)}</time>` : 'None'}</dd>
+  </dl>
+  ${e.form ? html`<div class="alert error" role="alert">${sentence(e.form)}</div>` : ''}
+  <details class="change"${Object.keys(e).length > 0 ? html` open` : ''}><summary>Change reminder or repeat</summary>
+  <form method="post" action="${self}/reminder">${csrfField(d.csrf)}<input type="hidden" name="version" value="${d.version}">
+    <div class="grid-2">
+      ${fieldBlock('remind_date', 'Remind me on', (a) => html`<input ${a} name="remind_date" type="date" value="${v.remind_date}">`, e.remind_date, 'Empty: no reminder.')}
+      ${fieldBlock('remind_time', 'At', (a) => html`<input ${a} name="remind_time" type="time" value="${v.remind_time}">`, undefined, `Empty: 09:00, ${d.user.timezone}.`)}
+      ${fieldBlock('repeat', 'Repeat', (a) => html`<select ${a} name="repeat">${choices.map((c) => html`<option value="${c}"${selected(v.repeat === c)}>${REPEAT_LABELS[c]}</option>`)}</select>`, e.repeat, d.item.due_at ? 'From the due date on.' : 'A repeating item needs a due date.')}
+      ${fieldBlock('every_days', 'N (for every N days)', (a) => html`<input ${a} name="every_days" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="3" value="${v.every_days}">`, e.every_days, `Only for “Every N days”: 1 to ${MAX_EVERY_DAYS}.`)}
+      ${fieldBlock('repeat_from', 'Count the next one from', (a) => html`<select ${a} name="repeat_from"><option value="due"${selected(v.repeat_from === 'due')}>The due date</option><option value="completion"${selected(v.repeat_from === 'completion')}>When I complete it</option></select>`)}
+    </div>
+    <button type="submit">Save reminder and repeat</button>
+  </form>
+  </details>
+  ${
+    d.item.is_completed
+      ? ''
+      : html`<form class="actions-row snooze" method="post" action="${self}/snooze">${csrfField(d.csrf)}<input type="hidden" name="version" value="${d.version}"><span id="snooze-label">Snooze: remind me again in</span>
+    ${SNOOZE_CHOICES.map(([m, label]) => html`<button class="small" type="submit" name="minutes" value="${m}" aria-describedby="snooze-label">${label}</button>`)}</form>`
+  }
+</section>`;
+}
+
 function manageSection(d: ItemPageData): SafeHtml {
   const base = `/inbox/items/${d.item.id}`;
   const name = itemName(d.item);
@@ -116,7 +160,7 @@ export function itemPage(d: ItemPageData): string {
 <form method="post" action="${self}/toggle">${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check big" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? 'Mark not done' : 'Mark done'}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button></form>
 <h1 class="item-title${done ? ' done' : ''}">${name}</h1>
 </div>
-<p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
+<p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${reminderMarks(d.item, d.dates)}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
 </div>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${
@@ -128,6 +172,7 @@ ${
 ${d.errors.form ? html`<div class="alert error" role="alert">${sentence(d.errors.form)}</div>` : ''}
 <div id="item-notes">${notes}</div>
 ${editForm(d)}
+${reminderSection(d)}
 ${subtasksSection(d)}
 ${manageSection(d)}`;
   return renderPage({ title: name, section: 'items', user: d.user, csrf: d.csrf, body });

@@ -1,7 +1,8 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
 import type { KeyView } from '../../modules/keys/keys.service.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../modules/keys/scopes.js';
-import { formatDateTime, sentence } from '../format.js';
+import { formatMoment, type DateContext } from '../dates.js';
+import { sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
 
@@ -21,6 +22,8 @@ export interface SettingsPageData {
   user: SessionUser;
   csrf: string;
   keys: KeyView[];
+  /** The user's zone and the browser's locale, for the dates shown. */
+  dates: Pick<DateContext, 'zone' | 'locale'>;
   /** null when this server has no webhooks: the section is left out. */
   webhooks: WebhookSummary[] | null;
   /** The server's owner sees a link to the admin page. */
@@ -53,18 +56,18 @@ function mintedNotice(minted: { label: string; token: string }): SafeHtml {
 }
 
 function keyRow(d: SettingsPageData, key: KeyView): SafeHtml {
-  const zone = d.user.timezone;
+  const zone = d.dates;
   const revoked = key.revoked_at !== null;
   return html`<tr${revoked ? html` class="revoked"` : ''}>
   <td data-label="Label">${key.label}</td>
   <td data-label="Key"><code>cin_${key.prefix}_…</code></td>
-  <td data-label="Created"><time datetime="${key.created_at}">${formatDateTime(key.created_at, zone)}</time></td>
-  <td data-label="Last used">${key.last_used_at ? html`<time datetime="${key.last_used_at}">${formatDateTime(key.last_used_at, zone)}</time>` : 'Never'}</td>
+  <td data-label="Created"><time datetime="${key.created_at}">${formatMoment(key.created_at, zone)}</time></td>
+  <td data-label="Last used">${key.last_used_at ? html`<time datetime="${key.last_used_at}">${formatMoment(key.last_used_at, zone)}</time>` : 'Never'}</td>
   <td data-label="Scopes">${key.scopes.join(', ')}</td>
-  <td data-label="Expires">${key.expires_at ? html`<time datetime="${key.expires_at}">${formatDateTime(key.expires_at, zone)}</time>` : 'Never'}</td>
+  <td data-label="Expires">${key.expires_at ? html`<time datetime="${key.expires_at}">${formatMoment(key.expires_at, zone)}</time>` : 'Never'}</td>
   <td data-label="${revoked ? 'Status' : ''}">${
     revoked
-      ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatDateTime(key.revoked_at!, zone)}</time></span>`
+      ? html`<span>Revoked <time datetime="${key.revoked_at}">${formatMoment(key.revoked_at!, zone)}</time></span>`
       : html`<form method="post" action="/settings/keys/${key.id}/revoke" data-confirm="Revoke “${key.label}”? Programs using it stop working at once.">${csrfField(d.csrf)}<button class="small danger" type="submit" aria-label="Revoke “${key.label}” (cin_${key.prefix}_…)">Revoke</button></form>`
   }</td>
 </tr>`;
@@ -108,7 +111,7 @@ function keysSection(d: SettingsPageData): SafeHtml {
 function failure(d: SettingsPageData, hook: WebhookSummary): SafeHtml | string {
   if (hook.last_failure_status === null) return 'None';
   const what = hook.last_failure_status === 0 ? (hook.last_failure_reason ?? 'no response') : `HTTP ${hook.last_failure_status}`;
-  return html`${what}${hook.last_failure_at ? html`, <time datetime="${hook.last_failure_at}">${formatDateTime(hook.last_failure_at, d.user.timezone)}</time>` : ''}`;
+  return html`${what}${hook.last_failure_at ? html`, <time datetime="${hook.last_failure_at}">${formatMoment(hook.last_failure_at, d.dates)}</time>` : ''}`;
 }
 
 function webhooksSection(d: SettingsPageData, hooks: WebhookSummary[]): SafeHtml {
