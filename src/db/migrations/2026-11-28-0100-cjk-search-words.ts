@@ -17,6 +17,7 @@ import { SLOT_SHIFT } from './2026-11-24-0001-search-key-counter.js';
  * breaking below is a copy of word-breaks.ts as it was when this migration was written, on
  * purpose: a migration must do the same thing whenever it runs, whatever later becomes of the code.
  */
+// A migration is written against the tables as they were when it ran, not today's schema type (src/db/schema.ts).
 type AnyDb = Kysely<any>;
 
 const isSqlite = (db: AnyDb): boolean => db.getExecutor().adapter instanceof SqliteAdapter;

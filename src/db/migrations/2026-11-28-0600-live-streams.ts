@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
  * renewed while it has streams open; a process not seen for a minute is gone (killed) and its
  * streams no longer count. `live_streams`: one row per open stream, removed when it closes.
  */
+// A migration is written against the tables as they were when it ran, not today's schema type (src/db/schema.ts).
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {
