@@ -40,13 +40,15 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
     pending.add(settled);
   };
 
-  async function renew(): Promise<void> {
+  /** Marks this process seen; the heartbeat also clears processes gone (an open only needs the mark: the count skips them). */
+  async function renew(sweep: boolean): Promise<void> {
     const now = clock.now();
     await db
       .insertInto('live_processes')
       .values({ id: processId, seen_at: toTimestamp(now) })
       .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: toTimestamp(now) }))
       .execute();
+    if (!sweep) return;
     // Streams of processes gone without closing them go with their process row (cascade).
     await db
       .deleteFrom('live_processes')
@@ -60,12 +62,12 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
       heartbeat = undefined;
       return;
     }
-    track(renew());
+    track(renew(true));
   };
 
   return {
     async open(userId, max) {
-      await renew();
+      await renew(false);
       const now = clock.now();
       const id = deps.newId();
       await db
