@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
-import { createAjv } from './lib/ajv.js';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
 import { parseSecretKey } from './lib/secret-key.js';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
 
@@ -53,7 +53,6 @@ const ConfigSchema = Type.Object({
   EMAIL_IN_ADDRESS: Type.Optional(Type.String({ pattern: '^[^@\\s]*\\{token\\}[^@\\s]*@[^@\\s]+$' })),
 });
 
-type RawConfig = Static<typeof ConfigSchema>;
 
 export interface PlanLimits {
   readonly perMinute: number;
@@ -190,27 +189,28 @@ export class ConfigError extends Error {
 
 /** Reads the settings of operations.md once; every invalid setting is listed in one error. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw: Record<string, unknown> = {};
+  const given: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
     const value = env[key];
-    if (value !== undefined && value !== '') raw[key] = value;
+    if (value !== undefined && value !== '') given[key] = value;
   }
-  const ajv = createAjv({ coerceTypes: true, useDefaults: true, allErrors: true });
-  const validate = ajv.compile<RawConfig>(ConfigSchema);
-  const valid = validate(raw);
-  const problems = valid ? [] : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message ?? 'is invalid'}`);
+  // TypeBox's interpreter, not Ajv: the schema is checked once per process, and compiling it with
+  // Ajv cost 50-80 ms, a sixth of the server's start-up (docs/performance.md).
+  const raw = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, given));
+  const valid = Value.Check(ConfigSchema, raw);
+  const problems = valid ? [] : [...new Set(Value.Errors(ConfigSchema, raw).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`))];
   let secretKey: Buffer | undefined;
-  if (typeof raw.SECRET_KEY === 'string') {
+  if (typeof given.SECRET_KEY === 'string') {
     try {
-      secretKey = parseSecretKey(raw.SECRET_KEY);
+      secretKey = parseSecretKey(given.SECRET_KEY);
     } catch (error) {
       problems.push(`SECRET_KEY ${(error as Error).message}`);
     }
   }
   let trustProxy: TrustProxy = false;
-  if (typeof raw.TRUST_PROXY === 'string') {
+  if (typeof given.TRUST_PROXY === 'string') {
     try {
-      trustProxy = parseTrustProxy(raw.TRUST_PROXY);
+      trustProxy = parseTrustProxy(given.TRUST_PROXY);
     } catch (error) {
       problems.push(`TRUST_PROXY ${(error as Error).message}`);
     }
