@@ -13,8 +13,28 @@ async function migrationTableSchema(db: Db): Promise<string | undefined> {
   return rows[0]?.schema ?? undefined;
 }
 
+/**
+ * Whether the database has run exactly the migrations this code knows: the usual start, answered by
+ * one query. Kysely's migrator first introspects every table of the database to find its own, about
+ * 30 ms of a 0.5 s start on SQLite. Anything else (no table yet, one missing, one this code does not
+ * know) goes to the migrator, which applies or refuses as before.
+ */
+async function upToDate(db: Db, schema: string | undefined): Promise<boolean> {
+  const table = schema === undefined ? sql.table('kysely_migration') : sql.table(`${schema}.kysely_migration`);
+  let rows: { name: string }[];
+  try {
+    ({ rows } = await sql<{ name: string }>`select name from ${table}`.execute(db));
+  } catch {
+    return false;
+  }
+  const known = Object.keys(migrations);
+  const applied = new Set(rows.map((row) => row.name));
+  return applied.size === known.length && known.every((name) => applied.has(name));
+}
+
 export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
   const schema = await migrationTableSchema(db);
+  if (await upToDate(db, schema)) return [];
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

@@ -25,6 +25,33 @@ export interface DeferredCompilers {
   compileAll(): Promise<void>;
 }
 
+/** Fastify's shared schemas (`addSchema`), by `$id`. */
+type SharedSchemas = Record<string, unknown>;
+
+/** The shared schemas that `schema` refers to (`{ $ref: 'Item#' }`), directly or through each other. */
+export function reachable(schema: unknown, shared: SharedSchemas): SharedSchemas {
+  const found: SharedSchemas = {};
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const hash = value.indexOf('#');
+        const id = hash === -1 ? value : value.slice(0, hash);
+        if (id !== '' && !Object.hasOwn(found, id) && Object.hasOwn(shared, id)) {
+          found[id] = shared[id];
+          walk(shared[id]);
+        }
+      } else walk(value);
+    }
+  };
+  walk(schema);
+  return found;
+}
+
 /** What Fastify reads of a validator besides calling it. */
 type ValidatorShape = ((data: unknown, context?: unknown) => unknown) & { errors?: unknown; schemaEnv?: unknown };
 
@@ -49,9 +76,12 @@ export function createDeferredCompilers(): DeferredCompilers {
     schemaController: {
       compilersFactory: {
         buildSerializer: (externalSchemas: unknown, options?: unknown) => {
-          const compile = serializers(externalSchemas, options as Parameters<typeof serializers>[1]);
+          const shared = (externalSchemas ?? {}) as SharedSchemas;
           return (route: Parameters<ReturnType<typeof serializers>>[0]) => {
-            const serializer = lazy(() => compile(route));
+            // Only the shared schemas this response reaches: fast-json-stringify checks each one it
+            // is given against its meta-schema, and all of them cost 15-20 ms a route (the first
+            // answer of /readyz among them, so start-up).
+            const serializer = lazy(() => serializers(reachable(route.schema, shared), options as Parameters<typeof serializers>[1])(route));
             return (data: unknown) => serializer()(data);
           };
         },
