@@ -19,6 +19,8 @@ export const ROUTING_PARAMS = {
   semanticWeight: 0.3,
   /** Temperature of the softmax over the projects' cosines: lower is more decided. */
   semanticTemperature: 0.05,
+  /** The cosine at which "none of the projects" competes in that softmax. */
+  semanticFloor: 0.4,
   /** A word's weight in a text's vector is log(1 + rank / rankScale): rarer words say more. */
   rankScale: 500,
   /** The bar the mix must reach to file an item (calibrated for ≥ 95% precision). */

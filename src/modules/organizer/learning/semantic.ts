@@ -71,8 +71,10 @@ export function semanticPosterior(v: WordVectors, text: string, projects: readon
     // A project with no known title is as far as can be.
     return top.length === 0 ? -1 : top.reduce((s, x, i) => s + x * TOP[i]!, 0) / TOP.slice(0, top.length).reduce((a, b) => a + b, 0);
   });
-  const top = Math.max(...scores);
+  // "None of them" competes at the cosine `semanticFloor`: a text near no project is near none,
+  // however the few projects rank among themselves.
+  const top = Math.max(ROUTING_PARAMS.semanticFloor, ...scores);
   const exp = scores.map((s) => Math.exp((s - top) / ROUTING_PARAMS.semanticTemperature));
-  const sum = exp.reduce((a, b) => a + b, 0);
+  const sum = exp.reduce((a, b) => a + b, 0) + Math.exp((ROUTING_PARAMS.semanticFloor - top) / ROUTING_PARAMS.semanticTemperature);
   return new Map(projects.map((p, i) => [p.id, exp[i]! / sum]));
 }
