@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { createOrganizerEngine } from '../modules/organizer/engines.js';
 import { evaluate, formatReport, type EvalSet, type Profile } from '../modules/organizer/evaluation.js';
 import { ROUTING_PARAMS } from '../modules/organizer/learning/params.js';
+import { loadWordVectors } from '../modules/organizer/learning/word-vectors.js';
 import { evaluateRouting, formatRoutingReport, type RoutingSet } from '../modules/organizer/routing-evaluation.js';
 
 /**
@@ -19,7 +20,7 @@ const name = process.argv[2] ?? 'cases.json';
 const set = await read<RoutingSet | EvalSet>(name);
 if ('setups' in set) {
   const threshold = process.argv[3] ? Number(process.argv[3]) : ROUTING_PARAMS.threshold;
-  process.stdout.write(`${formatRoutingReport(evaluateRouting(set, threshold), threshold)}\n`);
+  process.stdout.write(`${formatRoutingReport(evaluateRouting(set, threshold, await loadWordVectors()), threshold)}\n`);
 } else {
   const config = loadConfig();
   const engine = createOrganizerEngine(config.organizer);

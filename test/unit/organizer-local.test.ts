@@ -49,12 +49,12 @@ describe('zoned time', () => {
 });
 
 describe('local organizer on the evaluation set (npm run eval:organizer)', () => {
-  it('meets the targets: dates 95%, type 90%, project 85%', async () => {
+  it('meets the targets: dates 95%, type 90%, project 93% (95.2% with the word vectors)', async () => {
     const read = async <T>(name: string) => JSON.parse(await readFile(new URL(`../../eval/organizer/${name}`, import.meta.url), 'utf8')) as T;
     const report = await evaluate(localEngine, await read<EvalSet>('cases.json'), await read<Record<string, Profile>>('profiles.json'));
     expect(report.cases).toBeGreaterThanOrEqual(200);
     expect(report.date.correct / report.date.total).toBeGreaterThanOrEqual(0.95);
     expect(report.type.correct / report.type.total).toBeGreaterThanOrEqual(0.9);
-    expect(report.project.correct / report.project.total).toBeGreaterThanOrEqual(0.85);
+    expect(report.project.correct / report.project.total).toBeGreaterThanOrEqual(0.93);
   });
 });

@@ -1,3 +1,4 @@
+import { loadWordVectors } from './learning/word-vectors.js';
 import type { ItemType } from '../../db/schema.js';
 import { emptyModel } from './learning/routing-model.js';
 import { seedModel } from './learning/seed.js';
@@ -56,6 +57,7 @@ const instant = (value: string | null): string => (value === null ? 'none' : new
 
 /** Runs every case through the engine and scores date (exact instant), type and project. */
 export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: Record<string, Profile>): Promise<EvalReport> {
+  const vectors = await loadWordVectors();
   const dim = (): Dimension => ({ correct: 0, total: 0, misses: [] });
   const report: EvalReport = {
     engine: engine.name,
@@ -87,7 +89,7 @@ export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: 
       report.type.confusion[type][decided.type] += 1;
       const chosen = decided.project_id === INBOX ? null : decided.project_id;
       score(report.project, project ?? 'none', chosen ?? 'none', where);
-      const routed = routeProject(text, null, projects, model, 0);
+      const routed = routeProject(text, null, projects, model, { threshold: 0, vectors });
       outcomes.push({ truth: project, chosen: routed.projectId, confidence: routed.confidence, text, setup: group.profile });
     }
   }

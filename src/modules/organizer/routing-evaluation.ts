@@ -1,6 +1,7 @@
 import { emptyModel, learn, type ModelData } from './learning/routing-model.js';
 import { seedModel } from './learning/seed.js';
 import { routeProject } from './local/route-project.js';
+import type { WordVectors } from './learning/word-vectors.js';
 import type { ProjectContext } from './organizer.types.js';
 
 /** A capture and where it belongs (null: it stays in the Inbox). */
@@ -22,21 +23,22 @@ export interface RoutingSet {
 
 const INBOX = 'Inbox';
 
-/** One user's state as the service keeps it: their projects with history, and their model. */
+/** One user's state as the service keeps it: their projects with history, and their model; the word vectors are the process's. */
 interface User {
   projects: ProjectContext[];
   model: ModelData;
+  vectors: WordVectors | undefined;
 }
 
-function newUser(setup: RoutingSetup): User {
+function newUser(setup: RoutingSetup, vectors: WordVectors | undefined): User {
   // Names double as ids here, so a miss reads as it is.
   const projects = Object.entries(setup.projects).map(([name, titles]) => ({ id: name, name, is_default: name === INBOX, titles: [...titles] }));
   const model = emptyModel();
   seedModel(model, projects);
-  return { projects, model };
+  return { projects, model, vectors };
 }
 
-const route = (user: User, text: string, threshold?: number) => routeProject(text, null, user.projects, user.model, threshold);
+const route = (user: User, text: string, threshold?: number) => routeProject(text, null, user.projects, user.model, { threshold, vectors: user.vectors });
 
 /**
  * What the user does after a capture, as the service learns it: a filing kept or a move out of the
@@ -56,8 +58,8 @@ export interface Outcome {
   setup: string;
 }
 
-function replay(setup: RoutingSetup, corrections: number): { user: User; online: Outcome[] } {
-  const user = newUser(setup);
+function replay(setup: RoutingSetup, corrections: number, vectors: WordVectors | undefined): { user: User; online: Outcome[] } {
+  const user = newUser(setup, vectors);
   const online: Outcome[] = [];
   setup.stream.slice(0, corrections).forEach(([text, truth], i) => {
     const r = route(user, text);
@@ -79,10 +81,10 @@ function scoreTest(setup: RoutingSetup, user: User): Outcome[] {
 const FOLDS = 5;
 
 /** Cross-validation on the streams alone: the conditions of the held-out test, without touching it. */
-function crossValidate(set: RoutingSet): Outcome[] {
+function crossValidate(set: RoutingSet, vectors: WordVectors | undefined): Outcome[] {
   return set.setups.flatMap((setup) =>
     Array.from({ length: FOLDS }, (_, fold) => {
-      const user = newUser(setup);
+      const user = newUser(setup, vectors);
       const held: RoutingCase[] = [];
       setup.stream.forEach(([text, truth], i) => {
         if (i % FOLDS === fold) held.push([text, truth]);
@@ -129,14 +131,14 @@ export interface RoutingReport {
 
 export const THRESHOLDS = [0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7];
 
-export function evaluateRouting(set: RoutingSet, threshold: number): RoutingReport {
-  const full = set.setups.map((s) => replay(s, s.stream.length));
-  const streamOutcomes = crossValidate(set);
+export function evaluateRouting(set: RoutingSet, threshold: number, vectors?: WordVectors): RoutingReport {
+  const full = set.setups.map((s) => replay(s, s.stream.length, vectors));
+  const streamOutcomes = crossValidate(set, vectors);
   const tests = set.setups.map((s, i) => scoreTest(s, full[i]!.user)).flat();
   const curve = [0, 10, 50].map((k) => ({
     corrections: k,
     accuracy: accuracy(
-      set.setups.flatMap((s) => scoreTest(s, replay(s, k).user)),
+      set.setups.flatMap((s) => scoreTest(s, replay(s, k, vectors).user)),
       threshold,
     ),
   }));

@@ -15,6 +15,14 @@ export const ROUTING_PARAMS = {
   word: 1,
   pair: 0.7,
   chars: 0.25,
+  /** Weight of the word vectors' probability (semantic.ts) in the mix, when the text has a known word. */
+  semanticWeight: 0.3,
+  /** Temperature of the softmax over the projects' cosines: lower is more decided. */
+  semanticTemperature: 0.05,
+  /** The cosine at which "none of the projects" competes in that softmax. */
+  semanticFloor: 0.4,
+  /** A word's weight in a text's vector is log(1 + rank / rankScale): rarer words say more. */
+  rankScale: 500,
   /** The bar the mix must reach to file an item (calibrated for ≥ 95% precision). */
   threshold: 0.3,
 };

@@ -1,6 +1,8 @@
 import type { ProjectContext } from '../organizer.types.js';
 import { ROUTING_PARAMS } from '../learning/params.js';
 import { posterior, type ModelData } from '../learning/routing-model.js';
+import { semanticPosterior } from '../learning/semantic.js';
+import type { WordVectors } from '../learning/word-vectors.js';
 import { contentTokens, tokenWeight } from './tokens.js';
 
 export interface Routing {
@@ -172,17 +174,20 @@ function byBm25(ranked: Ranked[], projects: ProjectContext[], text: string): Rou
  * The learned model's probabilities and the BM25 shares, mixed; the best project is filed only when
  * the mix reaches the calibrated threshold (docs/organizer.md: precision at coverage).
  */
-function byLearned(ranked: Ranked[], projects: ProjectContext[], text: string, model: ModelData, threshold: number): Routing {
+function byLearned(ranked: Ranked[], projects: ProjectContext[], text: string, model: ModelData, threshold: number, vectors?: WordVectors): Routing {
   const { p } = posterior(
     model,
     text,
     projects.map((x) => x.id),
   );
   const total = ranked.reduce((n, r) => n + r.score, 0);
+  const semantic = vectors && semanticPosterior(vectors, text, projects);
+  const w = semantic ? ROUTING_PARAMS.semanticWeight : 0;
   const confidence = (id: string): number => {
     // A pseudo-project of weight `evidence` competes too: one shared word is not enough to be sure.
     const share = total > 0 ? (ranked.find((r) => r.id === id)?.score ?? 0) / (total + ROUTING_PARAMS.evidence) : 0;
-    return total > 0 ? ROUTING_PARAMS.learnedWeight * p.get(id)! + (1 - ROUTING_PARAMS.learnedWeight) * share : ROUTING_PARAMS.learnedWeight * p.get(id)!;
+    const lexical = ROUTING_PARAMS.learnedWeight * p.get(id)! + (1 - ROUTING_PARAMS.learnedWeight) * share;
+    return (1 - w) * lexical + w * (semantic?.get(id) ?? 0);
   };
   const best = projects.map((x) => ({ project: x, c: confidence(x.id) })).sort((a, b) => b.c - a.c)[0];
   if (!best) return { projectId: null, title: '', how: 'none', confidence: 0, reason: 'nothing like it in your projects' };
@@ -205,14 +210,15 @@ function byLearned(ranked: Ranked[], projects: ProjectContext[], text: string, m
 /** The start of a long body says what it is about; the rest would only cost time (bodies reach 100,000 characters). */
 const CONTENT_READ = 2000;
 
-/** `threshold` is for the evaluation, which measures precision at every coverage. */
-export function routeProject(
-  title: string,
-  content: string | null,
-  projects: ProjectContext[],
-  model?: ModelData,
-  threshold = ROUTING_PARAMS.threshold,
-): Routing {
+export interface RouteOptions {
+  /** For the evaluation, which measures precision at every coverage. */
+  threshold?: number;
+  /** General word vectors, once loaded (learning/word-vectors.ts); without them lexical evidence alone. */
+  vectors?: WordVectors;
+}
+
+export function routeProject(title: string, content: string | null, projects: ProjectContext[], model?: ModelData, options: RouteOptions = {}): Routing {
+  const threshold = options.threshold ?? ROUTING_PARAMS.threshold;
   const body = (content ?? '').slice(0, CONTENT_READ);
   const hashtag = byHashtag(title, body, projects);
   if (hashtag) return hashtag;
@@ -220,6 +226,6 @@ export function routeProject(
   const mention = byMention(text, projects);
   if (mention) return { ...mention, title };
   const ranked = rankProjects([...new Set(contentTokens(text))], projects);
-  const routed = model && model.docs.some((n) => n > 0) ? byLearned(ranked, projects, text, model, threshold) : byBm25(ranked, projects, text);
+  const routed = model && model.docs.some((n) => n > 0) ? byLearned(ranked, projects, text, model, threshold, options.vectors) : byBm25(ranked, projects, text);
   return { ...routed, title };
 }

@@ -23,13 +23,16 @@ const GENERIC_WEIGHT = 0.3;
 /** How much a matching token counts in routing: full weight, less for the generic verbs. */
 export const tokenWeight = (token: string): number => (GENERIC.has(token) ? GENERIC_WEIGHT : 1);
 
-/** Lower-cased, stemmed content words: what two titles about the same thing tend to share. */
-export function contentTokens(text: string): string[] {
+/** Lower-cased content words as written (no stopwords, no bare numbers), before stemming. */
+export function contentWords(text: string): string[] {
   const words =
     text
       .toLowerCase()
       .normalize('NFKD')
       .replace(/\p{M}/gu, '')
       .match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w)).map((w) => stemmer(w));
+  return words.filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
 }
+
+/** Lower-cased, stemmed content words: what two titles about the same thing tend to share. */
+export const contentTokens = (text: string): string[] => contentWords(text).map((w) => stemmer(w));

@@ -1,0 +1,80 @@
+import { contentWords } from '../local/tokens.js';
+import type { ProjectContext } from '../organizer.types.js';
+import { ROUTING_PARAMS } from './params.js';
+import type { WordVectors } from './word-vectors.js';
+
+/**
+ * A text as the weighted mean of its known words' unit vectors, itself of unit length; undefined
+ * when it has no known word. Rarer words weigh more (log of the frequency rank): "tub" says more
+ * than "new".
+ */
+function textVector(v: WordVectors, text: string): Float32Array | undefined {
+  const out = new Float32Array(v.dims);
+  let known = false;
+  for (const word of contentWords(text)) {
+    // A plural the list lacks is looked up as its singular.
+    const row = v.rows.get(word) ?? (word.endsWith('s') ? v.rows.get(word.slice(0, -1)) : undefined);
+    if (row === undefined) continue;
+    const at = row * v.dims;
+    let norm = 0;
+    for (let d = 0; d < v.dims; d++) norm += v.data[at + d]! ** 2;
+    const k = Math.log(1 + (row + 1) / ROUTING_PARAMS.rankScale) / Math.sqrt(norm || 1);
+    for (let d = 0; d < v.dims; d++) out[d]! += k * v.data[at + d]!;
+    known = true;
+  }
+  if (!known) return undefined;
+  let norm = 0;
+  for (let d = 0; d < v.dims; d++) norm += out[d]! ** 2;
+  const k = 1 / Math.sqrt(norm || 1);
+  for (let d = 0; d < v.dims; d++) out[d]! *= k;
+  return out;
+}
+
+/** Titles recur on every capture of a user: their vectors are kept, a bounded number, per process. */
+const CACHE = 5000;
+const cache = new Map<string, Float32Array | null>();
+function cachedVector(v: WordVectors, title: string): Float32Array | undefined {
+  let hit = cache.get(title);
+  if (hit === undefined) {
+    if (cache.size >= CACHE) cache.clear();
+    hit = textVector(v, title) ?? null;
+    cache.set(title, hit);
+  }
+  return hit ?? undefined;
+}
+
+const dot = (a: Float32Array, b: Float32Array): number => {
+  let s = 0;
+  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
+  return s;
+};
+
+/** Weights of a project's best, second and third nearest titles (as for BM25). */
+const TOP = [1, 0.5, 0.25];
+
+/**
+ * How near in meaning the text is to each project: the cosine of the text to the project's nearest
+ * titles (and its name), turned into a probability over the projects (a softmax with temperature
+ * `semanticTemperature`). Undefined when the text has no word in the vectors.
+ */
+export function semanticPosterior(v: WordVectors, text: string, projects: readonly ProjectContext[]): Map<string, number> | undefined {
+  const q = textVector(v, text);
+  if (!q) return undefined;
+  const scores = projects.map((p) => {
+    const sims: number[] = [];
+    for (const title of [...p.titles, ...(p.is_default ? [] : [p.name])]) {
+      const t = cachedVector(v, title);
+      if (t) sims.push(dot(q, t));
+    }
+    sims.sort((a, b) => b - a);
+    const top = sims.slice(0, TOP.length);
+    // A project with no known title is as far as can be.
+    return top.length === 0 ? -1 : top.reduce((s, x, i) => s + x * TOP[i]!, 0) / TOP.slice(0, top.length).reduce((a, b) => a + b, 0);
+  });
+  // "None of them" competes at the cosine `semanticFloor`: a text near no project is near none,
+  // however the few projects rank among themselves.
+  const top = Math.max(ROUTING_PARAMS.semanticFloor, ...scores);
+  const exp = scores.map((s) => Math.exp((s - top) / ROUTING_PARAMS.semanticTemperature));
+  const sum = exp.reduce((a, b) => a + b, 0) + Math.exp((ROUTING_PARAMS.semanticFloor - top) / ROUTING_PARAMS.semanticTemperature);
+  return new Map(projects.map((p, i) => [p.id, exp[i]! / sum]));
+}
