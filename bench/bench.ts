@@ -16,6 +16,7 @@ import { seedBaseline, seedService } from './seed.js';
 import { compareAnswers, type SameAnswers } from './same-answers.js';
 import { CONFIGS, readSettings, type BenchSettings, type ConfigName } from './settings.js';
 import { round } from './stats.js';
+import { repoRoot } from './paths.js';
 import { startTarget, type RunningTarget, type Side } from './targets.js';
 import { createWrkLoad, wrkAvailable } from './wrk-load.js';
 
@@ -49,6 +50,21 @@ function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'HOME', 'LANG', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
   return env;
+}
+
+/**
+ * Start-up as a user types it: `npm start` in the repository (the service) or in bench/baseline (the
+ * baseline's own package.json), from spawning npm to the first 200 from /readyz; stopped at once.
+ * npm itself costs a few hundred milliseconds of that, on both sides alike.
+ */
+async function readyThroughNpmStart(side: Side, env: NodeJS.ProcessEnv, logFile: string): Promise<number> {
+  const cwd = side === 'service' ? repoRoot() : join(repoRoot(), 'bench', 'baseline');
+  const target = await startTarget({ side, command: 'npm', args: ['start', '--silent'], cwd, env, logFile });
+  const stop = onCleanup(`${side} started through npm`, async () => {
+    await target.stop();
+  });
+  await stop();
+  return target.readyMs;
 }
 
 const limitsEnv = {
@@ -112,6 +128,7 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
       for (let roundNo = 1; roundNo <= settings.rounds; roundNo += 1) {
         const logFile = (side: Side) => join(work, `${side}-${config}-${roundNo}.log`);
         const targets: Partial<Record<Side, RunningTarget>> = {};
+        const roundLives: Omit<LifeRecord, 'ready_npm_ms'>[] = [];
         const stopAll = onCleanup(`servers of ${dialect} ${config} round ${roundNo}`, async () => {
           for (const t of Object.values(targets)) await t?.stop();
         });
@@ -173,7 +190,7 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
             if (!t) continue;
             delete targets[side];
             const stopped = await t.stop();
-            lives.push({
+            roundLives.push({
               database: dialect,
               config,
               round: roundNo,
@@ -187,6 +204,11 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
           }
           await stopAll();
         }
+        const npmReady = {
+          service: await readyThroughNpmStart('service', { ...serviceEnv, ...CONFIGS[config] }, logFile('service')),
+          baseline: await readyThroughNpmStart('baseline', baselineEnv, logFile('baseline')),
+        };
+        for (const life of roundLives) lives.push({ ...life, ready_npm_ms: round(npmReady[life.side], 1) });
       }
       const summary = summarize(dialect, config, runs, lives);
       summaries.push(summary);

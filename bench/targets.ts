@@ -7,7 +7,7 @@ import { repoRoot } from './paths.js';
 
 /*
  * One server under test: the service (`node dist/server.js`) or the baseline
- * (`node bench/baseline/server.mjs`), on 127.0.0.1 with its output going to a log file, not to a
+ * (`node bench/baseline/server.mjs`), or either through `npm start`, on 127.0.0.1 with its output going to a log file, not to a
  * terminal or a pipe this process would have to drain. Start-up is timed from spawn to the first
  * 200 from /readyz, polled every 10 ms; resident memory is sampled from /proc every 100 ms, summed
  * over the server's processes (a cluster's primary and workers).
@@ -17,8 +17,12 @@ export type Side = 'service' | 'baseline';
 
 export interface TargetSpec {
   side: Side;
-  /** Script and arguments for node, relative to the repository root. */
+  /** Script and arguments for node, relative to the repository root (or to `cwd`); with `command`, its arguments. */
   args: string[];
+  /** What to run instead of this node (`npm`, for start-up through `npm start`). */
+  command?: string;
+  /** Where to run it; the repository root by default. */
+  cwd?: string;
   env: NodeJS.ProcessEnv;
   logFile: string;
 }
@@ -91,14 +95,14 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
   const url = `http://127.0.0.1:${port}`;
   const fd = openSync(spec.logFile, 'w');
   const started = performance.now();
-  const child = spawnTracked(process.execPath, spec.args, {
-    cwd: repoRoot(),
+  const child = spawnTracked(spec.command ?? process.execPath, spec.args, {
+    cwd: spec.cwd ?? repoRoot(),
     env: { ...spec.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`${spec.side}: could not start node ${spec.args.join(' ')}`);
+  if (pid === undefined) throw new Error(`${spec.side}: could not start ${spec.command ?? 'node'} ${spec.args.join(' ')}`);
   let exited = child.exitCode !== null;
   const exit = new Promise<void>((resolve) => {
     child.once('exit', () => {
