@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { semanticPosterior } from '../../src/modules/organizer/learning/semantic.js';
-import { loadWordVectors } from '../../src/modules/organizer/learning/word-vectors.js';
+import { findWordVectorsDir, loadWordVectors } from '../../src/modules/organizer/learning/word-vectors.js';
 import type { ProjectContext } from '../../src/modules/organizer/organizer.types.js';
 
 const projects: ProjectContext[] = [
@@ -33,5 +33,14 @@ describe('word vectors (learning/word-vectors.ts, semantic.ts)', () => {
     const only: ProjectContext[] = [projects[0]!, { id: 'garden', name: 'Garden', is_default: false, titles: ['plant tulip bulbs', 'mow the lawn'] }];
     expect(semanticPosterior(v, 'phone my grandmother', only)!.get('garden')!).toBeLessThan(0.5);
     expect(semanticPosterior(v, 'xqzv blorft', projects)).toBeUndefined();
+  });
+
+  it('are found from wherever the module runs: src/, dist/ and the bundle\'s dist/chunks/', () => {
+    const root = new URL('../../', import.meta.url);
+    const fixture = new URL('src/modules/organizer/learning/word-vectors/', root).href;
+    for (const at of ['src/modules/organizer/learning/word-vectors.ts', 'dist/modules/organizer/learning/word-vectors.js', 'dist/chunks/local-engine-ABCD.js', 'dist/server.js']) {
+      expect(findWordVectorsDir(new URL(at, root))?.href, at).toBe(fixture);
+    }
+    expect(findWordVectorsDir(new URL('file:///nowhere/at/all/x.js'))).toBeUndefined();
   });
 });

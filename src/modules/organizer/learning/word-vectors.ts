@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
@@ -14,12 +15,29 @@ export interface WordVectors {
   count: number;
 }
 
-// The same relative path from src/ (tests) and from dist/ (the build): both sit at the repository root.
-const dir = new URL('../../../../src/modules/organizer/learning/word-vectors/', import.meta.url);
+const FIXTURE = 'src/modules/organizer/learning/word-vectors/';
+const MAX_LEVELS_UP = 6;
+
+/**
+ * The fixture's folder, found upward from `from`: this module runs from src/ (tests), from dist/ (tsc's
+ * output, the admin CLI) and from dist/chunks/ (the server bundle), each at its own depth below the
+ * repository root, which holds src/ in every install (the container image included).
+ */
+export function findWordVectorsDir(from: URL): URL | undefined {
+  let at = new URL('./', from);
+  for (let level = 0; level <= MAX_LEVELS_UP; level++) {
+    const candidate = new URL(FIXTURE, at);
+    if (existsSync(new URL('words.txt', candidate))) return candidate;
+    at = new URL('../', at);
+  }
+  return undefined;
+}
 const DIMS = 100;
 const SLICE = 5000;
 
 async function read(): Promise<WordVectors | undefined> {
+  const dir = findWordVectorsDir(new URL(import.meta.url));
+  if (dir === undefined) return undefined;
   try {
     const [words, bytes] = await Promise.all([readFile(new URL('words.txt', dir), 'utf8'), readFile(new URL('vectors.i8', dir))]);
     const rows = new Map<string, number>();
