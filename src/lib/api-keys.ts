@@ -30,8 +30,22 @@ export function parseToken(token: string): { prefix: string; secret: string } | 
   return match ? { prefix: match[1]!, secret: match[2]! } : null;
 }
 
+// Stored digests decoded once: every authenticated request compares against one, and decoding the hex
+// (a new Buffer each time) was a fifth of authentication's own CPU. Bounded like any per-key cache.
+const decodedDigests = new Map<string, Buffer>();
+const MAX_DECODED_DIGESTS = 10_000;
+
+function decodedDigest(storedHash: string): Buffer {
+  let digest = decodedDigests.get(storedHash);
+  if (!digest) {
+    digest = Buffer.from(storedHash, 'hex');
+    if (decodedDigests.size < MAX_DECODED_DIGESTS) decodedDigests.set(storedHash, digest);
+  }
+  return digest;
+}
+
 export function secretMatches(secret: string, storedHash: string): boolean {
   const actual = secretDigest(secret);
-  const expected = Buffer.from(storedHash, 'hex');
+  const expected = decodedDigest(storedHash);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

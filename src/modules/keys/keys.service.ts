@@ -137,9 +137,11 @@ export function createKeysService(deps: { db: Db; clock: Clock; newId: IdGenerat
       const found = await findKeyWithUserByPrefix(db, parsed.prefix);
       if (!found || found.revoked_at !== null || !secretMatches(parsed.secret, found.secret_hash)) return null;
       const now = deps.clock.now();
-      if (found.expires_at !== null && toTimestamp(now) >= found.expires_at) return null;
-      if (!found.last_used_at || now.getTime() - Date.parse(found.last_used_at) >= LAST_USED_PRECISION_MS) {
-        await updateKeyLastUsed(db, found.key_id, toTimestamp(now));
+      const stamp = toTimestamp(now);
+      if (found.expires_at !== null && stamp >= found.expires_at) return null;
+      // Stored timestamps are fixed-width UTC text, so comparing text compares time: no Date.parse on every request.
+      if (!found.last_used_at || found.last_used_at <= toTimestamp(new Date(now.getTime() - LAST_USED_PRECISION_MS))) {
+        await updateKeyLastUsed(db, found.key_id, stamp);
       }
       return {
         user: { id: found.user_id, email: found.email, plan: found.plan, timezone: found.timezone, keyId: found.key_id, keyExpiresAt: found.expires_at },
