@@ -1,5 +1,4 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 
 /*
  * Passwords are hashed with Argon2id at OWASP's first recommended setting (19 MiB, 2 passes, 1
@@ -12,12 +11,16 @@ const ARGON2_PARAMS = Object.freeze({ memoryCost: 19_456, timeCost: 2, paralleli
 const ARGON2ID = 2;
 const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_PARAMS.timeCost},p=${ARGON2_PARAMS.parallelism}$`;
 
+const argon2 = () => import('./argon2-library.js');
+
 export async function hashPassword(password: string): Promise<string> {
+  const { argon2Hash } = await argon2();
   return argon2Hash(password, { ...ARGON2_PARAMS, algorithm: ARGON2ID });
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   if (stored.startsWith('$argon2')) {
+    const { argon2Verify } = await argon2();
     try {
       return await argon2Verify(stored, password);
     } catch {
