@@ -1,4 +1,5 @@
-import MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type { default as MarkdownItConstructor, MarkdownIt } from 'markdown-it';
 
 /*
  * Notes are Markdown written by the user, shown to the same user: still rendered inert, because
@@ -6,29 +7,37 @@ import MarkdownIt from 'markdown-it';
  * shows as text), markdown-it's link check refuses javascript:, vbscript:, file: and data: URLs,
  * and images are off (the page's CSP would block foreign ones anyway, and they would leak reads).
  */
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: true });
-md.disable('image');
+function createRenderer(): MarkdownIt {
+  // Required at the first note shown, not at start: markdown-it, its entities and linkify's patterns
+  // were about 170 KB of the server bundle to compile and set up on every start, for the web pages only.
+  const Renderer = createRequire(import.meta.url)('markdown-it') as typeof MarkdownItConstructor;
+  const md = new Renderer({ html: false, linkify: true, typographer: false, breaks: true });
+  md.disable('image');
+  const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    token.attrSet('rel', 'noopener noreferrer nofollow');
+    token.attrSet('target', '_blank');
+    return defaultLinkOpen(tokens, idx, options, env, self);
+  };
+  return md;
+}
 
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  const token = tokens[idx]!;
-  token.attrSet('rel', 'noopener noreferrer nofollow');
-  token.attrSet('target', '_blank');
-  return defaultLinkOpen(tokens, idx, options, env, self);
-};
+let renderer: MarkdownIt | undefined;
+const markdown = (): MarkdownIt => (renderer ??= createRenderer());
 
 /** Rendering is linear in the input; the contract caps notes at 100,000 characters, this is a backstop. */
 const RENDER_MAX = 200_000;
 
 /** HTML for a note; safe to insert as is. */
 export function renderMarkdown(source: string): string {
-  return md.render(source.length > RENDER_MAX ? source.slice(0, RENDER_MAX) : source);
+  return markdown().render(source.length > RENDER_MAX ? source.slice(0, RENDER_MAX) : source);
 }
 
 /** A note's words without Markdown syntax, for the one-glance excerpt in lists (the start is enough). */
 export function markdownExcerpt(source: string, maxChars = 400): string {
   const lines: string[] = [];
-  for (const token of md.parse(source.slice(0, maxChars * 2), {})) {
+  for (const token of markdown().parse(source.slice(0, maxChars * 2), {})) {
     if (token.type !== 'inline') continue;
     const text = (token.children ?? [])
       .map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : ''))
