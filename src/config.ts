@@ -53,7 +53,6 @@ const ConfigSchema = Type.Object({
   EMAIL_IN_ADDRESS: Type.Optional(Type.String({ pattern: '^[^@\\s]*\\{token\\}[^@\\s]*@[^@\\s]+$' })),
 });
 
-
 export interface PlanLimits {
   readonly perMinute: number;
   readonly perDay: number;

@@ -35,10 +35,15 @@ describe('word vectors (learning/word-vectors.ts, semantic.ts)', () => {
     expect(semanticPosterior(v, 'xqzv blorft', projects)).toBeUndefined();
   });
 
-  it('are found from wherever the module runs: src/, dist/ and the bundle\'s dist/chunks/', () => {
+  it("are found from wherever the module runs: src/, dist/ and the bundle's dist/chunks/", () => {
     const root = new URL('../../', import.meta.url);
     const fixture = new URL('src/modules/organizer/learning/word-vectors/', root).href;
-    for (const at of ['src/modules/organizer/learning/word-vectors.ts', 'dist/modules/organizer/learning/word-vectors.js', 'dist/chunks/local-engine-ABCD.js', 'dist/server.js']) {
+    for (const at of [
+      'src/modules/organizer/learning/word-vectors.ts',
+      'dist/modules/organizer/learning/word-vectors.js',
+      'dist/chunks/local-engine-ABCD.js',
+      'dist/server.js',
+    ]) {
       expect(findWordVectorsDir(new URL(at, root))?.href, at).toBe(fixture);
     }
     expect(findWordVectorsDir(new URL('file:///nowhere/at/all/x.js'))).toBeUndefined();
