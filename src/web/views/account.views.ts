@@ -5,6 +5,7 @@ import { formatMoment, type DateContext } from '../dates.js';
 import { sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
+import { labelledInput } from './labelled-input.views.js';
 import { emailInSection } from './email-in.views.js';
 
 export interface AccountPageData {
@@ -27,12 +28,7 @@ export interface AccountPageData {
 type Errors = NonNullable<AccountPageData['errors']>;
 
 function input(id: keyof Errors, label: string, attrs: SafeHtml, errors: Errors, hint?: string): SafeHtml {
-  const error = errors[id];
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field${error ? ' has-error' : ''}"><label for="${id}">${label}</label>
-  ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
-  <input id="${id}" name="${id}" ${attrs}${describedBy ? html` aria-describedby="${describedBy}"` : ''}${error ? html` aria-invalid="true"` : ''}>
-  ${error ? html`<p class="field-error" id="${id}-error">${sentence(error)}</p>` : ''}</div>`;
+  return labelledInput({ id, label, attrs, error: errors[id], hint });
 }
 
 function passwordSection(d: AccountPageData, errors: Errors): SafeHtml {

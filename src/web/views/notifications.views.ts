@@ -4,6 +4,7 @@ import { formatMoment, type DateContext } from '../dates.js';
 import { sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, renderPage } from '../layout.js';
+import { labelledInput } from './labelled-input.views.js';
 
 export interface NotificationsPageData {
   user: SessionUser;
@@ -48,12 +49,8 @@ function minutesBefore(minutes: number): string {
 const KIND_LABELS: Record<ChannelView['kind'], string> = { webpush: 'Web push', ntfy: 'ntfy', email: 'Email' };
 
 function textField(id: keyof Errors, label: string, attrs: SafeHtml, errors: Errors, hint?: string): SafeHtml {
-  const error = errors[id];
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field${error ? ' has-error' : ''}"><label for="${id}">${label}</label>
-  ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
-  <input id="${id}" name="${id === 'ntfy_url' ? 'url' : id === 'ntfy_token' ? 'token' : id}" ${attrs}${describedBy ? html` aria-describedby="${describedBy}"` : ''}${error ? html` aria-invalid="true"` : ''}>
-  ${error ? html`<p class="field-error" id="${id}-error">${sentence(error)}</p>` : ''}</div>`;
+  const name = id === 'ntfy_url' ? 'url' : id === 'ntfy_token' ? 'token' : id;
+  return labelledInput({ id, name, label, attrs, error: errors[id], hint });
 }
 
 /** Push needs the script: without it (or without the Push API) the text says so and the button stays hidden. */
