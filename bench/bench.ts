@@ -60,10 +60,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
 async function readyThroughNpmStart(side: Side, env: NodeJS.ProcessEnv, logFile: string): Promise<number> {
   const cwd = side === 'service' ? repoRoot() : join(repoRoot(), 'bench', 'baseline');
   const target = await startTarget({ side, command: 'npm', args: ['start', '--silent'], cwd, env, logFile });
-  const stop = onCleanup(`${side} started through npm`, async () => {
-    await target.stop();
-  });
-  await stop();
+  await target.stop();
   return target.readyMs;
 }
 

@@ -32,6 +32,7 @@ export function findWordVectorsDir(from: URL): URL | undefined {
   }
   return undefined;
 }
+
 const DIMS = 100;
 const SLICE = 5000;
 
