@@ -166,6 +166,43 @@ export const JS = `
     select.addEventListener('change', function () { select.form.requestSubmit(); });
   });
 
+  // A region replaced by a fresh copy from the server keeps what the user is doing in it: the
+  // disclosures they opened, what they typed or chose, and the focus (the same control of the same
+  // row, found through the nearest element with an id and its place among that one's focusables).
+  var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
+  var focusPlace = function (within) {
+    var active = document.activeElement;
+    if (!active || !within.some(function (r) { return r.contains(active); })) return null;
+    var holder = active.id ? active : active.parentElement && active.parentElement.closest('[id]');
+    if (!holder) return null;
+    return { id: holder.id, index: holder === active ? -1 : Array.prototype.indexOf.call(holder.querySelectorAll(FOCUSABLE), active) };
+  };
+  var refocus = function (place) {
+    if (!place) return false;
+    var holder = document.getElementById(place.id);
+    var target = holder && (place.index < 0 ? holder : holder.querySelectorAll(FOCUSABLE)[place.index]);
+    if (!target) return false;
+    target.focus({ preventScroll: true });
+    return document.activeElement === target;
+  };
+  var edited = function (field) {
+    if (field.tagName !== 'SELECT') return field.value !== field.defaultValue;
+    var chosen = field.options[field.selectedIndex];
+    return !chosen || !chosen.defaultSelected;
+  };
+  var keepState = function (mine, theirs) {
+    mine.querySelectorAll('details[id]').forEach(function (d) { var t = theirs.querySelector('#' + CSS.escape(d.id)); if (t) t.open = d.open; });
+    // A row's ⋯ menu has no id of its own: its row's says which one it is.
+    mine.querySelectorAll('li.item[id] > .line details.more[open]').forEach(function (d) {
+      var t = theirs.querySelector('#' + CSS.escape(d.closest('li.item').id) + ' > .line details.more');
+      if (t) t.open = true;
+    });
+    mine.querySelectorAll('input[id], textarea[id], select[id]').forEach(function (f) {
+      var t = theirs.querySelector('#' + CSS.escape(f.id));
+      if (t && edited(f)) t.value = f.value;
+    });
+  };
+
   // Acting on an item (done, archive, move, a date, delete, a new subtask) happens in place: the
   // form is sent with fetch, the server answers the page the form would have led to, and its lists
   // replace these, so the item moves between Overdue, Today and Done today with no reload. A
@@ -180,13 +217,22 @@ export const JS = `
       return res.text();
     });
   };
-  var swap = function (text, focusId, fallbackIndex) {
+  // The answer to an action replaces the lists. If the user has gone on meanwhile (the next row,
+  // another row's ⋯ menu), they stay where they went; otherwise the acted-on row (or the one now in
+  // its place) gets the focus.
+  var swap = function (text, focusId, fallbackIndex, focusedBefore) {
     var fresh = new DOMParser().parseFromString(text, 'text/html');
+    var moved = document.activeElement !== focusedBefore && document.activeElement !== document.body;
+    var mineAll = REGIONS.map(function (id) { return document.getElementById(id); }).filter(Boolean);
+    var place = moved ? focusPlace(mineAll) : null;
     REGIONS.forEach(function (id) {
       var mine = document.getElementById(id);
       var theirs = fresh.getElementById(id);
-      if (mine && theirs) mine.replaceWith(theirs);
+      if (!mine || !theirs) return;
+      keepState(mine, theirs);
+      mine.replaceWith(theirs);
     });
+    if (moved && (!place || refocus(place))) return;
     var target = focusId && document.getElementById(focusId);
     if (!target && fallbackIndex >= 0) {
       var rows = document.querySelectorAll('li.item');
@@ -208,7 +254,8 @@ export const JS = `
       button.textContent = 'Undo';
       button.addEventListener('click', function () {
         button.disabled = true;
-        post(undo.url, undo.data).then(function (page) { swap(page, undo.focus, -1); say('Undone.'); }, function () { say('Undo failed: reload the page to see where things are.'); });
+        var before = document.activeElement;
+        post(undo.url, undo.data).then(function (page) { swap(page, undo.focus, -1, before); say('Undone.'); }, function () { say('Undo failed: reload the page to see where things are.'); });
       });
       toast.appendChild(button);
     }
@@ -244,6 +291,7 @@ export const JS = `
     var index = row ? rows.indexOf(row) : -1;
     var wasDone = button && button.getAttribute('aria-pressed') === 'true';
     event.preventDefault();
+    var focusedBefore = document.activeElement;
     if (button) button.disabled = true;
     var data = new URLSearchParams(new FormData(form));
     acting += 1;
@@ -252,7 +300,7 @@ export const JS = `
       .then(function (text) {
         var undoAction = action === 'toggle' && row ? inverse('toggle', form, row) : inverse(action, form, row);
         if (undoAction) undoAction.focus = row ? row.id : null;
-        swap(text, row && action !== 'delete' && action !== 'archive' ? row.id : null, index);
+        swap(text, row && action !== 'delete' && action !== 'archive' ? row.id : null, index, focusedBefore);
         if (action === 'subtasks') { var box = document.getElementById('subtask-text'); if (box) box.focus(); }
         say(action === 'toggle' && wasDone ? 'Marked not done.' : MESSAGES[action] || 'Done.', undoAction);
       })
@@ -280,8 +328,6 @@ export const JS = `
     var pending = false;
     var fetching = false;
     var retries = 0;
-    var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
-    var inRegion = function (el) { return el && liveRegions().some(function (r) { return r.contains(el); }); };
     // A region the user is busy in (typing in one of its fields, its ⋯ menu open) is left as it is
     // and fetched again once they leave it; the other regions are replaced meanwhile.
     var held = function (region) {
@@ -289,34 +335,14 @@ export const JS = `
       if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && region.contains(active)) return true;
       return region.querySelector('details.more[open]') !== null;
     };
-    // Where the focus is, as the nearest element with an id and the place among its focusables,
-    // so the same control of the same row gets it back in the new copy.
-    var focusPlace = function () {
-      var active = document.activeElement;
-      if (!inRegion(active)) return null;
-      var holder = active.id ? active : active.parentElement && active.parentElement.closest('[id]');
-      if (!holder) return null;
-      return { id: holder.id, index: holder === active ? -1 : Array.prototype.indexOf.call(holder.querySelectorAll(FOCUSABLE), active) };
-    };
-    var refocus = function (place) {
-      if (!place) return;
-      var holder = document.getElementById(place.id);
-      var target = holder && (place.index < 0 ? holder : holder.querySelectorAll(FOCUSABLE)[place.index]);
-      if (target) target.focus({ preventScroll: true });
-    };
     var replaceRegions = function (text) {
       var fresh = new DOMParser().parseFromString(text, 'text/html');
-      var place = focusPlace();
+      var place = focusPlace(liveRegions());
       liveRegions().forEach(function (mine) {
         var theirs = fresh.getElementById(mine.id);
         if (!theirs) return;
         if (held(mine)) { pending = true; return; }
-        // What the user opened or typed in a region stays: open disclosures, edited fields.
-        mine.querySelectorAll('details[id]').forEach(function (d) { var t = theirs.querySelector('#' + CSS.escape(d.id)); if (t) t.open = d.open; });
-        mine.querySelectorAll('input[id], textarea[id]').forEach(function (f) {
-          var t = theirs.querySelector('#' + CSS.escape(f.id));
-          if (t && f.value !== f.defaultValue) t.value = f.value;
-        });
+        keepState(mine, theirs);
         mine.replaceWith(theirs);
       });
       refocus(place);

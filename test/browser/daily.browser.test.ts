@@ -223,6 +223,39 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
     expect(stops).toEqual(['BUTTON', 'A', 'SUMMARY']);
   }, 60_000);
 
+  it('leaves the user where they went while an action’s answer is on its way: the next row’s ⋯ menu stays open and focused, its choice kept', async () => {
+    const { page, userId } = await t.signedUp(DESKTOP);
+    const { items, work } = await seed(userId);
+    await page.goto('/');
+    const focused = (attribute: string) => page.evaluate(`document.activeElement && document.activeElement.getAttribute('${attribute}')`);
+    // The server does the toggle at once; its answer reaches the page only when released.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/toggle', async (route) => {
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    await page.keyboard.press('j');
+    await expect.poll(() => focused('id')).toBe(`item-${items.report.id}`);
+    await page.keyboard.press('x');
+    await expect.poll(async () => (await t.services.items.get(userId, items.report.id)).is_completed).toBe(true);
+    await page.keyboard.press('j');
+    await page.keyboard.press('#');
+    await expect.poll(() => focused('id')).toBe(`move-${items.dentist.id}`);
+    await page.locator(`#move-${items.dentist.id}`).selectOption(work.id);
+    release();
+    await expect.poll(() => page.locator('[data-toast]').textContent()).toContain('Marked done.');
+    // The lists are the server's new copy: the report is done…
+    expect(await page.locator(`#item-${items.report.id} button.check`).getAttribute('aria-pressed')).toBe('true');
+    // …and the dentist's menu is still open, focused, with the project the user chose.
+    expect(await focused('id')).toBe(`move-${items.dentist.id}`);
+    expect(await page.locator(`#item-${items.dentist.id} details.more`).getAttribute('open')).toBe('');
+    expect(await page.locator(`#move-${items.dentist.id}`).inputValue()).toBe(work.id);
+    await page.unroute('**/toggle');
+    await page.close();
+  }, 60_000);
+
   // One test a width: each runs axe 18 times (9 pages, light and dark), which on a loaded machine took most of two minutes for both.
   it.each([
     ['desktop', DESKTOP],
