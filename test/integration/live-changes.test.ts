@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
@@ -208,6 +209,86 @@ describe.each(DIALECTS)('GET /api/v1/changes/stream (%s)', (dialect) => {
     const refused = await openSse(`${t.baseUrl}/api/v1/changes/stream`, { authorization: `Bearer ${captureOnly.token}` });
     await refused.waitForEnd();
     expect(refused.status).toBe(403);
+  });
+
+  /** A LISTEN of its own on cin_changes; `upTo` waits for a marker it notifies itself and answers what came before it. */
+  async function ownListener() {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: t.db.url });
+    const heard: string[] = [];
+    client.on('notification', (message) => heard.push(message.payload ?? ''));
+    await client.connect();
+    await client.query('listen cin_changes');
+    let markers = 0;
+    return {
+      /** Notifications are delivered in commit order: whatever a commit before the marker sent is here once the marker is. */
+      async upTo(): Promise<string[]> {
+        const marker = `marker:${++markers}`;
+        await sql`select pg_notify('cin_changes', ${marker})`.execute(t.services.db);
+        await waitFor(async () => heard.includes(marker) || undefined);
+        return heard.splice(0).filter((payload) => !payload.startsWith('marker:'));
+      },
+      close: () => client.end(),
+    };
+  }
+
+  it.runIf(dialect === 'postgres')('notifies a change only when its user has a stream open (a NOTIFY serializes every notifying commit)', async () => {
+    const listener = await ownListener();
+    try {
+      const a = await actor(t);
+      await capture(a.c, 'nobody is watching');
+      expect(await listener.upTo()).not.toContain(`u:${a.user.id}`);
+      const s = await stream(a);
+      await capture(a.c, 'a stream is open');
+      expect(await listener.upTo()).toContain(`u:${a.user.id}`);
+      await s.waitForEvents(1, 5_000);
+      s.close();
+      await waitFor(
+        async () =>
+          (await sql<{ n: number }>`select count(*)::int as n from live_streams where user_id = ${a.user.id}`.execute(t.services.db)).rows[0]!.n === 0 ||
+          undefined,
+      );
+      await capture(a.c, 'closed again');
+      expect(await listener.upTo()).not.toContain(`u:${a.user.id}`);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it.runIf(dialect === 'postgres')('opens a stream only after the writes of its user under way have committed, so its first read has them', async () => {
+    const a = await actor(t);
+    await capture(a.c, 'first');
+    const { changes, next_cursor } = ok(await a.c.get('changes'));
+    const { default: pg } = await import('pg');
+    const writer = new pg.Client({ connectionString: t.db.url });
+    await writer.connect();
+    try {
+      await writer.query(`set search_path to ${t.db.searchPath}`);
+      // A write under way: a copy of the capture's change, inserted and not yet committed.
+      const copyId = randomUUID();
+      await writer.query('begin');
+      await writer.query(
+        `insert into outbox_events (id, user_id, event, item_id, payload, created_at)
+         select $1, user_id, event, item_id, replace(payload, id, $1), created_at from outbox_events where id = $2`,
+        [copyId, changes[0].id],
+      );
+      const opening = stream(a, `?cursor=${next_cursor}`);
+      const waitingOnLock = async () =>
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and query ilike 'insert into "live_streams"%'`.execute(
+            t.services.db,
+          )
+        ).rows[0]!.n > 0 || undefined;
+      await waitFor(waitingOnLock);
+      await writer.query('commit');
+      const s = await opening;
+      await s.waitForEvents(1, 5_000);
+      expect(JSON.parse(s.events[0]!.data).id).toBe(copyId);
+    } finally {
+      await writer.end();
+    }
   });
 
   it.runIf(dialect === 'postgres')('recovers a change whose notification was lost while LISTEN reconnected, by reading the feed', async () => {
