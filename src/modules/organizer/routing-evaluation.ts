@@ -81,7 +81,7 @@ function scoreTest(setup: RoutingSetup, user: User): Outcome[] {
 const FOLDS = 5;
 
 /** Cross-validation on the streams alone: the conditions of the held-out test, without touching it. */
-function crossValidate(set: RoutingSet, vectors: WordVectors | undefined): Outcome[] {
+export function crossValidate(set: RoutingSet, vectors: WordVectors | undefined): Outcome[] {
   return set.setups.flatMap((setup) =>
     Array.from({ length: FOLDS }, (_, fold) => {
       const user = newUser(setup, vectors);
@@ -129,7 +129,7 @@ export interface RoutingReport {
   misses: Outcome[];
 }
 
-export const THRESHOLDS = [0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7];
+export const THRESHOLDS = [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6];
 
 export function evaluateRouting(set: RoutingSet, threshold: number, vectors?: WordVectors): RoutingReport {
   const full = set.setups.map((s) => replay(s, s.stream.length, vectors));
