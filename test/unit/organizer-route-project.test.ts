@@ -49,7 +49,7 @@ describe('routeProject: when the local engine files and when it stays (issue 37)
     }
   });
 
-  it('leaves a text near none of a new user\'s few projects in the Inbox, saying what was closest', async () => {
+  it("leaves a text near none of a new user's few projects in the Inbox, saying what was closest", async () => {
     const vectors = await loadWordVectors();
     const { contexts, model } = user({ Inbox: [], Garden: ['plant tulip bulbs', 'mow the lawn'] });
     const r = routeProject('call grandma', null, contexts, model, { vectors });

@@ -40,7 +40,12 @@ describe('word vectors (learning/word-vectors.ts, semantic.ts)', () => {
     const v = (await loadWordVectors())!;
     const kitchen: ProjectContext[] = [
       projects[0]!,
-      { id: 'cooking', name: 'Cooking', is_default: false, titles: ['braise the short ribs', 'bake sourdough bread', 'roast vegetables for dinner', 'marinate the chicken thighs'] },
+      {
+        id: 'cooking',
+        name: 'Cooking',
+        is_default: false,
+        titles: ['braise the short ribs', 'bake sourdough bread', 'roast vegetables for dinner', 'marinate the chicken thighs'],
+      },
       { id: 'reading', name: 'Reading', is_default: false, titles: ['finish the novel', 'soup recipes book from the library', 'poetry anthology'] },
     ];
     const withPrototype = semanticPosterior(v, 'lentil soup', kitchen)!;
