@@ -81,7 +81,7 @@ function scoreTest(setup: RoutingSetup, user: User): Outcome[] {
 const FOLDS = 5;
 
 /** Cross-validation on the streams alone: the conditions of the held-out test, without touching it. */
-export function crossValidate(set: RoutingSet, vectors: WordVectors | undefined): Outcome[] {
+function crossValidate(set: RoutingSet, vectors: WordVectors | undefined): Outcome[] {
   return set.setups.flatMap((setup) =>
     Array.from({ length: FOLDS }, (_, fold) => {
       const user = newUser(setup, vectors);
