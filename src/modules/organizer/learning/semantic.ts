@@ -43,12 +43,6 @@ function cachedVector(v: WordVectors, title: string): Float32Array | undefined {
   return hit ?? undefined;
 }
 
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let s = 0;
-  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
-  return s;
-};
-
 /** Weights of a project's best, second and third nearest titles (as for BM25). */
 const TOP = [1, 0.5, 0.25];
 
@@ -60,16 +54,25 @@ const TOP = [1, 0.5, 0.25];
  */
 function nearness(v: WordVectors, q: Float32Array, p: ProjectContext): number {
   const sims: number[] = [];
-  const prototype = new Float32Array(v.dims);
-  for (const title of [...p.titles, ...(p.is_default ? [] : [p.name])]) {
+  const prototype = new Float64Array(v.dims);
+  const add = (title: string): void => {
     const t = cachedVector(v, title);
-    if (!t) continue;
-    sims.push(dot(q, t));
-    for (let d = 0; d < v.dims; d++) prototype[d]! += t[d]!;
-  }
+    if (!t) return;
+    // One pass: the cosine to this title, and the title added to the prototype.
+    let s = 0;
+    for (let d = 0; d < t.length; d++) {
+      s += q[d]! * t[d]!;
+      prototype[d]! += t[d]!;
+    }
+    sims.push(s);
+  };
+  for (const title of p.titles) add(title);
+  if (!p.is_default) add(p.name);
   // A project with no known title is as far as can be.
   if (sims.length === 0) return -1;
-  const toPrototype = sims.reduce((a, b) => a + b, 0) / (Math.sqrt(dot(prototype, prototype)) || 1);
+  let norm = 0;
+  for (let d = 0; d < prototype.length; d++) norm += prototype[d]! ** 2;
+  const toPrototype = sims.reduce((a, b) => a + b, 0) / (Math.sqrt(norm) || 1);
   sims.sort((a, b) => b - a);
   const top = sims.slice(0, TOP.length);
   const nearest = top.reduce((s, x, i) => s + x * TOP[i]!, 0) / TOP.slice(0, top.length).reduce((a, b) => a + b, 0);
