@@ -26,6 +26,16 @@ describe('the routing model (issue 37)', () => {
     expect([...p.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
   });
 
+  it('says nothing of a text with no feature it knows: the classes are equally likely, whatever their sizes', () => {
+    const m = emptyModel();
+    learn(m, { text: 'plant tulip bulbs', projectId: 'garden' });
+    learn(m, { text: 'mow the lawn', projectId: 'garden' });
+    const { p, known } = posterior(m, 'phone grandpa', ['inbox', 'garden']);
+    expect(known).toEqual([]);
+    expect(p.get('garden')).toBeCloseTo(0.5, 10);
+    expect(p.get('inbox')).toBeCloseTo(0.5, 10);
+  });
+
   it('stays bounded: features beyond the cap are pruned, rarest first, and its JSON stays small', () => {
     const m = emptyModel();
     for (let i = 0; i < 3000; i++) learn(m, { itemId: `i${i}`, text: `word${i}x alpha${i % 7}q beta`, projectId: i % 2 ? 'a' : 'b' });

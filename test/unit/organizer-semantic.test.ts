@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ROUTING_PARAMS } from '../../src/modules/organizer/learning/params.js';
 import { semanticPosterior } from '../../src/modules/organizer/learning/semantic.js';
 import { findWordVectorsDir, loadWordVectors } from '../../src/modules/organizer/learning/word-vectors.js';
 import type { ProjectContext } from '../../src/modules/organizer/organizer.types.js';
@@ -33,6 +34,31 @@ describe('word vectors (learning/word-vectors.ts, semantic.ts)', () => {
     const only: ProjectContext[] = [projects[0]!, { id: 'garden', name: 'Garden', is_default: false, titles: ['plant tulip bulbs', 'mow the lawn'] }];
     expect(semanticPosterior(v, 'phone my grandmother', only)!.get('garden')!).toBeLessThan(0.5);
     expect(semanticPosterior(v, 'xqzv blorft', projects)).toBeUndefined();
+  });
+
+  it('weighs what a project is about (its prototype) over one outlier title that happens to be near', async () => {
+    const v = (await loadWordVectors())!;
+    const kitchen: ProjectContext[] = [
+      projects[0]!,
+      {
+        id: 'cooking',
+        name: 'Cooking',
+        is_default: false,
+        titles: ['braise the short ribs', 'bake sourdough bread', 'roast vegetables for dinner', 'marinate the chicken thighs'],
+      },
+      { id: 'reading', name: 'Reading', is_default: false, titles: ['finish the novel', 'soup recipes book from the library', 'poetry anthology'] },
+    ];
+    const withPrototype = semanticPosterior(v, 'lentil soup', kitchen)!;
+    expect(withPrototype.get('cooking')!).toBeGreaterThan(0.95);
+    const saved = ROUTING_PARAMS.prototypeWeight;
+    try {
+      ROUTING_PARAMS.prototypeWeight = 0;
+      // By the nearest titles alone, Reading's "soup recipes book" keeps a real share.
+      const nearestOnly = semanticPosterior(v, 'lentil soup', kitchen)!;
+      expect(nearestOnly.get('reading')!).toBeGreaterThan(withPrototype.get('reading')! * 3);
+    } finally {
+      ROUTING_PARAMS.prototypeWeight = saved;
+    }
   });
 
   it("are found from wherever the module runs: src/, dist/ and the bundle's dist/chunks/", () => {

@@ -129,7 +129,7 @@ export interface RoutingReport {
   misses: Outcome[];
 }
 
-export const THRESHOLDS = [0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7];
+export const THRESHOLDS = [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6];
 
 export function evaluateRouting(set: RoutingSet, threshold: number, vectors?: WordVectors): RoutingReport {
   const full = set.setups.map((s) => replay(s, s.stream.length, vectors));

@@ -23,6 +23,17 @@ export const ROUTING_PARAMS = {
   semanticFloor: 0.4,
   /** A word's weight in a text's vector is log(1 + rank / rankScale): rarer words say more. */
   rankScale: 500,
-  /** The bar the mix must reach to file an item (calibrated for ≥ 95% precision). */
-  threshold: 0.3,
+  /**
+   * A project's nearness in meaning mixes the cosine to its nearest titles with the cosine to its
+   * prototype (the mean of its titles' and its name's vectors) at this weight: the prototype is what
+   * the project is about, the nearest titles what it holds that is most alike.
+   */
+  prototypeWeight: 0.7,
+  /**
+   * The confidence is the best project's mix minus this share of the runner-up's (the Inbox
+   * included): two projects both near the text are less sure than one (decision 0058).
+   */
+  margin: 0.5,
+  /** The bar the confidence must reach to file an item (calibrated for ≥ 95% precision on cases.json). */
+  threshold: 0.2,
 };

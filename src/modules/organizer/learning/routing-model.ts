@@ -126,10 +126,14 @@ export interface Posterior {
 
 /**
  * How likely each candidate project is for the text. The log-likelihood is divided by the square
- * root of the number of features, which tempers naive Bayes' overconfidence on correlated features.
+ * root of the number of features, which tempers naive Bayes' overconfidence on correlated features;
+ * a text with no feature the model knows is equally likely everywhere.
  */
 export function posterior(m: ModelData, text: string, candidates: readonly string[]): Posterior {
   const known = routingFeatures(text).filter((f) => m.features[f] !== undefined);
+  // Without a known feature the model knows nothing of this text: the classes' sizes alone are no
+  // reason to file it (a user whose only filed items are in Garden is not told "call grandma" is Garden's).
+  if (known.length === 0) return { p: new Map(candidates.map((id) => [id, 1 / candidates.length])), known };
   const vocab = m.size + 1;
   const totalDocs = m.docs.reduce((a, b) => a + b, 0);
   const scale = 1 / Math.max(1, known.length) ** ROUTING_PARAMS.temper;

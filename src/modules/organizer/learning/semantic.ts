@@ -43,34 +43,51 @@ function cachedVector(v: WordVectors, title: string): Float32Array | undefined {
   return hit ?? undefined;
 }
 
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let s = 0;
-  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
-  return s;
-};
-
 /** Weights of a project's best, second and third nearest titles (as for BM25). */
 const TOP = [1, 0.5, 0.25];
 
 /**
- * How near in meaning the text is to each project: the cosine of the text to the project's nearest
- * titles (and its name), turned into a probability over the projects (a softmax with temperature
- * `semanticTemperature`). Undefined when the text has no word in the vectors.
+ * How near in meaning the text is to one project: the cosine to its three nearest titles (its name
+ * counting as a title), mixed with the cosine to its prototype, the sum of those titles' vectors
+ * (what the project is about, where a single title may be an outlier). That cosine is the sum of the
+ * titles' cosines over the length of their sum, so it costs one more pass over the title vectors.
+ */
+function nearness(v: WordVectors, q: Float32Array, p: ProjectContext): number {
+  const sims: number[] = [];
+  const prototype = new Float64Array(v.dims);
+  const add = (title: string): void => {
+    const t = cachedVector(v, title);
+    if (!t) return;
+    // One pass: the cosine to this title, and the title added to the prototype.
+    let s = 0;
+    for (let d = 0; d < t.length; d++) {
+      s += q[d]! * t[d]!;
+      prototype[d]! += t[d]!;
+    }
+    sims.push(s);
+  };
+  for (const title of p.titles) add(title);
+  if (!p.is_default) add(p.name);
+  // A project with no known title is as far as can be.
+  if (sims.length === 0) return -1;
+  let norm = 0;
+  for (let d = 0; d < prototype.length; d++) norm += prototype[d]! ** 2;
+  const toPrototype = sims.reduce((a, b) => a + b, 0) / (Math.sqrt(norm) || 1);
+  sims.sort((a, b) => b - a);
+  const top = sims.slice(0, TOP.length);
+  const nearest = top.reduce((s, x, i) => s + x * TOP[i]!, 0) / TOP.slice(0, top.length).reduce((a, b) => a + b, 0);
+  return (1 - ROUTING_PARAMS.prototypeWeight) * nearest + ROUTING_PARAMS.prototypeWeight * toPrototype;
+}
+
+/**
+ * How near in meaning the text is to each project (`nearness`), turned into a probability over the
+ * projects (a softmax with temperature `semanticTemperature`). Undefined when the text has no word
+ * in the vectors.
  */
 export function semanticPosterior(v: WordVectors, text: string, projects: readonly ProjectContext[]): Map<string, number> | undefined {
   const q = textVector(v, text);
   if (!q) return undefined;
-  const scores = projects.map((p) => {
-    const sims: number[] = [];
-    for (const title of [...p.titles, ...(p.is_default ? [] : [p.name])]) {
-      const t = cachedVector(v, title);
-      if (t) sims.push(dot(q, t));
-    }
-    sims.sort((a, b) => b - a);
-    const top = sims.slice(0, TOP.length);
-    // A project with no known title is as far as can be.
-    return top.length === 0 ? -1 : top.reduce((s, x, i) => s + x * TOP[i]!, 0) / TOP.slice(0, top.length).reduce((a, b) => a + b, 0);
-  });
+  const scores = projects.map((p) => nearness(v, q, p));
   // "None of them" competes at the cosine `semanticFloor`: a text near no project is near none,
   // however the few projects rank among themselves.
   const top = Math.max(ROUTING_PARAMS.semanticFloor, ...scores);

@@ -63,6 +63,9 @@ function byMention(text: string, projects: ProjectContext[]): Routing | undefine
   for (const p of named) {
     if (new RegExp(`^\\s*${namePattern(p.name)}\\s*:`, 'iu').test(text)) return found(p);
   }
+  // A text naming two projects in any case ("budget for the team offsite" with Budget and Team) is
+  // not settled by the one after "for": the evidence decides between them.
+  if (named.filter((p) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${namePattern(p.name)}(?![\\p{L}\\p{N}])`, 'iu').test(text)).length > 1) return undefined;
   for (const p of named) {
     const lead = '(?:^|[\\s(])(?:for|into|under|re:?|@)\\s*(?:the\\s+|my\\s+|our\\s+)?';
     if (new RegExp(`${lead}${namePattern(p.name)}(?![\\p{L}\\p{N}])`, 'iu').test(text)) return found(p);
@@ -183,15 +186,17 @@ function byLearned(ranked: Ranked[], projects: ProjectContext[], text: string, m
   const total = ranked.reduce((n, r) => n + r.score, 0);
   const semantic = vectors && semanticPosterior(vectors, text, projects);
   const w = semantic ? ROUTING_PARAMS.semanticWeight : 0;
-  const confidence = (id: string): number => {
+  const mix = (id: string): number => {
     // A pseudo-project of weight `evidence` competes too: one shared word is not enough to be sure.
     const share = total > 0 ? (ranked.find((r) => r.id === id)?.score ?? 0) / (total + ROUTING_PARAMS.evidence) : 0;
     const lexical = ROUTING_PARAMS.learnedWeight * p.get(id)! + (1 - ROUTING_PARAMS.learnedWeight) * share;
     return (1 - w) * lexical + w * (semantic?.get(id) ?? 0);
   };
-  const best = projects.map((x) => ({ project: x, c: confidence(x.id) })).sort((a, b) => b.c - a.c)[0];
+  const [best, runnerUp] = projects.map((x) => ({ project: x, mix: mix(x.id) })).sort((a, b) => b.mix - a.mix);
   if (!best) return { projectId: null, title: '', how: 'none', confidence: 0, reason: 'nothing like it in your projects' };
-  const { project, c } = best;
+  const project = best.project;
+  // The margin over the runner-up, not the best mix alone: two projects near the text make neither sure.
+  const c = best.mix - ROUTING_PARAMS.margin * (runnerUp?.mix ?? 0);
   if (project.is_default) return { projectId: null, title: '', how: 'none', confidence: c, reason: 'like what you keep in the Inbox' };
   if (c < threshold) return { projectId: null, title: '', how: 'none', confidence: c, reason: `not sure: closest is ${project.name}` };
   return {
