@@ -223,15 +223,9 @@ export const JS = `
   var swap = function (text, focusId, fallbackIndex, focusedBefore) {
     var fresh = new DOMParser().parseFromString(text, 'text/html');
     var moved = document.activeElement !== focusedBefore && document.activeElement !== document.body;
-    var mineAll = REGIONS.map(function (id) { return document.getElementById(id); }).filter(Boolean);
-    var place = moved ? focusPlace(mineAll) : null;
-    REGIONS.forEach(function (id) {
-      var mine = document.getElementById(id);
-      var theirs = fresh.getElementById(id);
-      if (!mine || !theirs) return;
-      keepState(mine, theirs);
-      mine.replaceWith(theirs);
-    });
+    var pairs = REGIONS.map(function (id) { return [document.getElementById(id), fresh.getElementById(id)]; }).filter(function (p) { return p[0] && p[1]; });
+    var place = moved ? focusPlace(pairs.map(function (p) { return p[0]; })) : null;
+    pairs.forEach(function (p) { keepState(p[0], p[1]); p[0].replaceWith(p[1]); });
     if (moved && (!place || refocus(place))) return;
     var target = focusId && document.getElementById(focusId);
     if (!target && fallbackIndex >= 0) {
