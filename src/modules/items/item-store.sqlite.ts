@@ -34,5 +34,6 @@ export function createSqliteItemStore(deps: {
       return item;
     },
     tryStateChange: () => Promise.resolve(undefined),
+    tryToggle: () => Promise.resolve(undefined),
   };
 }
