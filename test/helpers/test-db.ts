@@ -65,16 +65,28 @@ export async function createTestDb(dialect: DialectName, options: CreateDbOption
 /**
  * Kysely's migrator introspects every schema of the database; a test file dropping its schema at
  * that moment makes the introspection fail ("schema t_… does not exist"). That is other tests'
- * churn, not a migration problem, so a few bounded retries are right here (and only here).
+ * churn, not a migration problem, so a few bounded retries are right here (and only for migrations:
+ * PostgreSQL runs them in one transaction, so a failed try leaves nothing behind). A Migrator's
+ * result carries its error instead of throwing it; either way only another test's schema retries.
  */
-async function migrateWhileOthersDropSchemas(db: DbHandle['db']): Promise<void> {
+export async function whileOthersDropSchemas<T>(run: () => Promise<T>): Promise<T> {
+  const churn = (error: unknown) => error instanceof Error && /schema "t_[0-9a-f]+" does not exist/.test(error.message);
   for (let attempt = 1; ; attempt += 1) {
+    const last = attempt >= 4;
+    let result: T;
     try {
-      await migrateToLatest(db);
-      return;
+      result = await run();
     } catch (error) {
-      if (attempt >= 4 || !/does not exist/.test(String(error))) throw error;
+      if (last || !churn(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      continue;
     }
+    const failed = typeof result === 'object' && result !== null && 'error' in result ? result.error : undefined;
+    if (last || !churn(failed)) return result;
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
 }
+
+const migrateWhileOthersDropSchemas = async (db: DbHandle['db']): Promise<void> => {
+  await whileOthersDropSchemas(() => migrateToLatest(db));
+};

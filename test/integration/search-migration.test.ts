@@ -7,7 +7,7 @@ import { insertItem } from '../../src/modules/items/items.repository.js';
 import { renumberSearchKeys } from '../../src/modules/search/search-index.sqlite.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { newestFirst } from '../helpers/seed-items.js';
-import { createTestDb, type TestDb } from '../helpers/test-db.js';
+import { createTestDb, whileOthersDropSchemas, type TestDb } from '../helpers/test-db.js';
 import { defaultServices } from '../helpers/test-app.js';
 
 /*
@@ -33,7 +33,7 @@ describe.each(DIALECTS)('search migration on existing items (%s)', (dialect) => 
       provider: { getMigrations: async () => migrations },
       ...(db.searchPath ? { migrationTableSchema: db.searchPath } : {}),
     });
-    const down = await migrator.migrateTo('2026-11-21-0001-core');
+    const down = await whileOthersDropSchemas(() => migrator.migrateTo('2026-11-21-0001-core'));
     expect(down.error).toBeUndefined();
     // Every migration after core is undone, newest first; the search migration is among them.
     const later = Object.keys(migrations)
@@ -73,7 +73,7 @@ describe.each(DIALECTS)('search migration on existing items (%s)', (dialect) => 
       });
     }
 
-    await migrateToLatest(db.handle.db);
+    await whileOthersDropSchemas(() => migrateToLatest(db.handle.db));
     const expected = rows
       .filter(([, title]) => title.startsWith('Legacy'))
       .map(([id, , created_at]) => ({ id, created_at }))
@@ -127,7 +127,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
   const searchAll = (userId: string, q: string, limit: number) => searchPages(services, userId, q, limit);
 
   it('re-keys existing items per user, and search pages each user through their own items in order', async () => {
-    const before = await migrator().migrateTo('2026-11-22-0016-web');
+    const before = await whileOthersDropSchemas(() => migrator().migrateTo('2026-11-22-0016-web'));
     expect(before.error).toBeUndefined();
     services = defaultServices(db.handle);
     const users = [await services.users.create({ email: 'a@example.test' }), await services.users.create({ email: 'b@example.test' })];
@@ -161,7 +161,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
       expected.set(user.id, mine.sort(newestFirst));
     }
 
-    await migrateToLatest(db.handle.db);
+    await whileOthersDropSchemas(() => migrateToLatest(db.handle.db));
     for (const user of users) {
       const ids = expected.get(user.id)!.map((r) => r.id);
       for (const limit of [1, 2, 5, 50]) expect(await searchAll(user.id, 'shared', limit)).toEqual(ids);
@@ -176,11 +176,11 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
   });
 
   it('rolls back to owner tokens and applies again', async () => {
-    const down = await migrator().migrateTo('2026-11-22-0016-web');
+    const down = await whileOthersDropSchemas(() => migrator().migrateTo('2026-11-22-0016-web'));
     // Later migrations roll back first; the last one down is the search-key-ranges migration.
     expect(down.results?.every((r) => r.direction === 'Down' && r.status === 'Success')).toBe(true);
     expect(down.results?.at(-1)?.migrationName).toBe('2026-11-23-0001-search-key-ranges');
-    await migrateToLatest(db.handle.db);
+    await whileOthersDropSchemas(() => migrateToLatest(db.handle.db));
     const [user] = await db.handle.db.selectFrom('users').select('id').where('email', '=', 'a@example.test').execute();
     expect(await searchAll(user!.id, 'shared', 4)).toHaveLength(12);
   });

@@ -4,7 +4,7 @@ import type { Services } from '../../src/container.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { createTestDb, type TestDb } from '../helpers/test-db.js';
+import { createTestDb, whileOthersDropSchemas, type TestDb } from '../helpers/test-db.js';
 import { defaultServices } from '../helpers/test-app.js';
 
 /*
@@ -30,7 +30,7 @@ describe.each(DIALECTS)('sync migration on existing events (%s)', (dialect) => {
   });
 
   it('orders existing events by when they were written, keeps what was dispatched, and continues after them', async () => {
-    const down = await migrator().migrateTo('2026-11-23-0001-search-key-ranges');
+    const down = await whileOthersDropSchemas(() => migrator().migrateTo('2026-11-23-0001-search-key-ranges'));
     expect(down.error).toBeUndefined();
     services = defaultServices(db.handle);
     const user = await services.users.create({ email: 'old@example.test' });
@@ -46,7 +46,7 @@ describe.each(DIALECTS)('sync migration on existing events (%s)', (dialect) => {
         values (${id}, ${user.id}, 'item.created', ${id}, ${payload}, ${created_at}, ${dispatched_at})`.execute(db.handle.db);
     }
 
-    await migrateToLatest(db.handle.db);
+    await whileOthersDropSchemas(() => migrateToLatest(db.handle.db));
     const feed = await services.events.changes(user.id, {});
     expect(feed.changes.map((c) => c.id)).toEqual(rows.map(([id]) => id));
     const kept = await db.handle.db.selectFrom('outbox_events').select(['id', 'dispatched_at']).orderBy('seq').execute();
@@ -59,9 +59,9 @@ describe.each(DIALECTS)('sync migration on existing events (%s)', (dialect) => {
   });
 
   it('rolls back and applies again', async () => {
-    const down = await migrator().migrateTo('2026-11-23-0001-search-key-ranges');
+    const down = await whileOthersDropSchemas(() => migrator().migrateTo('2026-11-23-0001-search-key-ranges'));
     expect(down.error).toBeUndefined();
-    await migrateToLatest(db.handle.db);
+    await whileOthersDropSchemas(() => migrateToLatest(db.handle.db));
     const [user] = await db.handle.db.selectFrom('users').select('id').execute();
     expect((await services.events.changes(user!.id, {})).changes).toHaveLength(4);
   });

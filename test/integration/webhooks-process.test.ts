@@ -10,6 +10,7 @@ import { createTestCertificates } from '../helpers/test-ca.js';
 import { defaultServices, type JsonBody } from '../helpers/test-app.js';
 import { createTestDb, type TestDb } from '../helpers/test-db.js';
 import { serviceSignatureValid, verifyStandardWebhook } from '../helpers/webhook-signatures.js';
+import { waitFor } from '../helpers/wait.js';
 import { ScriptedReplies } from '../helpers/webhooks.js';
 
 /**
@@ -106,8 +107,16 @@ describe.each(DIALECTS)('server process: a delivery survives SIGKILL (%s)', (dia
     expect(serviceSignatureValid(secret, delivered!)).toBe(true);
     expect(verifyStandardWebhook(secret, delivered!)).toEqual(JSON.parse(delivered!.body));
 
-    const log = await api(second.baseUrl, 'GET', `webhooks/${webhook.id}/deliveries`);
-    expect(log.body.deliveries).toMatchObject([{ status: 'succeeded', attempts: 2, last_status: 200 }]);
+    // The receiver has the request before the server has its answer: the log says so a moment later.
+    const deliveries = await waitFor(
+      async () => {
+        const log = await api(second.baseUrl, 'GET', `webhooks/${webhook.id}/deliveries`);
+        const list = log.body.deliveries as JsonBody[];
+        return list.every((d) => d.status !== 'pending') && list;
+      },
+      { what: 'the delivery log to record the answer' },
+    );
+    expect(deliveries).toMatchObject([{ status: 'succeeded', attempts: 2, last_status: 200 }]);
 
     const exited = new Promise<number | null>((r) => second.child.once('exit', (code) => r(code)));
     second.child.kill('SIGTERM');
