@@ -73,8 +73,11 @@ export interface OrganizerConfig {
   readonly openai: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
   /** How long one `openai` answer may take before the local engine decides instead. */
   readonly timeoutMs: number;
-  /** The local engine routes with the sentence encoder when it is installed (about 180 MB of memory once loaded); off: the word vectors. */
-  readonly sentenceEncoder: boolean;
+  /**
+   * The local engine routes with the sentence encoder when it is installed (about 180 MB of memory
+   * once loaded); false (ORGANIZER_SENTENCE_ENCODER=off): the word vectors. Unset: true.
+   */
+  readonly sentenceEncoder?: boolean;
 }
 
 export type TranscribeEngineSetting = 'auto' | 'pocketsphinx' | 'openai';

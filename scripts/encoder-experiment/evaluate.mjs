@@ -20,7 +20,8 @@ const read = (name) => JSON.parse(readFileSync(new URL(`../../eval/organizer/${n
 const key = (text) => text.trim().replace(/\s+/g, ' ');
 
 const store = new Map();
-if (existsSync(CACHE)) for (const [k, v] of Object.entries(JSON.parse(readFileSync(CACHE, 'utf8')))) store.set(k, new Float32Array(new Uint8Array(Buffer.from(v, 'base64')).buffer));
+if (existsSync(CACHE))
+  for (const [k, v] of Object.entries(JSON.parse(readFileSync(CACHE, 'utf8')))) store.set(k, new Float32Array(new Uint8Array(Buffer.from(v, 'base64')).buffer));
 const missing = new Set();
 const lookup = (text) => {
   const k = key(text);

@@ -36,12 +36,26 @@ for (let i = 0; i < 5; i++) {
   batch.push(performance.now() - a);
 }
 const rss2 = process.memoryUsage().rss;
-console.log(JSON.stringify({
-  importMs: tImport.toFixed(0), loadMs: tLoad.toFixed(0), firstEmbedMs: tFirst.toFixed(0),
-  singleMedianMs: median(single).toFixed(1), singleMin: Math.min(...single).toFixed(1), singleMax: Math.max(...single).toFixed(1),
-  batch100MedianMs: median(batch).toFixed(0), batchAll: batch.map((x) => x.toFixed(0)),
-  rssBefore: mb(rss0), rssAfterLoad: mb(rss1), rssAfterEmbeds: mb(rss2), heapUsed: mb(process.memoryUsage().heapUsed),
-}, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      importMs: tImport.toFixed(0),
+      loadMs: tLoad.toFixed(0),
+      firstEmbedMs: tFirst.toFixed(0),
+      singleMedianMs: median(single).toFixed(1),
+      singleMin: Math.min(...single).toFixed(1),
+      singleMax: Math.max(...single).toFixed(1),
+      batch100MedianMs: median(batch).toFixed(0),
+      batchAll: batch.map((x) => x.toFixed(0)),
+      rssBefore: mb(rss0),
+      rssAfterLoad: mb(rss1),
+      rssAfterEmbeds: mb(rss2),
+      heapUsed: mb(process.memoryUsage().heapUsed),
+    },
+    null,
+    1,
+  ),
+);
 const [a, b, c] = await model.embed(['mow the lawn one last time', 'fix the garden fence', 'quarterly tax filing']);
 const cos = (x, y) => x.reduce((s, v, i) => s + v * y[i], 0) / Math.sqrt(x.reduce((s, v) => s + v * v, 0) * y.reduce((s, v) => s + v * v, 0));
 console.log('dims', a.length, 'lawn~fence', cos(a, b).toFixed(3), 'lawn~tax', cos(a, c).toFixed(3));

@@ -12,4 +12,6 @@ const titles = routing.setups.flatMap((s) => [...s.stream, ...s.test].map(([x]) 
 for (let i = 0; i < 400; i += batch) await model.embed(titles.slice(i, i + batch));
 global.gc?.();
 const r2 = process.memoryUsage().rss;
-console.log(`batch ${batch}: rss before ${mb(r0)} MB, after load ${mb(r1)} (+${mb(r1 - r0)}), after 400 titles ${mb(r2)} (+${mb(r2 - r0)}); heap ${mb(process.memoryUsage().heapUsed)}, external ${mb(process.memoryUsage().external)}, arrayBuffers ${mb(process.memoryUsage().arrayBuffers)}`);
+console.log(
+  `batch ${batch}: rss before ${mb(r0)} MB, after load ${mb(r1)} (+${mb(r1 - r0)}), after 400 titles ${mb(r2)} (+${mb(r2 - r0)}); heap ${mb(process.memoryUsage().heapUsed)}, external ${mb(process.memoryUsage().external)}, arrayBuffers ${mb(process.memoryUsage().arrayBuffers)}`,
+);

@@ -34,9 +34,13 @@ const set = await read<RoutingSet | EvalSet>(name);
 const config = loadConfig();
 if ('setups' in set) {
   const threshold = process.argv[3] ? Number(process.argv[3]) : ROUTING_PARAMS.threshold;
-  process.stdout.write(`${formatRoutingReport(evaluateRouting(set, threshold, await loadWordVectors(), await encodeSet(set, config.organizer.sentenceEncoder)), threshold)}\n`);
+  process.stdout.write(
+    `${formatRoutingReport(evaluateRouting(set, threshold, await loadWordVectors(), await encodeSet(set, config.organizer.sentenceEncoder !== false)), threshold)}\n`,
+  );
 } else {
   const engine = createOrganizerEngine(config.organizer);
-  const report = await evaluate(engine, set, await read<Record<string, Profile>>('profiles.json'), { sentenceEncoder: config.organizer.sentenceEncoder });
+  const report = await evaluate(engine, set, await read<Record<string, Profile>>('profiles.json'), {
+    sentenceEncoder: config.organizer.sentenceEncoder !== false,
+  });
   process.stdout.write(`${formatReport(report)}\n`);
 }

@@ -14,7 +14,7 @@ const localEngine = (sentenceEncoder: boolean): OrganizerEngine => ({
 
 /** The engine ORGANIZER_ENGINE names; `openai` always has the local engine behind it. */
 export function createOrganizerEngine(config: OrganizerConfig, deps: { fetch?: typeof fetch; logger?: Logger } = {}): OrganizerEngine {
-  const local = localEngine(config.sentenceEncoder);
+  const local = localEngine(config.sentenceEncoder !== false);
   if (config.engine === 'local' || !config.openai) return local;
   return createOpenAiEngine({
     ...config.openai,

@@ -57,7 +57,12 @@ function contexts(profile: Profile): ProjectContext[] {
 const instant = (value: string | null): string => (value === null ? 'none' : new Date(value).toISOString());
 
 /** Runs every case through the engine and scores date (exact instant), type and project. */
-export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: Record<string, Profile>, options = { sentenceEncoder: true }): Promise<EvalReport> {
+export async function evaluate(
+  engine: OrganizerEngine,
+  set: EvalSet,
+  profiles: Record<string, Profile>,
+  options = { sentenceEncoder: true },
+): Promise<EvalReport> {
   const [vectors, encoder] = await Promise.all([loadWordVectors(), options.sentenceEncoder ? loadSentenceEncoder() : undefined]);
   const dim = (): Dimension => ({ correct: 0, total: 0, misses: [] });
   const report: EvalReport = {

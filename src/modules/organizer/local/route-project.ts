@@ -177,7 +177,15 @@ function byBm25(ranked: Ranked[], projects: ProjectContext[], text: string): Rou
  * The learned model's probabilities and the BM25 shares, mixed; the best project is filed only when
  * the mix reaches the calibrated threshold (docs/organizer.md: precision at coverage).
  */
-function byLearned(ranked: Ranked[], projects: ProjectContext[], text: string, model: ModelData, threshold: number, vectors?: WordVectors, sentences?: MeaningSpace): Routing {
+function byLearned(
+  ranked: Ranked[],
+  projects: ProjectContext[],
+  text: string,
+  model: ModelData,
+  threshold: number,
+  vectors?: WordVectors,
+  sentences?: MeaningSpace,
+): Routing {
   const { p } = posterior(
     model,
     text,
@@ -239,6 +247,9 @@ export function routeProject(title: string, content: string | null, projects: Pr
   const mention = byMention(text, projects);
   if (mention) return { ...mention, title };
   const ranked = rankProjects([...new Set(contentTokens(text))], projects);
-  const routed = model && model.docs.some((n) => n > 0) ? byLearned(ranked, projects, text, model, threshold, options.vectors, options.sentences) : byBm25(ranked, projects, text);
+  const routed =
+    model && model.docs.some((n) => n > 0)
+      ? byLearned(ranked, projects, text, model, threshold, options.vectors, options.sentences)
+      : byBm25(ranked, projects, text);
   return { ...routed, title };
 }
