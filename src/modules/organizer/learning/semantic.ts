@@ -80,7 +80,7 @@ export function wordSpace(v: WordVectors): MeaningSpace {
   return space;
 }
 
-export const WORD_KNOBS: SemanticKnobs = {
+const WORD_KNOBS: SemanticKnobs = {
   get temperature() {
     return ROUTING_PARAMS.semanticTemperature;
   },
