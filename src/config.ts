@@ -27,6 +27,7 @@ const ConfigSchema = Type.Object({
   OPENAI_API_KEY: Type.Optional(Type.String()),
   ORGANIZER_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   ORGANIZER_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  ORGANIZER_SENTENCE_ENCODER: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   TRANSCRIBE_ENGINE: Type.String({ enum: ['auto', 'pocketsphinx', 'openai'], default: 'auto' }),
   TRANSCRIBE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TRANSCRIBE_API_KEY: Type.Optional(Type.String()),
@@ -72,6 +73,11 @@ export interface OrganizerConfig {
   readonly openai: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
   /** How long one `openai` answer may take before the local engine decides instead. */
   readonly timeoutMs: number;
+  /**
+   * The local engine routes with the sentence encoder when it is installed (about 180 MB of memory
+   * once loaded); false (ORGANIZER_SENTENCE_ENCODER=off): the word vectors. Unset: true.
+   */
+  readonly sentenceEncoder?: boolean;
 }
 
 export type TranscribeEngineSetting = 'auto' | 'pocketsphinx' | 'openai';
@@ -250,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? Object.freeze({ baseUrl: raw.OPENAI_BASE_URL.replace(/\/+$/, ''), apiKey: raw.OPENAI_API_KEY, model: raw.ORGANIZER_MODEL })
           : undefined,
       timeoutMs: raw.ORGANIZER_TIMEOUT_MS,
+      sentenceEncoder: raw.ORGANIZER_SENTENCE_ENCODER === 'on',
     }),
     transcribe: Object.freeze({
       engine: raw.TRANSCRIBE_ENGINE as TranscribeEngineSetting,

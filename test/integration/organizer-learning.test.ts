@@ -38,16 +38,17 @@ describe.each(DIALECTS)('organizer learning (%s)', (dialect) => {
 
   it('a move out of the Inbox by hand is learned in its transaction, and a like capture is then filed there, saying why', async () => {
     const { a, work } = await setup();
-    const first = await organize(a, 'team offsite: agenda and dinner');
+    // Nothing in Work or Home says what a zine for Marisol is: the organizer is not sure.
+    const first = await organize(a, 'zine pages for Marisol');
     expect(first.ai.project_id).toBeNull();
     expect(first.ai.reason).toMatch(/^not sure: closest is /);
     ok(await a.c.patch(`items/${first.id}`, { project_id: work }));
-    expect(counted(await model(a), 'w:offsit', work)).toBe(1);
+    expect(counted(await model(a), 'w:zine', work)).toBe(1);
 
-    const next = await organize(a, 'offsite dinner: book a table for the team');
+    const next = await organize(a, 'print the zine for Marisol');
     expect(next.project_id).toBe(work);
     expect(next.ai).toMatchObject({ project_id: work, applied: expect.arrayContaining(['project_id']) });
-    expect(next.ai.reason).toBe('like 1 item in Work: offsite, dinner, team');
+    expect(next.ai.reason).toBe('like 1 item in Work: zine, marisol');
   });
 
   it('an undo of a filing takes its label back and teaches "stays in the Inbox"', async () => {

@@ -23,7 +23,7 @@ describe('loadConfig', () => {
         aiDailyQuota: 200,
         pairingPerMinute: 60,
       },
-      organizer: { engine: 'local', openai: undefined, timeoutMs: 10000 },
+      organizer: { engine: 'local', openai: undefined, timeoutMs: 10000, sentenceEncoder: true },
       transcribe: { engine: 'auto', openai: undefined, searchPath: undefined },
       secretKey: undefined,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10000, retryDelaysMs: [1000, 5000] },
@@ -100,11 +100,13 @@ describe('loadConfig', () => {
       OPENAI_API_KEY: 'sk-test',
       ORGANIZER_MODEL: 'llama3.2',
       ORGANIZER_TIMEOUT_MS: '2500',
+      ORGANIZER_SENTENCE_ENCODER: 'off',
     });
     expect(config.organizer).toEqual({
       engine: 'openai',
       openai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-test', model: 'llama3.2' },
       timeoutMs: 2500,
+      sentenceEncoder: false,
     });
     expect(() => loadConfig({ ORGANIZER_ENGINE: 'openai', ORGANIZER_MODEL: 'm' })).toThrow(/OPENAI_BASE_URL and ORGANIZER_MODEL/);
     expect(() => loadConfig({ ORGANIZER_ENGINE: 'gpt' })).toThrow(ConfigError);

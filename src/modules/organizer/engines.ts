@@ -7,19 +7,20 @@ import type { OrganizerEngine } from './organizer.types.js';
  * The local engine, loaded at its first use: its date parser (chrono-node) alone took a quarter of
  * the server's start-up, and most requests never organize anything.
  */
-const localEngine: OrganizerEngine = {
+const localEngine = (sentenceEncoder: boolean): OrganizerEngine => ({
   name: 'local',
-  decide: async (request) => (await import('./local/local-engine.js')).localEngine.decide(request),
-};
+  decide: async (request) => (await import('./local/local-engine.js')).decideLoaded(request, { sentenceEncoder }),
+});
 
 /** The engine ORGANIZER_ENGINE names; `openai` always has the local engine behind it. */
 export function createOrganizerEngine(config: OrganizerConfig, deps: { fetch?: typeof fetch; logger?: Logger } = {}): OrganizerEngine {
-  if (config.engine === 'local' || !config.openai) return localEngine;
+  const local = localEngine(config.sentenceEncoder !== false);
+  if (config.engine === 'local' || !config.openai) return local;
   return createOpenAiEngine({
     ...config.openai,
     timeoutMs: config.timeoutMs,
     fetch: deps.fetch ?? globalThis.fetch,
     logger: deps.logger ?? pino({ level: 'silent' }),
-    fallback: localEngine,
+    fallback: local,
   });
 }

@@ -2,8 +2,9 @@ import { loadWordVectors } from './learning/word-vectors.js';
 import type { ItemType } from '../../db/schema.js';
 import { emptyModel } from './learning/routing-model.js';
 import { seedModel } from './learning/seed.js';
-import { routeProject } from './local/route-project.js';
+import { routeProject, routingText } from './local/route-project.js';
 import type { OrganizerEngine, ProjectContext } from './organizer.types.js';
+import { loadSentenceEncoder, sentenceSpace } from './learning/sentence-vectors.js';
 import { formatPrecisionAt, precisionAt, THRESHOLDS, type Outcome, type PrecisionAt } from './routing-evaluation.js';
 
 /** Projects by name, each with the titles of the items already in it; `Inbox` is the default project. */
@@ -56,8 +57,13 @@ function contexts(profile: Profile): ProjectContext[] {
 const instant = (value: string | null): string => (value === null ? 'none' : new Date(value).toISOString());
 
 /** Runs every case through the engine and scores date (exact instant), type and project. */
-export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: Record<string, Profile>): Promise<EvalReport> {
-  const vectors = await loadWordVectors();
+export async function evaluate(
+  engine: OrganizerEngine,
+  set: EvalSet,
+  profiles: Record<string, Profile>,
+  options = { sentenceEncoder: true },
+): Promise<EvalReport> {
+  const [vectors, encoder] = await Promise.all([loadWordVectors(), options.sentenceEncoder ? loadSentenceEncoder() : undefined]);
   const dim = (): Dimension => ({ correct: 0, total: 0, misses: [] });
   const report: EvalReport = {
     engine: engine.name,
@@ -89,7 +95,8 @@ export async function evaluate(engine: OrganizerEngine, set: EvalSet, profiles: 
       report.type.confusion[type][decided.type] += 1;
       const chosen = decided.project_id === INBOX ? null : decided.project_id;
       score(report.project, project ?? 'none', chosen ?? 'none', where);
-      const routed = routeProject(text, null, projects, model, { threshold: 0, vectors });
+      const sentences = encoder && (await sentenceSpace(encoder, routingText(text, null), projects));
+      const routed = routeProject(text, null, projects, model, { threshold: 0, vectors, sentences });
       outcomes.push({ truth: project, chosen: routed.projectId, confidence: routed.confidence, text, setup: group.profile });
     }
   }

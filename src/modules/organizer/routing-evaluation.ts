@@ -2,6 +2,7 @@ import { emptyModel, learn, type ModelData } from './learning/routing-model.js';
 import { seedModel } from './learning/seed.js';
 import { routeProject } from './local/route-project.js';
 import type { WordVectors } from './learning/word-vectors.js';
+import type { MeaningSpace } from './learning/semantic.js';
 import type { ProjectContext } from './organizer.types.js';
 
 /** A capture and where it belongs (null: it stays in the Inbox). */
@@ -28,17 +29,25 @@ interface User {
   projects: ProjectContext[];
   model: ModelData;
   vectors: WordVectors | undefined;
+  sentences?: MeaningSpace | undefined;
 }
 
-function newUser(setup: RoutingSetup, vectors: WordVectors | undefined): User {
+/** The process's spaces of meaning, shared by every user. */
+export interface Meaning {
+  vectors?: WordVectors | undefined;
+  sentences?: MeaningSpace | undefined;
+}
+
+function newUser(setup: RoutingSetup, meaning: Meaning): User {
   // Names double as ids here, so a miss reads as it is.
   const projects = Object.entries(setup.projects).map(([name, titles]) => ({ id: name, name, is_default: name === INBOX, titles: [...titles] }));
   const model = emptyModel();
   seedModel(model, projects);
-  return { projects, model, vectors };
+  return { projects, model, ...meaning, vectors: meaning.vectors };
 }
 
-const route = (user: User, text: string, threshold?: number) => routeProject(text, null, user.projects, user.model, { threshold, vectors: user.vectors });
+const route = (user: User, text: string, threshold?: number) =>
+  routeProject(text, null, user.projects, user.model, { threshold, vectors: user.vectors, sentences: user.sentences });
 
 /**
  * What the user does after a capture, as the service learns it: a filing kept or a move out of the
@@ -58,7 +67,7 @@ export interface Outcome {
   setup: string;
 }
 
-function replay(setup: RoutingSetup, corrections: number, vectors: WordVectors | undefined): { user: User; online: Outcome[] } {
+function replay(setup: RoutingSetup, corrections: number, vectors: Meaning): { user: User; online: Outcome[] } {
   const user = newUser(setup, vectors);
   const online: Outcome[] = [];
   setup.stream.slice(0, corrections).forEach(([text, truth], i) => {
@@ -81,7 +90,7 @@ function scoreTest(setup: RoutingSetup, user: User): Outcome[] {
 const FOLDS = 5;
 
 /** Cross-validation on the streams alone: the conditions of the held-out test, without touching it. */
-function crossValidate(set: RoutingSet, vectors: WordVectors | undefined): Outcome[] {
+function crossValidate(set: RoutingSet, vectors: Meaning): Outcome[] {
   return set.setups.flatMap((setup) =>
     Array.from({ length: FOLDS }, (_, fold) => {
       const user = newUser(setup, vectors);
@@ -126,19 +135,22 @@ export interface RoutingReport {
   /** Precision at coverage on the streams, cross-validated (where the threshold is chosen), and on the held-out tests. */
   streamCurve: PrecisionAt[];
   testCurve: PrecisionAt[];
+  /** The streams' cross-validated decisions, for frontiers finer than the thresholds above. */
+  streamOutcomes: Outcome[];
   misses: Outcome[];
 }
 
 export const THRESHOLDS = [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6];
 
-export function evaluateRouting(set: RoutingSet, threshold: number, vectors?: WordVectors): RoutingReport {
-  const full = set.setups.map((s) => replay(s, s.stream.length, vectors));
-  const streamOutcomes = crossValidate(set, vectors);
+export function evaluateRouting(set: RoutingSet, threshold: number, vectors?: WordVectors, sentences?: MeaningSpace): RoutingReport {
+  const meaning: Meaning = { vectors, sentences };
+  const full = set.setups.map((s) => replay(s, s.stream.length, meaning));
+  const streamOutcomes = crossValidate(set, meaning);
   const tests = set.setups.map((s, i) => scoreTest(s, full[i]!.user)).flat();
   const curve = [0, 10, 50].map((k) => ({
     corrections: k,
     accuracy: accuracy(
-      set.setups.flatMap((s) => scoreTest(s, replay(s, k, vectors).user)),
+      set.setups.flatMap((s) => scoreTest(s, replay(s, k, meaning).user)),
       threshold,
     ),
   }));
@@ -151,6 +163,7 @@ export function evaluateRouting(set: RoutingSet, threshold: number, vectors?: Wo
     ),
     streamCurve: THRESHOLDS.map((t) => precisionAt(streamOutcomes, t)),
     testCurve: THRESHOLDS.map((t) => precisionAt(tests, t)),
+    streamOutcomes,
     misses: tests.filter((o) => (o.chosen !== null && o.confidence >= threshold ? o.chosen : null) !== o.truth),
   };
 }

@@ -15,7 +15,7 @@ export const ROUTING_PARAMS = {
   word: 1,
   pair: 0.7,
   chars: 0.25,
-  /** Weight of the word vectors' probability (semantic.ts) in the mix, when the text has a known word. */
+  /** Weight of the word vectors' probability (semantic.ts) in the mix, when the text has a known word and no sentence encoder is loaded. */
   semanticWeight: 0.3,
   /** Temperature of the softmax over the projects' cosines: lower is more decided. */
   semanticTemperature: 0.05,
@@ -34,6 +34,18 @@ export const ROUTING_PARAMS = {
    * included): two projects both near the text are less sure than one (decision 0058).
    */
   margin: 0.5,
+  /**
+   * The sentence encoder (sentence-vectors.ts), when it is loaded, replaces the word vectors: its
+   * probability weighs this much in the mix (decision 0062).
+   */
+  sentenceWeight: 0.5,
+  /** Its softmax's temperature and the cosine of "none of them" (its cosines have their own scale: unrelated short texts are near 0.2–0.4). */
+  sentenceTemperature: 0.05,
+  sentenceFloor: 0.45,
+  /** Its prototype's share in a project's nearness, as for the word vectors. */
+  sentencePrototypeWeight: 0.7,
+  /** The encoder reads a project's latest this many titles (and its name): a heavy user's 2,000 would take seconds. */
+  sentenceTitles: 30,
   /** The bar the confidence must reach to file an item (calibrated for ≥ 95% precision on cases.json). */
   threshold: 0.2,
 };

@@ -4,6 +4,31 @@ import { ROUTING_PARAMS } from './params.js';
 import type { WordVectors } from './word-vectors.js';
 
 /**
+ * Texts as unit vectors in one space of meaning: the mean of their words' vectors (word-vectors.ts),
+ * or a sentence encoder's (sentence-vectors.ts). `vector` may cache (titles recur on every capture);
+ * undefined when the space knows nothing of the text.
+ */
+export interface MeaningSpace {
+  dims: number;
+  /** The capture: not cached. */
+  query(text: string): Float32Array | undefined;
+  /** A title or a project's name: cached by the space. */
+  vector(text: string): Float32Array | undefined;
+}
+
+/** The knobs of one space's softmax (the cosines of two spaces do not share a scale). */
+export interface SemanticKnobs {
+  /** Temperature of the softmax over the projects' nearness: lower is more decided. */
+  temperature: number;
+  /** The nearness at which "none of the projects" competes. */
+  floor: number;
+  /** Share of the prototype (vs the nearest titles) in a project's nearness. */
+  prototypeWeight: number;
+  /** Only a project's latest this many titles are read (its name always). */
+  titles?: number;
+}
+
+/**
  * A text as the weighted mean of its known words' unit vectors, itself of unit length; undefined
  * when it has no known word. Rarer words weigh more (log of the frequency rank): "tub" says more
  * than "new".
@@ -43,6 +68,46 @@ function cachedVector(v: WordVectors, title: string): Float32Array | undefined {
   return hit ?? undefined;
 }
 
+const spaces = new WeakMap<WordVectors, MeaningSpace>();
+
+/** The word vectors as a space of meaning (one per loaded vectors, so that the title cache is shared). */
+export function wordSpace(v: WordVectors): MeaningSpace {
+  let space = spaces.get(v);
+  if (!space) {
+    space = { dims: v.dims, query: (text) => textVector(v, text), vector: (title) => cachedVector(v, title) };
+    spaces.set(v, space);
+  }
+  return space;
+}
+
+const WORD_KNOBS: SemanticKnobs = {
+  get temperature() {
+    return ROUTING_PARAMS.semanticTemperature;
+  },
+  get floor() {
+    return ROUTING_PARAMS.semanticFloor;
+  },
+  get prototypeWeight() {
+    return ROUTING_PARAMS.prototypeWeight;
+  },
+};
+
+/** The sentence encoder's knobs (sentence-vectors.ts). */
+export const SENTENCE_KNOBS: SemanticKnobs = {
+  get temperature() {
+    return ROUTING_PARAMS.sentenceTemperature;
+  },
+  get floor() {
+    return ROUTING_PARAMS.sentenceFloor;
+  },
+  get prototypeWeight() {
+    return ROUTING_PARAMS.sentencePrototypeWeight;
+  },
+  get titles() {
+    return ROUTING_PARAMS.sentenceTitles;
+  },
+};
+
 /** Weights of a project's best, second and third nearest titles (as for BM25). */
 const TOP = [1, 0.5, 0.25];
 
@@ -52,11 +117,11 @@ const TOP = [1, 0.5, 0.25];
  * (what the project is about, where a single title may be an outlier). That cosine is the sum of the
  * titles' cosines over the length of their sum, so it costs one more pass over the title vectors.
  */
-function nearness(v: WordVectors, q: Float32Array, p: ProjectContext): number {
+function nearness(space: MeaningSpace, q: Float32Array, p: ProjectContext, knobs: SemanticKnobs): number {
   const sims: number[] = [];
-  const prototype = new Float64Array(v.dims);
+  const prototype = new Float64Array(space.dims);
   const add = (title: string): void => {
-    const t = cachedVector(v, title);
+    const t = space.vector(title);
     if (!t) return;
     // One pass: the cosine to this title, and the title added to the prototype.
     let s = 0;
@@ -66,7 +131,7 @@ function nearness(v: WordVectors, q: Float32Array, p: ProjectContext): number {
     }
     sims.push(s);
   };
-  for (const title of p.titles) add(title);
+  for (const title of knobs.titles === undefined ? p.titles : p.titles.slice(0, knobs.titles)) add(title);
   if (!p.is_default) add(p.name);
   // A project with no known title is as far as can be.
   if (sims.length === 0) return -1;
@@ -76,22 +141,28 @@ function nearness(v: WordVectors, q: Float32Array, p: ProjectContext): number {
   sims.sort((a, b) => b - a);
   const top = sims.slice(0, TOP.length);
   const nearest = top.reduce((s, x, i) => s + x * TOP[i]!, 0) / TOP.slice(0, top.length).reduce((a, b) => a + b, 0);
-  return (1 - ROUTING_PARAMS.prototypeWeight) * nearest + ROUTING_PARAMS.prototypeWeight * toPrototype;
+  return (1 - knobs.prototypeWeight) * nearest + knobs.prototypeWeight * toPrototype;
 }
 
 /**
  * How near in meaning the text is to each project (`nearness`), turned into a probability over the
- * projects (a softmax with temperature `semanticTemperature`). Undefined when the text has no word
- * in the vectors.
+ * projects (a softmax at the space's temperature). Undefined when the space knows nothing
+ * of the text.
  */
-export function semanticPosterior(v: WordVectors, text: string, projects: readonly ProjectContext[]): Map<string, number> | undefined {
-  const q = textVector(v, text);
+export function semanticPosterior(
+  spaceOrWords: MeaningSpace | WordVectors,
+  text: string,
+  projects: readonly ProjectContext[],
+  knobs: SemanticKnobs = WORD_KNOBS,
+): Map<string, number> | undefined {
+  const space = 'query' in spaceOrWords ? spaceOrWords : wordSpace(spaceOrWords);
+  const q = space.query(text);
   if (!q) return undefined;
-  const scores = projects.map((p) => nearness(v, q, p));
-  // "None of them" competes at the cosine `semanticFloor`: a text near no project is near none,
+  const scores = projects.map((p) => nearness(space, q, p, knobs));
+  // "None of them" competes at the cosine `floor`: a text near no project is near none,
   // however the few projects rank among themselves.
-  const top = Math.max(ROUTING_PARAMS.semanticFloor, ...scores);
-  const exp = scores.map((s) => Math.exp((s - top) / ROUTING_PARAMS.semanticTemperature));
-  const sum = exp.reduce((a, b) => a + b, 0) + Math.exp((ROUTING_PARAMS.semanticFloor - top) / ROUTING_PARAMS.semanticTemperature);
+  const top = Math.max(knobs.floor, ...scores);
+  const exp = scores.map((s) => Math.exp((s - top) / knobs.temperature));
+  const sum = exp.reduce((a, b) => a + b, 0) + Math.exp((knobs.floor - top) / knobs.temperature);
   return new Map(projects.map((p, i) => [p.id, exp[i]! / sum]));
 }

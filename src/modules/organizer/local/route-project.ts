@@ -1,7 +1,7 @@
 import type { ProjectContext } from '../organizer.types.js';
 import { ROUTING_PARAMS } from '../learning/params.js';
 import { posterior, type ModelData } from '../learning/routing-model.js';
-import { semanticPosterior } from '../learning/semantic.js';
+import { SENTENCE_KNOBS, semanticPosterior, wordSpace, type MeaningSpace } from '../learning/semantic.js';
 import type { WordVectors } from '../learning/word-vectors.js';
 import { contentTokens, tokenWeight } from './tokens.js';
 
@@ -177,15 +177,26 @@ function byBm25(ranked: Ranked[], projects: ProjectContext[], text: string): Rou
  * The learned model's probabilities and the BM25 shares, mixed; the best project is filed only when
  * the mix reaches the calibrated threshold (docs/organizer.md: precision at coverage).
  */
-function byLearned(ranked: Ranked[], projects: ProjectContext[], text: string, model: ModelData, threshold: number, vectors?: WordVectors): Routing {
+function byLearned(
+  ranked: Ranked[],
+  projects: ProjectContext[],
+  text: string,
+  model: ModelData,
+  threshold: number,
+  vectors?: WordVectors,
+  sentences?: MeaningSpace,
+): Routing {
   const { p } = posterior(
     model,
     text,
     projects.map((x) => x.id),
   );
   const total = ranked.reduce((n, r) => n + r.score, 0);
-  const semantic = vectors && semanticPosterior(vectors, text, projects);
-  const w = semantic ? ROUTING_PARAMS.semanticWeight : 0;
+  // Nearness in meaning: the sentence encoder's when it is loaded and has read the text (decision
+  // 0062), otherwise the word vectors' (decision 0057).
+  const encoded = sentences && semanticPosterior(sentences, text, projects, SENTENCE_KNOBS);
+  const semantic = encoded ?? (vectors && semanticPosterior(wordSpace(vectors), text, projects));
+  const w = encoded ? ROUTING_PARAMS.sentenceWeight : semantic ? ROUTING_PARAMS.semanticWeight : 0;
   const mix = (id: string): number => {
     // A pseudo-project of weight `evidence` competes too: one shared word is not enough to be sure.
     const share = total > 0 ? (ranked.find((r) => r.id === id)?.score ?? 0) / (total + ROUTING_PARAMS.evidence) : 0;
@@ -220,17 +231,25 @@ export interface RouteOptions {
   threshold?: number;
   /** General word vectors, once loaded (learning/word-vectors.ts); without them lexical evidence alone. */
   vectors?: WordVectors;
+  /** A sentence encoder's vectors, once loaded and the texts encoded (learning/sentence-vectors.ts). */
+  sentences?: MeaningSpace;
 }
+
+/** The text the router reads: the title and the start of the body. */
+export const routingText = (title: string, content: string | null): string => `${title}\n${(content ?? '').slice(0, CONTENT_READ)}`;
 
 export function routeProject(title: string, content: string | null, projects: ProjectContext[], model?: ModelData, options: RouteOptions = {}): Routing {
   const threshold = options.threshold ?? ROUTING_PARAMS.threshold;
   const body = (content ?? '').slice(0, CONTENT_READ);
   const hashtag = byHashtag(title, body, projects);
   if (hashtag) return hashtag;
-  const text = `${title}\n${body}`;
+  const text = routingText(title, content);
   const mention = byMention(text, projects);
   if (mention) return { ...mention, title };
   const ranked = rankProjects([...new Set(contentTokens(text))], projects);
-  const routed = model && model.docs.some((n) => n > 0) ? byLearned(ranked, projects, text, model, threshold, options.vectors) : byBm25(ranked, projects, text);
+  const routed =
+    model && model.docs.some((n) => n > 0)
+      ? byLearned(ranked, projects, text, model, threshold, options.vectors, options.sentences)
+      : byBm25(ranked, projects, text);
   return { ...routed, title };
 }
