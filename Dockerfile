@@ -38,4 +38,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself, not npm start: the container's SIGTERM must reach the server, which drains requests.
-CMD ["node", "dist/server.js"]
+# dist/start.js turns on the compile cache (in dist/.cache, written by the node user) and loads dist/server.js.
+CMD ["node", "dist/start.js"]

@@ -44,8 +44,10 @@ const banner = [
   'const __dirname = __bundleDirname(__filename);',
 ].join('\n');
 
-// Chunk names carry a content hash: last build's would pile up.
+// Chunk names carry a content hash: last build's would pile up, and so would their entries in the
+// compile cache dist/start.js keeps (decision 0063), which starts afresh with each build.
 rmSync('dist/chunks', { recursive: true, force: true });
+rmSync('dist/.cache', { recursive: true, force: true });
 
 const result = await build({
   entryPoints: { server: 'src/server.ts' },

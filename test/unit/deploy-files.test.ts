@@ -33,7 +33,10 @@ describe('deploy/capture-inbox.service', () => {
 
   it('starts node on the server directly (a SIGTERM reaches it), restarts on failure and can be enabled', () => {
     const service = unitSection(text, 'Service');
-    expect(service.get('ExecStart')).toBe('/usr/bin/node dist/server.js');
+    expect(service.get('ExecStart')).toBe('/usr/bin/node dist/start.js');
+    // The install directory is read-only to the service: the compile cache goes to its cache directory.
+    expect(service.get('CacheDirectory')).toBe('capture-inbox');
+    expect(text).toMatch(/^Environment=NODE_COMPILE_CACHE=%C\/capture-inbox$/m);
     expect(service.get('Restart')).toBe('on-failure');
     expect(unitSection(text, 'Install').get('WantedBy')).toBe('multi-user.target');
     // systemd has no inline comments: a `#` after a value becomes part of it.
@@ -56,7 +59,7 @@ describe('Dockerfile and compose.yaml', () => {
       'node:${NODE_VERSION}-bookworm-slim',
     ]);
     expect(last('USER')).toBe('USER node');
-    expect(last('CMD')).toBe('CMD ["node", "dist/server.js"]');
+    expect(last('CMD')).toBe('CMD ["node", "dist/start.js"]');
     expect(last('ENV')).toMatch(/HOST=0\.0\.0\.0/);
     expect(last('VOLUME')).toBe('VOLUME ["/app/data"]');
     expect(last('HEALTHCHECK')).toMatch(/\/readyz/);
