@@ -110,32 +110,6 @@ export function insertOutboxAfterWrite(qc: WrittenCte, userId: string, p: Outbox
   return qc.insertInto('outbox_events').columns(OUTBOX_INSERT_COLUMNS).expression(outboxRowsIfWritten(userId, p));
 }
 
-/** What the data-modifying CTE `written` answers for insertItemEventAfterWrite: the item's id, its event's name, its view as JSON. */
-type WrittenItemEvent = { id: string; event_name: string; item_json: unknown };
-
-/**
- * PostgreSQL: the event of a change the database worked out itself (a toggle in one statement,
- * decisions/0061). The payload is built from `written` in the shape outboxRows() gives, the same
- * bytes JSON.stringify makes of it (to_json writes compact JSON and keeps the columns' order). For a
- * prepared query's builder: `p` may hold its stand-ins.
- */
-export function insertItemEventAfterWrite<W extends WrittenItemEvent>(
-  qc: QueryCreator<DatabaseSchema & { written: W }>,
-  userId: string,
-  p: { eventId: string; createdAt: string },
-) {
-  return qc
-    .insertInto('outbox_events')
-    .columns(OUTBOX_INSERT_COLUMNS)
-    .expression(
-      sql<OutboxRow & { dispatched_at: string | null }>`select ${p.eventId}::text, ${userId}::text, w.event_name, w.id,
-        (select to_json(e)::text from (select ${p.eventId}::text as id, w.event_name as event, ${p.createdAt}::text as created_at,
-          (select to_json(d) from (select w.item_json as item) d) as data) e),
-        ${p.createdAt}::text, ${dispatchedAt(userId, sql`${p.createdAt}::text`)}
-        from written w`,
-    );
-}
-
 /** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */
 export async function findFeedPage(db: Executor, dialect: DialectName, userId: string, after: FeedPosition, limit: number): Promise<FeedRow[]> {
   let query = db

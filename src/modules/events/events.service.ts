@@ -11,7 +11,6 @@ import {
   findFeedPage,
   findFeedTail,
   hasHeldBackEvents,
-  insertItemEventAfterWrite,
   insertOutboxAfterWrite,
   insertOutboxEvents,
   outboxColumns,
@@ -78,12 +77,6 @@ export interface EventsService {
    */
   outboxParams(userId: string, events: readonly PendingEvent[]): OutboxColumns;
   insertAfterWrite: typeof insertOutboxAfterWrite;
-  /**
-   * PostgreSQL: the event of a change computed in SQL, whose item only the statement knows
-   * (decisions/0061): `stamp()` gives the event's id and time, `insertItemEventAfterWrite` the insert.
-   */
-  stamp(): { eventId: string; createdAt: string };
-  insertItemEventAfterWrite: typeof insertItemEventAfterWrite;
   /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
   changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
   /** The live stream's start without a cursor: the cursor just after the user's newest change now. */
@@ -126,8 +119,6 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
   return {
     outboxParams: (userId, events) => outboxColumns(outboxRows(userId, events)),
     insertAfterWrite: insertOutboxAfterWrite,
-    stamp: () => ({ eventId: deps.newId(), createdAt: toTimestamp(deps.clock.now()) }),
-    insertItemEventAfterWrite,
     async record(trx, userId, events) {
       const rows = outboxRows(userId, events);
       await insertOutboxEvents(trx, deps.dialect, userId, rows);

@@ -102,8 +102,7 @@ export function createItemEdits(deps: {
         precondition,
       ),
 
-    toggle: async (userId, id, precondition) =>
-      (precondition ? undefined : await deps.store.tryToggle(userId, id)) ?? onState(userId, id, (s) => toggleState(s), precondition),
+    toggle: (userId, id, precondition) => onState(userId, id, (s) => toggleState(s), precondition),
     archive: (userId, id, precondition) => onState(userId, id, archiveState, precondition),
     unarchive: (userId, id, precondition) => onState(userId, id, (s) => unarchiveState(s), precondition),
     remove: async (userId, id, precondition) => {

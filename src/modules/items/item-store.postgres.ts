@@ -1,21 +1,12 @@
 import { sql } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.js';
-import type { Db, ItemStatus } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { EventsService, OutboxColumns } from '../events/events.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { ItemStore } from './item-store.js';
-import {
-  ASCII_TAGS_POSTGRES,
-  ITEM_COLUMNS,
-  ITEM_VIEW_COLUMNS,
-  ITEM_VIEW_JSON_POSTGRES,
-  parseTagNames,
-  tagNamesJson,
-  taggedItemView,
-  toItemView,
-} from './item-view.js';
+import { ITEM_COLUMNS, parseTagNames, tagNamesJson, toItemView } from './item-view.js';
 import { stateChange } from './item-writes.js';
 import { insertItem, patchSet, type NewItemRow, type PatchParams } from './items.repository.js';
 
@@ -67,45 +58,7 @@ export function createPostgresItemStore(deps: { db: Db; events: EventsService; t
       .returning('id');
   });
 
-  /*
-   * The toggle as one statement (decisions/0061): toggleState's rule in SQL (SET reads the row as it
-   * was), the event and its payload built by the database from the row it wrote, the view answered
-   * with its tag names. Completing a recurring item records the occurrence and moves the item, and
-   * non-ASCII tags sort differently in SQL: both are left to the general path (no row written).
-   */
-  const toggled = preparedQuery((db, p: { userId: string; id: string; at: string; eventId: string; createdAt: string }) =>
-    db
-      .with('written', (qc) =>
-        qc
-          .updateTable('items')
-          .set({
-            is_completed: sql<number>`not is_completed`,
-            status: sql<ItemStatus>`case when status = 'archived' then status when is_completed then 'todo' else 'done' end`,
-            updated_at: p.at,
-          })
-          .where('user_id', '=', p.userId)
-          .where('id', '=', p.id)
-          .where((eb) => eb.or([eb('recurrence_rule', 'is', null), eb('is_completed', '=', true)]))
-          .where(ASCII_TAGS_POSTGRES)
-          .returning([
-            ...ITEM_VIEW_COLUMNS,
-            tagNamesJson('postgres').as('tag_names'),
-            sql<string>`case when is_completed then 'item.completed' else 'item.uncompleted' end`.as('event_name'),
-            ITEM_VIEW_JSON_POSTGRES.as('item_json'),
-          ]),
-      )
-      .with('event', (qc) => events.insertItemEventAfterWrite(qc, p.userId, { eventId: p.eventId, createdAt: p.createdAt }))
-      .selectFrom('written')
-      .select([...ITEM_VIEW_COLUMNS, 'tag_names']),
-  );
-
   return {
-    async tryToggle(userId, id) {
-      if (!isUuid(id)) return undefined;
-      const [row] = await toggled(db, { userId, id, at: deps.now(), ...events.stamp() });
-      return row ? taggedItemView(row) : undefined;
-    },
-
     async insertNew(userId, stamp, tags) {
       if (tags.length > 0) {
         // Tags are rows of their own (and may be new): the item, its tags and its event in one transaction.

@@ -34,6 +34,5 @@ export function createSqliteItemStore(deps: {
       return item;
     },
     tryStateChange: () => Promise.resolve(undefined),
-    tryToggle: () => Promise.resolve(undefined),
   };
 }

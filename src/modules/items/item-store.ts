@@ -23,10 +23,4 @@ export interface ItemStore {
    * Throws not_found for an unknown item, and what `precondition` throws.
    */
   tryStateChange(userId: string, id: string, next: NextState, precondition?: ItemPrecondition): Promise<ItemView | undefined>;
-  /**
-   * A toggle without a precondition, worked out by the database in one statement where it can.
-   * Answers undefined when it cannot (no such way, no such item, or an item the general path must
-   * toggle: completing a recurring item, tags outside ASCII); nothing is written then.
-   */
-  tryToggle(userId: string, id: string): Promise<ItemView | undefined>;
 }

@@ -40,25 +40,6 @@ export function tagNamesJson(dialect: string) {
     : sql<string>`(select json_group_array(t.name) from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id where it.user_id = items.user_id and it.item_id = items.id)`;
 }
 
-/**
- * PostgreSQL: the item of a statement over `items` (an UPDATE's RETURNING) as toItemView shows it, in
- * JSON built by the database: the same keys in the same order, and the same bytes JSON.stringify
- * gives, for an item whose tag names are ASCII (in SQL the tags sort as compareTagNames sorts
- * ASCII; the one-statement toggle leaves other items to the general path). See decisions/0061.
- */
-export const ITEM_VIEW_JSON_POSTGRES = sql<unknown>`(select to_json(v) from (select items.id, items.project_id, items.type, items.title,
-  items.content_md, items.is_completed, items.status, items.due_at, items.parent_id,
-  to_json(array(select t.name from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id
-    where it.user_id = items.user_id and it.item_id = items.id order by lower(t.name collate "C"), t.name collate "C")) as tags,
-  items.archived_at, items.created_at, items.updated_at,
-  case when items.recurrence_rule is null then null
-    else (select to_json(r) from (select items.recurrence_rule as rule, coalesce(items.recurrence_from, 'due') as "from") r) end as recurrence,
-  items.remind_at) v)`;
-
-/** PostgreSQL: whether every tag name of the item in `items` is ASCII (one byte a character in UTF-8). */
-export const ASCII_TAGS_POSTGRES = sql<boolean>`not exists (select 1 from item_tags it join tags t on t.user_id = it.user_id and t.id = it.tag_id
-  where it.user_id = items.user_id and it.item_id = items.id and octet_length(t.name) <> char_length(t.name))`;
-
 /** A view row that brought its tag names along (a JSON array, in no order): list and search pages. */
 export type TaggedViewRow = ItemViewRow & { tag_names: string };
 
