@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, DialectAdapter } from 'kysely';
+import { directQueriesOf } from './direct-queries.js';
 import type { Executor } from './schema.js';
 
 /** Stands in for one parameter value while the query is built; each run puts the real value in its place. */
@@ -25,6 +26,10 @@ export type PreparedParams = Record<string, Value | readonly Value[] | undefined
  * for a choice made on a value (a sort direction). Every parameter that is defined must reach the
  * compiled query; the first compile checks that, so a builder that computes on a stand-in fails at
  * once instead of running with a wrong value.
+ *
+ * Outside a transaction the query takes the database's direct lane when it has one
+ * (direct-queries.ts): Kysely's executor, connection provider and their promise jobs cost about as
+ * much per query as SQLite's own work for one item, and a pg pool's checkout more (decision 0064).
  */
 export function preparedQuery<P extends PreparedParams, Row>(
   build: (db: Executor, params: P, shape: string) => Compilable<Row>,
@@ -71,7 +76,12 @@ export function preparedQuery<P extends PreparedParams, Row>(
       const value = params[p.name];
       return p.index === undefined ? value : (value as readonly Value[])[p.index];
     });
-    const result = await db.executeQuery<Row>({ ...compiled, parameters: values });
+    const query = { ...compiled, parameters: values };
+    if (!db.isTransaction) {
+      const rows = directQueriesOf(db.getExecutor().adapter)?.(query);
+      if (rows !== undefined) return (await rows) as Row[];
+    }
+    const result = await db.executeQuery<Row>(query);
     return result.rows;
   };
 }

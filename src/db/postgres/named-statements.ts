@@ -11,7 +11,12 @@ const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
  * default). The statements are the service's own, a few dozen distinct texts; a list of ids of
  * varying length makes one text per length, so the number of names is bounded.
  */
-export function namedStatementPool(pool: pg.Pool): PostgresPool {
+export interface NamedStatementPool extends PostgresPool {
+  /** One query outside any transaction, named like the clients' (a pool checkout, the query, the release, inside pg). */
+  run(text: string, parameters: readonly unknown[]): Promise<pg.QueryResult<Record<string, unknown>>>;
+}
+
+export function namedStatementPool(pool: pg.Pool): NamedStatementPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -38,5 +43,9 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
   return {
     connect: async () => wrap(await pool.connect()),
     end: () => pool.end(),
+    run: (text, parameters) => {
+      const name = nameOf(text);
+      return pool.query<Record<string, unknown>>(name ? { name, text, values: [...parameters] } : { text, values: [...parameters] });
+    },
   };
 }

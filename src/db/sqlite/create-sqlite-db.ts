@@ -36,6 +36,6 @@ export function createSqliteDb(path: string, options: SqliteOptions = {}): Kysel
       ...(options.onCommit ? { onCommit: options.onCommit } : {}),
       ...(options.holdWatch ? { holdWatch: options.holdWatch } : {}),
     };
-  });
+  }, options.log === undefined);
   return new Kysely<DatabaseSchema>({ dialect, ...(options.log ? { log: options.log } : {}) });
 }

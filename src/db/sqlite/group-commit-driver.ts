@@ -67,6 +67,8 @@ export class GroupCommitDriver implements Driver {
   readonly #open: () => Connections;
   #writer!: SQLite.Database;
   #statements!: StatementRouter;
+  /** Between init and destroy: when the direct lane may run. */
+  #serving = false;
   #begin!: SQLite.Statement;
   #commit!: SQLite.Statement;
   #rollback!: SQLite.Statement;
@@ -98,6 +100,20 @@ export class GroupCommitDriver implements Driver {
     this.#begin = writer.prepare('begin immediate');
     this.#commit = writer.prepare('commit');
     this.#rollback = writer.prepare('rollback');
+    this.#serving = true;
+  }
+
+  /**
+   * The direct lane (direct-queries.ts): a read outside any transaction, run at once on the reader
+   * as `execute` runs one for a lease outside a unit. Undefined for a write, and before init or
+   * after destroy, which Kysely's path handles.
+   */
+  readNow<R>(query: CompiledQuery): QueryResult<R> | undefined {
+    if (!this.#serving) return undefined;
+    const read = this.#statements.forRead(query.sql);
+    if (!read) return undefined;
+    this.#snapshot?.begin();
+    return runStatement<R>(read, query.parameters);
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -169,6 +185,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.#serving = false;
     await this.#lock.lock();
     try {
       if (this.#batch) this.#commitBatch();

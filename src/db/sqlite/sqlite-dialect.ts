@@ -9,14 +9,25 @@ import {
   type Kysely,
   type QueryCompiler,
 } from 'kysely';
+import { offerDirectQueries } from '../direct-queries.js';
 import { GroupCommitDriver, type Connections } from './group-commit-driver.js';
 
-/** Kysely's SQLite dialect with our driver (group commit, a read connection); the rest is Kysely's own. */
+/**
+ * Kysely's SQLite dialect with our driver (group commit, a read connection); the rest is Kysely's
+ * own. With `direct`, reads outside a transaction may skip Kysely's executor (direct-queries.ts);
+ * off when Kysely must see every query (its query log).
+ */
 export class GroupCommitSqliteDialect implements Dialect {
-  constructor(private readonly open: () => Connections) {}
+  #driver: GroupCommitDriver | undefined;
+
+  constructor(
+    private readonly open: () => Connections,
+    private readonly direct: boolean,
+  ) {}
 
   createDriver(): Driver {
-    return new GroupCommitDriver(this.open);
+    this.#driver = new GroupCommitDriver(this.open);
+    return this.#driver;
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -24,7 +35,11 @@ export class GroupCommitSqliteDialect implements Dialect {
   }
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    const adapter = new SqliteAdapter();
+    // Kysely makes the driver first, then the adapter, once per instance.
+    const driver = this.#driver;
+    if (this.direct && driver) offerDirectQueries(adapter, (query) => driver.readNow(query)?.rows);
+    return adapter;
   }
 
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
