@@ -8,6 +8,8 @@ import { createDb, type DbHandle } from '../../src/db/create-db.js';
  * - prepared-query.ts keys its compiled templates by `db.getExecutor().adapter`, assuming a
  *   transaction shares its database's adapter object (else every transaction would compile anew).
  * - the sync migration tells the dialects apart with `getExecutor().adapter instanceof SqliteAdapter`.
+ * - direct-queries.ts keys each database's direct lane by that adapter, assuming each Kysely
+ *   instance has its own (its dialect makes the driver, then the adapter, once per instance).
  */
 let handles: DbHandle[] = [];
 afterEach(async () => {
@@ -28,5 +30,13 @@ describe('the Kysely internals this code relies on', () => {
       expect(trx.isTransaction).toBe(true);
       expect(trx.getExecutor().adapter).toBe(adapter);
     });
+    expect(db.isTransaction).toBe(false);
+  });
+
+  it('each Kysely instance has an adapter of its own', () => {
+    const one = createDb('sqlite::memory:');
+    const two = createDb('sqlite::memory:');
+    handles.push(one, two);
+    expect(one.db.getExecutor().adapter).not.toBe(two.db.getExecutor().adapter);
   });
 });
