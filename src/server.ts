@@ -10,6 +10,7 @@ import { createServices } from './container.js';
 import { storagePortsFor } from './storage-ports.js';
 import { openDatabase, writerHoldWarning } from './open-database.js';
 import { logConnectionError } from './db/log-connection-error.js';
+import type { DbHandle } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
 import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
@@ -24,13 +25,17 @@ function secretKeyOf(config: Config, logger: Logger): Buffer {
   return loaded.key;
 }
 
-/** Once per start, before any process serves: the schema and the secret key file. */
-async function prepareDeployment(config: Config, logger: Logger): Promise<void> {
-  const handle = openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
+/**
+ * Once per start, before any process serves: the schema and the secret key file. A cluster's
+ * primary, which serves nothing, opens the database for it alone; a single process migrates on
+ * the handle it then serves with (one pool and one first connection fewer at start).
+ */
+async function prepareDeployment(config: Config, logger: Logger, serving?: Pick<DbHandle, 'db'>): Promise<void> {
+  const handle = serving ?? openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
   try {
     await migrateToLatest(handle.db);
   } finally {
-    await handle.db.destroy();
+    if (!serving) await handle.db.destroy();
   }
   secretKeyOf(config, logger);
   if (config.webhooks.allowPrivateTargets) {
@@ -41,20 +46,31 @@ async function prepareDeployment(config: Config, logger: Logger): Promise<void> 
 /** One process serving HTTP: the whole server with WORKERS=1, or one worker of the cluster. */
 async function serve(config: Config, logger: Logger): Promise<void> {
   const inCluster = cluster.isWorker;
-  if (!inCluster) await prepareDeployment(config, logger);
+  // Migrations hold the writer as long as they need: the hold watch starts after them.
+  let migrating = !inCluster;
   const handle = openDatabase(config.databaseUrl, {
     onConnectionError: logConnectionError(logger),
     ...(config.logLevel === 'debug' || config.logLevel === 'trace'
       ? {
-          sqliteHoldWatch: writerHoldWarning((heldMs, stack) =>
+          sqliteHoldWatch: writerHoldWarning((heldMs, stack) => {
+            if (migrating) return;
             logger.warn(
               { heldMs: Math.round(heldMs), stack },
               'a transaction held the SQLite writer: await nothing but its own statements inside db.transaction()',
-            ),
-          ),
+            );
+          }),
         }
       : {}),
   });
+  if (!inCluster) {
+    try {
+      await prepareDeployment(config, logger, handle);
+    } catch (error) {
+      await handle.db.destroy();
+      throw error;
+    }
+    migrating = false;
+  }
   const channel = inCluster ? connectToPrimary() : undefined;
   const services = createServices({
     db: handle,
