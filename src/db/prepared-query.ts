@@ -47,8 +47,7 @@ export function preparedQuery<P extends PreparedParams, Row>(
     return key;
   }
 
-  function template(db: Executor, params: P, shape: string, key: string): CompiledQuery {
-    const adapter = db.getExecutor().adapter;
+  function template(db: Executor, adapter: DialectAdapter, params: P, shape: string, key: string): CompiledQuery {
     let byShape = templates.get(adapter);
     if (!byShape) templates.set(adapter, (byShape = new Map<string, CompiledQuery>()));
     let compiled = byShape.get(key);
@@ -69,7 +68,8 @@ export function preparedQuery<P extends PreparedParams, Row>(
   return async (db, params, shape = '') => {
     const key = shapeKey(params, shape);
     if (key === null) return (await db.executeQuery(build(db, params, shape))).rows;
-    const compiled = template(db, params, shape, key);
+    const adapter = db.getExecutor().adapter;
+    const compiled = template(db, adapter, params, shape, key);
     // Each compiled parameter is a slot to fill or a constant the builder wrote.
     const values = compiled.parameters.map((p) => {
       if (!(p instanceof Slot)) return p;
@@ -78,7 +78,7 @@ export function preparedQuery<P extends PreparedParams, Row>(
     });
     const query = { ...compiled, parameters: values };
     if (!db.isTransaction) {
-      const rows = directQueriesOf(db.getExecutor().adapter)?.(query);
+      const rows = directQueriesOf(adapter)?.(query);
       if (rows !== undefined) return (await rows) as Row[];
     }
     const result = await db.executeQuery<Row>(query);

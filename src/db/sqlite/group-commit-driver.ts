@@ -109,7 +109,11 @@ export class GroupCommitDriver implements Driver {
    * after destroy, which Kysely's path handles.
    */
   readNow<R>(query: CompiledQuery): QueryResult<R> | undefined {
-    if (!this.#serving) return undefined;
+    return this.#serving ? this.#readOutsideUnit<R>(query) : undefined;
+  }
+
+  /** A read outside any unit, on the reader in the turn's snapshot; undefined when the statement writes. */
+  #readOutsideUnit<R>(query: CompiledQuery): QueryResult<R> | undefined {
     const read = this.#statements.forRead(query.sql);
     if (!read) return undefined;
     this.#snapshot?.begin();
@@ -201,11 +205,8 @@ export class GroupCommitDriver implements Driver {
   execute<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     try {
       if (lease.inUnit) return Promise.resolve(this.#runOnWriter<R>(query));
-      const read = this.#statements.forRead(query.sql);
-      if (read) {
-        this.#snapshot?.begin();
-        return Promise.resolve(runStatement<R>(read, query.parameters));
-      }
+      const read = this.#readOutsideUnit<R>(query);
+      if (read) return Promise.resolve(read);
     } catch (error) {
       return Promise.reject(error);
     }
