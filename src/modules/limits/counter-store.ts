@@ -21,6 +21,11 @@ export interface ConsumeResult {
 export interface CounterStore {
   readonly kind: 'memory' | 'redis';
   consume(specs: readonly CounterSpec[]): Promise<ConsumeResult>;
+  /**
+   * `consume`, answered in the same turn: the in-process store has it, so the busiest hook of the
+   * API spends no promise on a count (a store that must ask another process or Redis has none).
+   */
+  consumeNow?(specs: readonly CounterSpec[]): ConsumeResult;
   /** Resolves once the store can count (Redis: first connection attempt over), or after `maxWaitMs`. */
   ready(maxWaitMs: number): Promise<boolean>;
   close(): Promise<void>;

@@ -29,8 +29,11 @@ export interface RequestDecision {
 export interface LimitsService {
   readonly storeKind: CounterStore['kind'];
   limitsFor(plan: Plan): PlanLimits;
-  /** Counts one authenticated request, unless it is over a limit (then nothing is counted). */
-  checkUserRequest(user: { id: string; plan: Plan }): Promise<RequestDecision>;
+  /**
+   * Counts one authenticated request, unless it is over a limit (then nothing is counted). The
+   * decision comes at once when the counters are in this process, as a promise otherwise.
+   */
+  checkUserRequest(user: { id: string; plan: Plan }): RequestDecision | Promise<RequestDecision>;
   /** Counts one organizer run against the daily AI quota; 429 ai_rate_limited past it. */
   consumeAiRun(user: { id: string }): Promise<void>;
   /** Counts one unauthenticated request of a client IP (the pairing routes). */
@@ -69,17 +72,23 @@ export function createLimitsService(deps: { store: CounterStore; config: LimitsC
   let lastErrorLog = 0;
 
   /** Fails open: a broken store must not take the API down with it. */
-  async function consume(specs: CounterSpec[]): Promise<ConsumeResult> {
+  function failOpen(specs: readonly CounterSpec[], error: unknown): ConsumeResult {
+    deps.metrics.rateLimitStoreErrors.inc();
+    const now = Date.now();
+    if (now - lastErrorLog >= STORE_ERROR_LOG_INTERVAL_MS) {
+      lastErrorLog = now;
+      deps.logger.error({ err: error, store: store.kind }, 'rate-limit store failed; serving requests without limits until it is back');
+    }
+    return { allowed: true, counts: specs.map(() => 0) };
+  }
+
+  /** The store's answer: at once from the in-process store, a promise from one elsewhere. */
+  function consume(specs: CounterSpec[]): ConsumeResult | Promise<ConsumeResult> {
     try {
-      return await store.consume(specs);
+      if (store.consumeNow) return store.consumeNow(specs);
+      return store.consume(specs).catch((error: unknown) => failOpen(specs, error));
     } catch (error) {
-      deps.metrics.rateLimitStoreErrors.inc();
-      const now = Date.now();
-      if (now - lastErrorLog >= STORE_ERROR_LOG_INTERVAL_MS) {
-        lastErrorLog = now;
-        deps.logger.error({ err: error, store: store.kind }, 'rate-limit store failed; serving requests without limits until it is back');
-      }
-      return { allowed: true, counts: specs.map(() => 0) };
+      return failOpen(specs, error);
     }
   }
 
@@ -106,19 +115,22 @@ export function createLimitsService(deps: { store: CounterStore; config: LimitsC
     storeKind: store.kind,
     limitsFor,
 
-    async checkUserRequest(user) {
+    checkUserRequest(user) {
       const now = clock.now();
       const limits = limitsFor(user.plan);
       const minute = currentWindow('minute', now);
       const day = currentWindow('day', now);
       // The hash tag keeps both counters of a user in one Redis Cluster slot, as the script needs.
       const key = `rl:{u:${user.id}}`;
-      const result = await consume([spec(key, limits.perMinute, minute, now), spec(key, limits.perDay, day, now)]);
-      const [minuteCount = 0, dayCount = 0] = result.counts;
-      const windows: [WindowState, WindowState] = [state(minute, limits.perMinute, minuteCount, now), state(day, limits.perDay, dayCount, now)];
-      if (result.allowed) return { allowed: true, windows };
-      const scope: Scope = dayCount >= limits.perDay ? 'day' : 'minute';
-      return { allowed: false, windows, scope, retryAfter: scope === 'day' ? windows[1].reset : windows[0].reset };
+      const decide = (result: ConsumeResult): RequestDecision => {
+        const [minuteCount = 0, dayCount = 0] = result.counts;
+        const windows: [WindowState, WindowState] = [state(minute, limits.perMinute, minuteCount, now), state(day, limits.perDay, dayCount, now)];
+        if (result.allowed) return { allowed: true, windows };
+        const scope: Scope = dayCount >= limits.perDay ? 'day' : 'minute';
+        return { allowed: false, windows, scope, retryAfter: scope === 'day' ? windows[1].reset : windows[0].reset };
+      };
+      const result = consume([spec(key, limits.perMinute, minute, now), spec(key, limits.perDay, day, now)]);
+      return result instanceof Promise ? result.then(decide) : decide(result);
     },
 
     async consumeAiRun(user) {

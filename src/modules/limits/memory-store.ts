@@ -27,22 +27,25 @@ export function createMemoryStore(clock: Clock): CounterStore {
     for (const [key, counter] of counters) if (counter.expiresAt <= now) counters.delete(key);
   }
 
+  function consumeNow(specs: readonly CounterSpec[]): ConsumeResult {
+    const now = clock.now().getTime();
+    calls += 1;
+    if (calls % SWEEP_EVERY === 0) sweep(now);
+    const current = specs.map((spec) => live(spec.key, now)?.count ?? 0);
+    if (specs.some((spec, i) => current[i]! >= spec.limit)) return { allowed: false, counts: current };
+    const counts = specs.map((spec, i) => {
+      const counter = counters.get(spec.key);
+      if (counter && counter.expiresAt > now) counter.count += 1;
+      else counters.set(spec.key, { count: 1, expiresAt: now + spec.ttlMs });
+      return current[i]! + 1;
+    });
+    return { allowed: true, counts };
+  }
+
   return {
     kind: 'memory',
-    async consume(specs: readonly CounterSpec[]): Promise<ConsumeResult> {
-      const now = clock.now().getTime();
-      calls += 1;
-      if (calls % SWEEP_EVERY === 0) sweep(now);
-      const current = specs.map((spec) => live(spec.key, now)?.count ?? 0);
-      if (specs.some((spec, i) => current[i]! >= spec.limit)) return { allowed: false, counts: current };
-      const counts = specs.map((spec, i) => {
-        const counter = counters.get(spec.key);
-        if (counter && counter.expiresAt > now) counter.count += 1;
-        else counters.set(spec.key, { count: 1, expiresAt: now + spec.ttlMs });
-        return current[i]! + 1;
-      });
-      return { allowed: true, counts };
-    },
+    consumeNow,
+    consume: async (specs) => consumeNow(specs),
     ready: async () => true,
     async close() {
       counters.clear();
