@@ -8,15 +8,17 @@ import { createMemoryStore } from '../../src/modules/limits/memory-store.js';
 import { createMetrics } from '../../src/modules/metrics/metrics.js';
 
 const user = { id: 'user-a', plan: 'free' as const };
+/** Half a minute into a minute window, so every decision's reset is 30 s. */
+const NOW = new Date('2026-11-26T12:00:30.000Z');
 
-function service(store: CounterStore, clock = new ManualClock(new Date('2026-11-26T12:00:30.000Z'))) {
+function service(store: CounterStore) {
   const metrics = createMetrics();
   return {
     metrics,
     limits: createLimitsService({
       store,
       config: { ...DEFAULT_LIMITS, free: { perMinute: 2, perDay: 100 } },
-      clock,
+      clock: new ManualClock(NOW),
       metrics,
       logger: pino({ level: 'silent' }),
     }),
@@ -30,7 +32,7 @@ function remoteStore(answer: (specs: readonly CounterSpec[]) => Promise<ConsumeR
 
 describe("a request's rate-limit decision", () => {
   it('comes in the same turn from the in-process store, counting and refusing as the async path does', async () => {
-    const { limits } = service(createMemoryStore(new ManualClock(new Date('2026-11-26T12:00:30.000Z'))));
+    const { limits } = service(createMemoryStore(new ManualClock(NOW)));
     const decisions = [limits.checkUserRequest(user), limits.checkUserRequest(user), limits.checkUserRequest(user)];
     for (const decision of decisions) expect(decision).not.toBeInstanceOf(Promise);
     const [first, second, third] = decisions as RequestDecision[];
