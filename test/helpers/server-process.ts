@@ -28,6 +28,20 @@ export interface ServerProcessOptions {
 }
 
 const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+const GROUP_EXIT_TIMEOUT_MS = 15_000;
+
+/** Once no process of the group is left; bounded, and a group that outlives the bound is left to the caller's cleanup. */
+async function groupGone(groupId: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(-groupId, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  await waitFor(() => !alive(), { timeoutMs: GROUP_EXIT_TIMEOUT_MS, what: `process group ${groupId} to exit` }).catch(() => undefined);
+}
 
 /**
  * Starts the server (dist/server.js, built by `npm test`) on loopback with an ephemeral port and
@@ -64,7 +78,11 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
         child.kill('SIGTERM');
       }
     }
-    return exited;
+    const code = await exited;
+    // `npm start` exits before its child, the server, has finished shutting down (Node 22 writes
+    // its compile cache then): a test that removes the directory next raced it (ENOTEMPTY).
+    if (child.pid !== undefined) await groupGone(child.pid);
+    return code;
   };
   try {
     const baseUrl = await waitFor(
