@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createServices, type Services } from '../../src/container.js';
 import type { DbHandle } from '../../src/db/create-db.js';
@@ -6,8 +9,19 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/open-database.js';
 import { storagePortsFor } from '../../src/storage-ports.js';
 
+/*
+ * The engine is chosen at start from what is on PATH, and every engine needs ffmpeg. So that the
+ * choice below depends on the settings and not on this machine's programs, PATH is a directory
+ * holding nothing but an executable named ffmpeg: selection only looks for it, nothing runs it.
+ */
+const programs = mkdtempSync(join(tmpdir(), 'service-settings-path-'));
+writeFileSync(join(programs, 'ffmpeg'), '#!/bin/sh\nexit 1\n');
+chmodSync(join(programs, 'ffmpeg'), 0o755);
+afterAll(() => rmSync(programs, { recursive: true, force: true }));
+
 /** Settings the services read, each changed from its default as an operator would set it. */
 const ENV = {
+  PATH: programs,
   RATE_LIMIT_FREE_PER_MINUTE: '7',
   RATE_LIMIT_PRO_PER_DAY: '70',
   TRANSCRIBE_ENGINE: 'openai',

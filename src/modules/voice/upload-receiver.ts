@@ -54,12 +54,11 @@ function formError(error: unknown): AppError {
 }
 
 /**
- * Streams the form of POST /voice/transcribe: the `file` part goes straight to `targetPath` (never
- * held in memory), text fields are collected. The upload is refused with 413 as soon as it passes
- * MAX_AUDIO_BYTES; a declared Content-Length that could only hold a larger file is refused before
- * a byte is read.
+ * What the headers alone can refuse: a declared length too large for the file (413), a body that
+ * is not multipart/form-data (415), no body at all (400). Nothing is read, so the route runs this
+ * before asking whether a speech engine is there: a wrong request is wrong on every server.
  */
-export async function receiveAudioForm(request: FastifyRequest, targetPath: string): Promise<ReceivedForm> {
+export function checkFormHeaders(request: FastifyRequest): void {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_AUDIO_BYTES + ENVELOPE_BYTES) throw tooLarge();
   if (!request.isMultipart()) {
@@ -67,6 +66,16 @@ export async function receiveAudioForm(request: FastifyRequest, targetPath: stri
     const sentBody = request.headers['content-type'] !== undefined || request.headers['transfer-encoding'] !== undefined || declared > 0;
     throw sentBody ? refuse('unsupported_media_type', message) : badRequest(message, 'file');
   }
+}
+
+/**
+ * Streams the form of POST /voice/transcribe: the `file` part goes straight to `targetPath` (never
+ * held in memory), text fields are collected. The upload is refused with 413 as soon as it passes
+ * MAX_AUDIO_BYTES; a declared Content-Length that could only hold a larger file is refused before
+ * a byte is read.
+ */
+export async function receiveAudioForm(request: FastifyRequest, targetPath: string): Promise<ReceivedForm> {
+  checkFormHeaders(request);
 
   const form: ReceivedForm = { file: undefined, fields: {} };
   try {

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../container.js';
 import { errorResponses, ref } from '../../schemas/common.js';
 import { RequestWorkspace } from './request-workspace.js';
-import { FORM_LIMITS, receiveAudioForm } from './upload-receiver.js';
+import { checkFormHeaders, FORM_LIMITS, receiveAudioForm } from './upload-receiver.js';
 import { TranscribeForm, TranscriptionSchema, type TranscribeFormBody } from './voice.schemas.js';
 
 declare module 'fastify' {
@@ -63,6 +63,8 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice'>> = a
         });
       },
       preValidation: async (request) => {
+        // The request's own faults first (415 for a JSON body, 413, 400), then the server's (503).
+        checkFormHeaders(request);
         voice.assertAvailable();
         const workspace = request.voiceWorkspace!;
         const workDir = await workspace.directory();
