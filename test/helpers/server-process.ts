@@ -55,8 +55,12 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const inherited = { ...process.env };
   for (const key of options.withoutEnv ?? []) delete inherited[key];
   const command = options.command ?? { file: process.execPath, args: [options.script ?? resolve(import.meta.dirname, '../../dist/server.js')] };
+  // The server looks for ffmpeg and pocketsphinx on its PATH. Node started directly needs no PATH,
+  // so TEST_SYSTEM_PATH (docs/testing.md) becomes it and hides them from the server as from the
+  // tests; `npm start` needs a shell from PATH and keeps the real one.
+  const hidden = !options.command && process.env.TEST_SYSTEM_PATH !== undefined ? { PATH: process.env.TEST_SYSTEM_PATH } : {};
   const child: ChildProcess = spawn(command.file, command.args, {
-    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...inherited, ...hidden, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.cwd ? { cwd: options.cwd } : {}),
     // Its own process group, stopped whole: `npm start` runs the server as npm's child, which
