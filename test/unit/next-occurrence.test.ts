@@ -49,7 +49,16 @@ describe('checkRecurrence', () => {
       'FREQ=DAILY;FREQ=WEEKLY',
       'FREQ=MONTHLY;BYMONTHDAY=0',
       'nonsense',
+      // UNTIL must be a real date and time: Date.UTC would roll these over (issue 45).
+      'FREQ=DAILY;UNTIL=20261301',
+      'FREQ=DAILY;UNTIL=20260230',
+      'FREQ=DAILY;UNTIL=21000229',
+      'FREQ=DAILY;UNTIL=20261130T250000Z',
+      'FREQ=DAILY;UNTIL=99999999T999999Z',
     ])
       expect(() => checkRecurrence({ rule, from: 'due' }), rule).toThrow();
+    for (const until of ['20240229', '20000229', '20261231T235959Z', '20261231T235959']) {
+      expect(checkRecurrence({ rule: `FREQ=DAILY;UNTIL=${until}`, from: 'due' }).rule).toBe(`FREQ=DAILY;UNTIL=${until}`);
+    }
   });
 });
