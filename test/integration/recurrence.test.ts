@@ -80,6 +80,26 @@ describe.each(DIALECTS)('recurrence (%s)', (dialect) => {
     });
   });
 
+  describe('seconds and milliseconds of due_at and remind_at (issue 45)', () => {
+    it('are kept by the next occurrence, from due and from completion', async () => {
+      t.clock.set('2026-11-21T10:00:00.000Z');
+      const a = await berliner();
+      const item = await capture(a.c, 'every 2 days', {
+        due_at: '2026-11-21T23:44:14.250Z',
+        remind_at: '2026-11-21T23:30:07.001Z',
+        recurrence: { rule: 'FREQ=DAILY;INTERVAL=2', from: 'due' },
+      });
+      const moved = ok(await a.c.post(`items/${item.id}/toggle`));
+      expect(moved).toMatchObject({ due_at: '2026-11-23T23:44:14.250Z', remind_at: '2026-11-23T23:30:07.001Z' });
+      t.clock.set('2026-11-25T12:00:00.000Z');
+      const fromCompletion = await capture(a.c, 'every! 2 days', {
+        due_at: '2026-11-20T07:05:59.999Z',
+        recurrence: { rule: 'FREQ=DAILY;INTERVAL=2', from: 'completion' },
+      });
+      expect(ok(await a.c.post(`items/${fromCompletion.id}/toggle`)).due_at).toBe('2026-11-27T07:05:59.999Z');
+    });
+  });
+
   describe('retries and stale requests', () => {
     it('a retry with the same Idempotency-Key, or If-Match with the old ETag, never skips a second occurrence', async () => {
       t.clock.set('2026-11-21T10:00:00.000Z');
