@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, expectError, ok, type Actor } from '../helpers/items.js';
+import type { JsonBody } from '../helpers/test-app.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Contract "Recurrence": the rule, completion moving the item on, its events, completions, quick add. */
@@ -79,6 +80,26 @@ describe.each(DIALECTS)('recurrence (%s)', (dialect) => {
     });
   });
 
+  describe('seconds and milliseconds of due_at and remind_at (issue 45)', () => {
+    it('are kept by the next occurrence, from due and from completion', async () => {
+      t.clock.set('2026-11-21T10:00:00.000Z');
+      const a = await berliner();
+      const item = await capture(a.c, 'every 2 days', {
+        due_at: '2026-11-21T23:44:14.250Z',
+        remind_at: '2026-11-21T23:30:07.001Z',
+        recurrence: { rule: 'FREQ=DAILY;INTERVAL=2', from: 'due' },
+      });
+      const moved = ok(await a.c.post(`items/${item.id}/toggle`));
+      expect(moved).toMatchObject({ due_at: '2026-11-23T23:44:14.250Z', remind_at: '2026-11-23T23:30:07.001Z' });
+      t.clock.set('2026-11-25T12:00:00.000Z');
+      const fromCompletion = await capture(a.c, 'every! 2 days', {
+        due_at: '2026-11-20T07:05:59.999Z',
+        recurrence: { rule: 'FREQ=DAILY;INTERVAL=2', from: 'completion' },
+      });
+      expect(ok(await a.c.post(`items/${fromCompletion.id}/toggle`)).due_at).toBe('2026-11-27T07:05:59.999Z');
+    });
+  });
+
   describe('retries and stale requests', () => {
     it('a retry with the same Idempotency-Key, or If-Match with the old ETag, never skips a second occurrence', async () => {
       t.clock.set('2026-11-21T10:00:00.000Z');
@@ -141,6 +162,44 @@ describe.each(DIALECTS)('recurrence (%s)', (dialect) => {
       }
       expectError(await a.c.post('capture', { text: 'z', recurrence: { rule: 'FREQ=DAILY', from: 'due' } }), 400, 'bad_request');
       expect(await fingerprint(t.services.db)).toEqual(before);
+    });
+  });
+
+  describe('UNTIL that is not a real date (issue 45)', () => {
+    const BAD_UNTIL = ['20261301', '20260230', '20261130T250000Z', '20261130T126000Z', '20261130T120060Z', '99999999T999999Z', '20261100'];
+
+    it('is 400 naming recurrence on capture, PATCH and import, and stores nothing', async () => {
+      const a = await berliner();
+      const item = await capture(a.c, 'y', { due_at: '2026-11-23T08:00:00.000Z' });
+      ok(await a.c.patch(`items/${item.id}`, { recurrence: { rule: 'FREQ=DAILY;UNTIL=20261231T235959Z', from: 'due' } }));
+      const exported = JSON.parse((await a.c.get('export')).text);
+      const b = await actor(t);
+      ok(await b.c.get('me'));
+      const before = await fingerprint(t.services.db);
+      for (const until of BAD_UNTIL) {
+        const recurrence = { rule: `FREQ=DAILY;UNTIL=${until}`, from: 'due' };
+        for (const res of [
+          await a.c.post('capture', { text: 'z', due_at: '2026-11-23T08:00:00.000Z', recurrence }),
+          await a.c.patch(`items/${item.id}`, { recurrence }),
+        ]) {
+          expectError(res, 400, 'bad_request');
+          expect(res.body.details, until).toEqual([{ field: 'recurrence.rule', message: expect.stringContaining('UNTIL') }]);
+        }
+        const doc = structuredClone(exported);
+        doc.items.find((i: JsonBody) => i.id === item.id).recurrence = recurrence;
+        const imported = await b.c.post('import', doc);
+        expectError(imported, 400, 'bad_request');
+        expect(imported.body.message, until).toContain('UNTIL');
+      }
+      expect(await fingerprint(t.services.db)).toEqual(before);
+    });
+
+    it('takes real dates: 29 February of a leap year, a date alone, a UTC date-time', async () => {
+      const a = await berliner();
+      for (const until of ['20280229', '20261231', '20261231T235959Z']) {
+        const item = await capture(a.c, 'z', { due_at: '2026-11-23T08:00:00.000Z', recurrence: { rule: `FREQ=DAILY;UNTIL=${until}`, from: 'due' } });
+        expect(item.recurrence.rule).toBe(`FREQ=DAILY;UNTIL=${until}`);
+      }
     });
   });
 

@@ -4,6 +4,7 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, expectError, ok, outboxEvents, type Actor } from '../helpers/items.js';
 import { createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
 import { registerWebhook } from '../helpers/webhooks.js';
+import { decodeChangeCursor, encodeChangeCursor } from '../../src/modules/events/change-cursor.js';
 
 const DAY = 24 * 3600_000;
 
@@ -203,6 +204,29 @@ describe.each(DIALECTS)('GET /api/v1/changes (%s)', (dialect) => {
     }
     const seedToggles = byItem.get(seed.id)!;
     expect(seedToggles).toEqual(seedToggles.map((_, i) => (i % 2 === 0 ? 'item.completed' : 'item.uncompleted')));
+  });
+  it('answers a cursor issued in the future 400 naming cursor, on GET /changes and the stream, beyond a few minutes of clock skew', async () => {
+    const a = await actor(t);
+    await capture(a.c, 'now');
+    const { cursor } = await followUntil(a, undefined, 100, 1);
+    const now = t.clock.now().getTime();
+    const issuedAhead = (ms: number) => encodeChangeCursor({ ...decodeChangeCursor(cursor), issuedAt: now + ms });
+    // Opening a stream registers it (live_streams, live_processes) before the cursor is read; that is the stream's, not the cursor's.
+    const stored = async () => {
+      const { live_processes: _processes, live_streams: _streams, ...rest } = await fingerprint(t.services.db);
+      return rest;
+    };
+    const before = await stored();
+    for (const path of ['changes', 'changes/stream']) {
+      for (const ahead of [30 * 365 * DAY, 6 * 60_000]) {
+        const res = await a.c.get(`${path}?cursor=${issuedAhead(ahead)}`);
+        expectError(res, 400, 'bad_request');
+        expect(res.body.details).toEqual([{ field: 'cursor', message: expect.stringContaining('future') }]);
+      }
+    }
+    expect(await stored()).toEqual(before);
+    // Another process's clock a little ahead of this one's is not the client's fault.
+    expect(ok(await a.c.get(`changes?cursor=${issuedAhead(60_000)}`)).changes).toEqual([]);
   });
   it('keeps changes 30 days: a cursor issued longer ago is 410 cursor_expired, a younger one works', async () => {
     const a = await actor(t);

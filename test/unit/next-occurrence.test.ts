@@ -21,6 +21,9 @@ describe('nextOccurrence', () => {
     ['FREQ=MONTHLY;BYMONTHDAY=15', '2026-11-15T08:00:00.000Z', '2026-12-15T08:00:00.000Z'],
     ['FREQ=MONTHLY;BYMONTHDAY=-1', '2026-01-31T08:00:00.000Z', '2026-02-28T08:00:00.000Z'],
     ['FREQ=YEARLY', '2026-02-01T08:00:00.000Z', '2027-02-01T08:00:00.000Z'],
+    // Seconds and milliseconds stay (issue 45), also across a daylight-saving change.
+    ['FREQ=DAILY;INTERVAL=2', '2026-11-21T23:44:14.250Z', '2026-11-23T23:44:14.250Z'],
+    ['FREQ=DAILY', '2026-03-28T08:00:59.999Z', '2026-03-29T07:00:59.999Z'],
   ])('%s after %s is %s', (rule, due, expected) => {
     expect(next(rule, due)).toBe(expected);
   });
@@ -49,7 +52,16 @@ describe('checkRecurrence', () => {
       'FREQ=DAILY;FREQ=WEEKLY',
       'FREQ=MONTHLY;BYMONTHDAY=0',
       'nonsense',
+      // UNTIL must be a real date and time: Date.UTC would roll these over (issue 45).
+      'FREQ=DAILY;UNTIL=20261301',
+      'FREQ=DAILY;UNTIL=20260230',
+      'FREQ=DAILY;UNTIL=21000229',
+      'FREQ=DAILY;UNTIL=20261130T250000Z',
+      'FREQ=DAILY;UNTIL=99999999T999999Z',
     ])
       expect(() => checkRecurrence({ rule, from: 'due' }), rule).toThrow();
+    for (const until of ['20240229', '20000229', '20261231T235959Z', '20261231T235959']) {
+      expect(checkRecurrence({ rule: `FREQ=DAILY;UNTIL=${until}`, from: 'due' }).rule).toBe(`FREQ=DAILY;UNTIL=${until}`);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
-import { AppError } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { clampLimit } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -31,6 +31,13 @@ const CURSOR_LIFETIME_MS = 30 * DAY_MS;
  * still there: an event can be committed a little after the clock time it carries.
  */
 export const EVENT_RETENTION_MS = 31 * DAY_MS;
+/**
+ * How far ahead of this process's clock a cursor's issue time may be. Every process of the service
+ * (WORKERS, or several hosts behind one database) stamps cursors with its own clock, and a client
+ * may take a cursor from one and read with it from another: NTP keeps hosts far closer than this.
+ * Further ahead, the cursor was not issued by the service (made up, or edited to dodge expiry): 400.
+ */
+const CURSOR_CLOCK_SKEW_MS = 5 * 60_000;
 
 export type ItemEventName = 'item.created' | 'item.updated' | 'item.completed' | 'item.uncompleted' | 'item.archived' | 'item.deleted' | 'item.reminder';
 
@@ -105,9 +112,12 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
       return { id, user_id: userId, event: name, item_id: item.id, payload: JSON.stringify(body), created_at: createdAt };
     });
   };
-  /** A cursor of the feed, checked: 400 when it does not decode, 410 when it is older than cursors live. */
+  /** A cursor of the feed, checked: 400 when it does not decode or was issued in the future, 410 when it is older than cursors live. */
   const positionOf = (cursor: string, now: number): FeedPosition => {
     const decoded = decodeChangeCursor(cursor);
+    if (decoded.issuedAt > now + CURSOR_CLOCK_SKEW_MS) {
+      throw badRequest('cursor was issued in the future, so the service did not issue it; pass next_cursor (or a change cursor) unchanged', 'cursor');
+    }
     if (decoded.issuedAt < now - CURSOR_LIFETIME_MS) {
       throw new AppError(
         'cursor_expired',

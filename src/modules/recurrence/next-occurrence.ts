@@ -14,6 +14,12 @@ const wallOf = (d: Date): WallTime => ({
   hour: d.getUTCHours(),
   minute: d.getUTCMinutes(),
 });
+/**
+ * Wall times here are whole minutes (as today's zone offsets are), so the due date's seconds and
+ * milliseconds (timestamps carry milliseconds, contract) are carried over to each occurrence as is:
+ * 00:44:14 every 2 days stays 00:44:14.
+ */
+const subMinute = (d: Date): number => ((d.getTime() % 60_000) + 60_000) % 60_000;
 /** Bounded: a rule whose next occurrence is further than this many candidates away has none (never loops for ever). */
 const MAX_CANDIDATES = 1000;
 
@@ -41,9 +47,10 @@ export function nextOccurrence(o: OccurrenceInput): Date | null {
   const anchor: WallTime = o.recurrence.from === 'due' ? dueWall : { ...wallTimeAt(o.zone, o.completedAt), hour: dueWall.hour, minute: dueWall.minute };
   const base = o.recurrence.from === 'due' ? o.due : o.completedAt;
   const rule = new RRule({ ...options, count: null, until: null, dtstart: floating(anchor) });
+  const seconds = subMinute(o.due);
   let candidate = rule.after(floating(anchor), false);
   for (let i = 0; candidate && i < MAX_CANDIDATES; i += 1) {
-    const at = instantOf(o.zone, wallOf(candidate));
+    const at = new Date(instantOf(o.zone, wallOf(candidate)).getTime() + seconds);
     if (until && at.getTime() > until.getTime()) return null;
     if (at.getTime() > base.getTime()) return at;
     candidate = rule.after(candidate, false);

@@ -13,9 +13,27 @@ import type { Recurrence } from '../items/item-view.js';
 
 const FREQS = new Set(['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
 const DAY = /^([+-]?[1-5])?(MO|TU|WE|TH|FR|SA|SU)$/;
-const UNTIL = /^\d{8}(T\d{6}Z?)?$/;
+const UNTIL = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z?)?$/;
 const POSITIVE = /^[1-9]\d{0,3}$/;
 const FIELD = 'recurrence.rule';
+
+/**
+ * The shape alone is not enough: rrule hands the digits to Date.UTC, which rolls month 13, 30
+ * February or hour 25 over into a later date and reads 99999999T999999Z as "never", so each field
+ * is checked against the calendar. Second 60 (a leap second, which RFC 5545 allows) is refused too:
+ * JavaScript dates have none and would read it as the next minute.
+ */
+function isRealUntil(value: string): boolean {
+  const m = UNTIL.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((digits) => Number(digits ?? 0)) as [number, number, number, number, number, number];
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
 
 function checkPart(name: string, value: string): void {
   switch (name) {
@@ -40,7 +58,7 @@ function checkPart(name: string, value: string): void {
       }
       return;
     case 'UNTIL':
-      if (!UNTIL.test(value)) throw badRequest('UNTIL must be a date (YYYYMMDD) or a UTC date-time (YYYYMMDDTHHMMSSZ)', FIELD);
+      if (!isRealUntil(value)) throw badRequest('UNTIL must be a real date (YYYYMMDD) or UTC date-time (YYYYMMDDTHHMMSSZ), e.g. 20261231T235959Z', FIELD);
       return;
     default:
       throw badRequest(`the RRULE part ${name} is not supported (FREQ, INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL are)`, FIELD);
