@@ -116,3 +116,20 @@ export const COMMANDS: Record<string, (services: Services, flags: Flags, io: Com
     return PRINTED;
   },
 };
+
+/** Every command `admin` runs: the table above, and the two that need no services. */
+export const ADMIN_COMMAND_NAMES: readonly string[] = [...Object.keys(COMMANDS), 'backup', 'migrate', 'help'];
+
+/** What `admin --help` (or `admin help`) prints; operations.md's table says the same at length. */
+export const ADMIN_USAGE = `usage: admin user create --email E [--password-stdin | --password P] [--plan free|pro]
+                                                (no --plan: the first user, the owner, is pro; others DEFAULT_PLAN)
+       admin user set-plan --email E --plan free|pro
+       admin user set-password --email E        (the password is read from stdin)
+       admin user list                          (one JSON line per user)
+       admin key create --email E [--label L] [--scopes read,capture,write,webhooks] [--expires-in-days N]
+       admin key revoke --key-id K
+       admin backup --to FILE                   (SQLite, while the server runs; PostgreSQL: pg_dump)
+       admin export --email E [--format json|markdown]
+       admin push keys                          (the VAPID public key for web push)
+       admin migrate
+       admin --help                             (this list)`;

@@ -6,21 +6,9 @@ import { storagePortsFor } from '../storage-ports.js';
 import { backupDatabase } from '../db/backup.js';
 import { openDatabase } from '../open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { COMMANDS, PRINTED, UsageError, type Flags } from './admin-commands.js';
+import { ADMIN_COMMAND_NAMES, ADMIN_USAGE, COMMANDS, PRINTED, UsageError, type Flags } from './admin-commands.js';
 
 type Command = (typeof COMMANDS)[string];
-
-const USAGE = `usage: admin user create --email E [--password-stdin | --password P] [--plan free|pro]
-                                                (no --plan: the first user, the owner, is pro; others DEFAULT_PLAN)
-       admin user set-plan --email E --plan free|pro
-       admin user set-password --email E        (the password is read from stdin)
-       admin user list                          (one JSON line per user)
-       admin key create --email E [--label L] [--scopes read,capture,write,webhooks] [--expires-in-days N]
-       admin key revoke --key-id K
-       admin backup --to FILE                   (SQLite, while the server runs; PostgreSQL: pg_dump)
-       admin export --email E [--format json|markdown]
-       admin push keys                          (the VAPID public key for web push)
-       admin migrate`;
 
 /** The admin CLI: never starts HTTP, prints JSON lines, exits non-zero with one line on stderr. */
 async function main(argv: string[]): Promise<void> {
@@ -38,16 +26,17 @@ async function main(argv: string[]): Promise<void> {
       'expires-in-days': { type: 'string' },
       to: { type: 'string' },
       format: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals.join(' ');
-  if (command === '') throw new UsageError('no command given; run "admin help" for the list');
-  if (command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+  if (command === 'help' || values.help === true) {
+    process.stdout.write(`${ADMIN_USAGE}\n`);
     return;
   }
+  if (command === '') throw new UsageError('no command given; run "admin --help" for the list');
+  if (!ADMIN_COMMAND_NAMES.includes(command)) throw new UsageError(`unknown command "${command}"; run "admin --help" for the list`);
   const run = COMMANDS[command];
-  if (command !== 'migrate' && command !== 'backup' && !run) throw new UsageError(`unknown command "${command}"; run "admin help" for the list`);
 
   loadEnvFile();
   const config = loadConfig();

@@ -11,6 +11,7 @@ import type { Services } from '../../src/container.js';
 import type { DbHandle, DialectName } from '../../src/db/create-db.js';
 import { openDatabase } from '../../src/open-database.js';
 import { migrations } from '../../src/db/migrations/index.js';
+import { ADMIN_COMMAND_NAMES } from '../../src/cli/admin-commands.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, defaultServices } from '../helpers/test-app.js';
 
@@ -307,10 +308,14 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
       }
     });
 
-    it('prints the usage for help', async () => {
-      const result = await cli('help');
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/^usage: admin user create/);
+    it('prints the usage, naming every command, for help, --help and -h, and exits 0', async () => {
+      for (const args of [['help'], ['--help'], ['-h'], ['user', 'create', '--help']]) {
+        const result = await cli(...args);
+        expect(result.code, args.join(' ')).toBe(0);
+        expect(result.stderr).toBe('');
+        expect(result.stdout).toMatch(/^usage: admin user create/);
+        for (const name of ADMIN_COMMAND_NAMES) expect(result.stdout).toContain(`admin ${name === 'help' ? '--help' : name}`);
+      }
     });
   });
 });

@@ -6,7 +6,7 @@ const SHORT_ID_LENGTH = 8;
 export const shortId = (id: string): string => id.replace(/-/g, '').slice(-SHORT_ID_LENGTH);
 
 /** "Sun 22 Nov 17:00" in the user's zone; the year only when it is not this year's. */
-function formatDue(iso: string | null, zone: string, now = new Date()): string {
+export function formatDue(iso: string | null, zone: string, now = new Date()): string {
   if (!iso) return '';
   const at = new Date(iso);
   const year = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric' }).format(d);
@@ -97,7 +97,7 @@ export function itemRows(items: Item[], ctx: RowContext, display: Display = PLAI
   );
 }
 
-/** The long form of `cin show`: label, value lines, then the Markdown body. */
+/** The long form of `cin show`: label, value lines (the repeat and the reminder too), then the Markdown body. */
 export function itemDetails(item: Item, ctx: RowContext, display: Display = PLAIN): string[] {
   const lines: Array<[string, string]> = [
     ['id', item.id],
@@ -106,6 +106,9 @@ export function itemDetails(item: Item, ctx: RowContext, display: Display = PLAI
     ['status', item.status],
   ];
   if (item.due_at) lines.push(['due', `${formatDue(item.due_at, ctx.zone)} (${ctx.zone})`]);
+  if (item.recurrence)
+    lines.push(['repeats', `${item.recurrence.rule} (${item.recurrence.from === 'completion' ? 'from each completion' : 'from the due date'})`]);
+  if (item.remind_at) lines.push(['reminder', `${formatDue(item.remind_at, ctx.zone)} (${ctx.zone})`]);
   if (item.parent_id) lines.push(['parent', shortId(item.parent_id)]);
   if (item.tags.length > 0) lines.push(['tags', item.tags.join(', ')]);
   lines.push(['created', formatDue(item.created_at, ctx.zone)], ['updated', formatDue(item.updated_at, ctx.zone)]);

@@ -3,6 +3,7 @@ import { captureOrWarn, learnQuickAddProject, placeUnderParent, nameFiledProject
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
 import { rowContext } from '../resolve.js';
+import { unknownProjectNotes } from '../unknown-projects.js';
 import { quickAddLines } from './quick-add-preview.js';
 
 export const add: Command = {
@@ -16,7 +17,9 @@ unless --project NAME, which needs read, or --tag, which needs write: those are 
 
 Quick add reads the first line: #Project (an existing one; #"Two words"), @tag, dates and times
 ("tomorrow 5pm", "fri eod") and repeats ("every monday 9am", "every! 2 weeks"), each cut from the
-title. Flags given explicitly win over what the text says.
+title. Flags given explicitly win over what the text says. A #Name no project has stays in the
+title (quick add makes no project), and a note on stderr names the command that makes it
+(cin projects add Name); tags are made as they are used.
 
   --raw             store the text as typed (no quick add)
   --dry-run         print what quick add understands (each span, then the fields) and store nothing
@@ -62,14 +65,17 @@ Examples:
       const parsed = await inbox.items.parse(text);
       if (ctx.json) ctx.printJson(parsed);
       else for (const line of quickAddLines(parsed, await rowContext(inbox))) ctx.print(line);
+      for (const line of unknownProjectNotes(parsed)) ctx.note(line);
       return 0;
     }
     const due = ctx.string('due');
     const tags = ctx.strings('tag');
     // Tags go in with the capture (capture scope); a project name needs read, checked before capturing.
     const plan = await planCapture(ctx, inbox, { project: ctx.string('project'), tags: [], ...(parentGiven !== undefined ? { parent: parentGiven } : {}) });
-    // Quick add may file it by #Name: /parse (capture scope, stores nothing) says which, for the printed row.
-    if (!ctx.flag('raw') && plan.projectId === undefined && !ctx.json) learnQuickAddProject(plan, await inbox.items.parse(text));
+    // Quick add may file it by #Name: /parse (capture scope, stores nothing) says which, for the
+    // printed row, and which #Name it could not file under, for a note on stderr.
+    const parsed = ctx.flag('raw') ? undefined : await inbox.items.parse(text);
+    if (parsed && plan.projectId === undefined && !ctx.json) learnQuickAddProject(plan, parsed);
     const input: CaptureInput = {
       text,
       ...(ctx.flag('raw') ? {} : { parse: true }),
@@ -87,6 +93,7 @@ Examples:
     const item = plan.parentId === undefined ? captured : await placeUnderParent(inbox, captured, plan.parentId);
     if (!ctx.json) await nameFiledProject(inbox, item, plan);
     printCaptured(ctx, item, plan);
+    if (parsed) for (const line of unknownProjectNotes(parsed)) ctx.note(line);
     // Why the organizer filed it (or left it): a wrong filing is understandable, and moving it teaches.
     if (!ctx.json && item.ai?.reason) ctx.print(`${'why'.padEnd(8)}  ${item.ai.reason}`);
     return 0;

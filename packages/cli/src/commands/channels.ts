@@ -1,5 +1,13 @@
 import { UsageError, type Command } from '../command.js';
 
+/** An empty list says so, and how to fill it: without a channel, reminders reach nobody. */
+const NO_CHANNELS = [
+  'No notification channels yet: reminders reach you only through one. Add one with',
+  '  cin channels add ntfy https://ntfy.sh/YOUR-SECRET-TOPIC',
+  '  cin channels add email you@example.com',
+  "or turn on web push on the web app's Account › Notifications page.",
+];
+
 export const channels: Command = {
   name: 'channels',
   summary: 'notification channels for reminders',
@@ -23,6 +31,7 @@ Example:
     if (action === undefined || action === 'ls') {
       const list = await inbox.channels.list();
       if (ctx.json) ctx.printJson(list);
+      else if (list.length === 0) for (const line of NO_CHANNELS) ctx.print(line);
       else for (const c of list) ctx.print(`${c.id}  ${c.kind.padEnd(7)}  ${c.url ?? c.address ?? ''}`);
       return 0;
     }

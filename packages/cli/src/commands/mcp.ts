@@ -12,8 +12,9 @@ Tools: capture, parse_text, search, list_items, get_item, list_subtasks, update_
 snooze_item, complete_item, archive_item, delete_item, organize_item, list_projects,
 create_project, get_current_time. The key's scopes decide which of them work.
 
-Example (Claude Code):
-  claude mcp add capture-inbox -- npx cin mcp`,
+Example (Claude Code), naming the installed cin by its path (\`command -v cin\`) so nothing is
+fetched from a registry:
+  claude mcp add capture-inbox -- "$(command -v cin)" mcp`,
   options: {},
   async run(ctx) {
     if (ctx.positionals.length > 0) throw new UsageError('cin mcp takes no arguments');

@@ -8,7 +8,8 @@ export const show: Command = {
   name: 'show',
   summary: 'one item in full, with its subtasks',
   usage: 'cin show ID',
-  manual: `Prints the item: title, id, project, type, status, due date in your time zone, tags, its
+  manual: `Prints the item: title, id, project, type, status, due date in your time zone, its repeat
+(the rule, and whether it counts from the due date or from each completion) and reminder, tags, its
 Markdown body, then its subtasks (one row each, as cin ls prints them, in the order the API answers
 them: newest first). With --json, the item as the API answers it plus "subtasks", an array of items.
 

@@ -1,7 +1,7 @@
 import { UsageError, type Command } from '../command.js';
 import { dueAt } from '../due.js';
+import { formatDue, shortId } from '../format.js';
 import { resolveItemId } from '../resolve.js';
-import { printItem } from './item-command.js';
 
 const DURATION = /^(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?)$/i;
 const MINUTES: Record<string, number> = { m: 1, h: 60, d: 1440 };
@@ -11,7 +11,8 @@ export const snooze: Command = {
   summary: 'remind again later',
   usage: 'cin snooze ID DURATION',
   manual: `Sets the item's reminder to later: DURATION is 30m, 2h or 1d from now (at most 7 days), or a
-time in words ("tomorrow 9am") or ISO 8601, read in your time zone by the server.
+time in words ("tomorrow 9am") or ISO 8601, read in your time zone by the server. Prints the new
+reminder in your time zone; the due date does not change.
 
 Example:
   cin snooze 3fa9c2e1 2h`,
@@ -31,7 +32,14 @@ Example:
       input = { until };
     }
     const item = await inbox.reminders.snooze(await resolveItemId(inbox, given!), input);
-    await printItem(ctx, inbox, item, 'snoozed');
+    if (ctx.json) {
+      ctx.printJson(item);
+      return 0;
+    }
+    // What changed is the reminder, so that is what is said (the due date stays as it was).
+    const { timezone } = await inbox.me.get();
+    const reminder = item.remind_at ? `${formatDue(item.remind_at, timezone)} (${timezone})` : 'none';
+    ctx.print(`${'snoozed'.padEnd(8)}  ${shortId(item.id)}  ${item.title ?? '(untitled)'}  reminder ${reminder}`);
     return 0;
   },
 };

@@ -2,9 +2,14 @@ import type { Change } from '@capture-inbox/sdk';
 import type { Command } from '../command.js';
 import { shortId } from '../format.js';
 
-/** `12:04:31 created   1a2b3c4d  Buy milk`: the time, the event, the item's short id and title. */
-function changeLine(change: Change): string {
-  const time = change.created_at.slice(11, 19);
+/**
+ * `12:04:31 created   1a2b3c4d  Buy milk`: the time in the user's zone (as every other cin output
+ * shows times), the event, the item's short id and title.
+ */
+function changeLine(change: Change, zone: string): string {
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(
+    new Date(change.created_at),
+  );
   const event = change.event.replace(/^item\./, '').padEnd(11);
   const { item } = change.data;
   return `${time} ${event} ${shortId(item.id)}  ${item.title}`;
@@ -21,7 +26,7 @@ reconnects on its own and never prints a change twice.
   --cursor CURSOR   start after this change cursor instead of now
   --json            each change as one line of JSON (the object of GET /changes)
 
-Times are UTC. Example:
+Times are in your time zone (cin whoami shows it); --json keeps the API's UTC timestamps. Example:
   cin watch --json | jq -r .data.item.title`,
   options: {
     cursor: { type: 'string' },
@@ -29,10 +34,12 @@ Times are UTC. Example:
   async run(ctx) {
     const inbox = await ctx.client();
     const cursor = ctx.string('cursor');
+    // GET /me needs no scope; the zone is asked once, before the first change arrives.
+    const zone = ctx.json ? 'UTC' : (await inbox.me.get()).timezone;
     try {
       for await (const change of inbox.changes.stream({ signal: ctx.io.signal, ...(cursor ? { cursor } : {}) })) {
         // One line per change, also with --json (a stream has no single document to print).
-        ctx.print(ctx.json ? JSON.stringify(change) : changeLine(change));
+        ctx.print(ctx.json ? JSON.stringify(change) : changeLine(change, zone));
       }
     } catch (error) {
       // Ctrl-C is how watching ends.
