@@ -38,6 +38,19 @@ describe('module rules', () => {
     expect(linesMatching(['modules', 'web', 'plugins', 'cli', 'cluster'], branch, allowed)).toEqual([]);
   });
 
+  it('picks the dialect of a database URL only in storage-ports.ts (and the database layer that opens it)', () => {
+    // open-database.ts picked the live wake-ups itself, a second place that chose (issue 46).
+    const picks = /\bdialectOf\(/;
+    const allowed = (file: string) => file === 'storage-ports.ts' || file.startsWith('db/') || file.startsWith('db\\');
+    expect(linesMatching(['.'], picks, allowed)).toEqual([]);
+  });
+
+  it('keeps the live module’s SQL in its repositories', () => {
+    // stream-registry.ts held its queries itself (issue 46); the wake-up ports run no Kysely query.
+    const query = /\b(selectFrom|insertInto|updateTable|deleteFrom)\(/;
+    expect(linesMatching(['modules/live'], query, (file) => file.endsWith('.repository.ts'))).toEqual([]);
+  });
+
   it('writes outbox_events only in the events module', () => {
     const write = /(insertInto|updateTable|deleteFrom)\(\s*'outbox_events/;
     expect(linesMatching(['modules', 'web', 'plugins', 'cli', 'cluster'], write, (file) => file.startsWith('modules/events/'))).toEqual([]);

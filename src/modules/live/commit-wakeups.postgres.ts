@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { listenerSet, parseWakeup, type Wakeup, type WakeupSource } from './wakeups.js';
+import { listenerSet, parseWakeup, type CommitWakeups, type Wakeup, type WakeupSource } from './wakeups.js';
 
 /*
  * PostgreSQL: every process's commits, heard through LISTEN cin_changes (the triggers of the
@@ -35,7 +35,13 @@ const pgClient = async (url: string): Promise<ListenClient> => {
   return new pg.Client({ connectionString: url });
 };
 
-export function postgresCommitWakeups(options: PostgresWakeupOptions): WakeupSource {
+/** The port's PostgreSQL side: the database tells every process, so no hook runs at commit. */
+export function postgresCommitWakeups(options: PostgresWakeupOptions): CommitWakeups {
+  return { source: listenForCommits(options) };
+}
+
+/** The LISTEN connection, opened for the first subscriber and closed after the last. */
+function listenForCommits(options: PostgresWakeupOptions): WakeupSource {
   const listeners = listenerSet();
   const newClient = options.newClient ?? pgClient;
   let client: ListenClient | undefined;

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { listenerSet, type Wakeup, type WakeupSource } from './wakeups.js';
+import { listenerSet, type CommitWakeups, type Wakeup } from './wakeups.js';
 
 /*
  * SQLite: the wake-ups of this process's own commits. TEMP triggers on the writer connection (they
@@ -25,11 +25,8 @@ const TRIGGERS = [
      begin select ${FUNCTION}('k:' || old.id); end`,
 ];
 
-export interface SqliteCommitWakeups {
-  source: WakeupSource;
-  /** For openDatabase's sqliteBeforeCommit: made once per writer connection, run before each commit. */
-  beforeCommit(writer: SQLite.Database): () => void;
-}
+/** The port's SQLite side: a source, and the hook that hands each commit's ids to it. */
+export type SqliteCommitWakeups = Required<CommitWakeups>;
 
 export function sqliteCommitWakeups(): SqliteCommitWakeups {
   const listeners = listenerSet();

@@ -3,6 +3,7 @@ import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
+import { countOpenStreams, deleteProcess, deleteProcessesSeenBefore, deleteStream, insertStream, markProcessSeen } from './stream-registry.repository.js';
 
 /*
  * The open change streams of every process, in the database, so the contract's "at most 10 open
@@ -43,17 +44,10 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
   /** Marks this process seen; the heartbeat also clears processes gone (an open only needs the mark: the count skips them). */
   async function renew(sweep: boolean): Promise<void> {
     const now = clock.now();
-    await db
-      .insertInto('live_processes')
-      .values({ id: processId, seen_at: toTimestamp(now) })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: toTimestamp(now) }))
-      .execute();
+    await markProcessSeen(db, processId, toTimestamp(now));
     if (!sweep) return;
     // Streams of processes gone without closing them go with their process row (cascade).
-    await db
-      .deleteFrom('live_processes')
-      .where('seen_at', '<', toTimestamp(new Date(now.getTime() - goneAfterMs)))
-      .execute();
+    await deleteProcessesSeenBefore(db, toTimestamp(new Date(now.getTime() - goneAfterMs)));
   }
 
   const beat = () => {
@@ -70,21 +64,11 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
       await renew(false);
       const now = clock.now();
       const id = deps.newId();
-      await db
-        .insertInto('live_streams')
-        .values({ id, user_id: userId, process_id: processId, opened_at: toTimestamp(now) })
-        .execute();
+      await insertStream(db, { id, userId, processId, openedAt: toTimestamp(now) });
       // Counted after this stream's own row is committed: of two opens racing for the last place,
       // the later count sees both, so the cap is never exceeded (both may be refused, rarely).
-      const { count } = await db
-        .selectFrom('live_streams')
-        .innerJoin('live_processes', 'live_processes.id', 'live_streams.process_id')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('live_streams.user_id', '=', userId)
-        .where('live_processes.seen_at', '>=', toTimestamp(new Date(now.getTime() - goneAfterMs)))
-        .executeTakeFirstOrThrow();
-      if (Number(count) > max) {
-        await db.deleteFrom('live_streams').where('id', '=', id).execute();
+      if ((await countOpenStreams(db, userId, toTimestamp(new Date(now.getTime() - goneAfterMs)))) > max) {
+        await deleteStream(db, id);
         return null;
       }
       open.add(id);
@@ -96,20 +80,14 @@ export function createStreamRegistry(deps: { db: Db; clock: Clock; newId: IdGene
     },
     close(streamId) {
       if (!open.delete(streamId)) return;
-      track(
-        db
-          .deleteFrom('live_streams')
-          .where('id', '=', streamId)
-          .execute()
-          .then(() => undefined),
-      );
+      track(deleteStream(db, streamId));
     },
     async closeAll() {
       clearInterval(heartbeat);
       heartbeat = undefined;
       open.clear();
       await Promise.all(pending);
-      await db.deleteFrom('live_processes').where('id', '=', processId).execute();
+      await deleteProcess(db, processId);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 /**
  * What a committed write tells the open change streams (issue 32): "read the feed of this user", or
  * "this key is gone" (revoked or deleted). A wake-up carries no data: the change feed stays the
@@ -53,4 +54,16 @@ export function listenerSet(): { add(listener: WakeupListener): () => void; emit
       return listeners.size;
     },
   };
+}
+
+/**
+ * The live streams' port to the database (decisions/0067): how this process hears of commits, one
+ * implementation per dialect (`commit-wakeups.sqlite.ts`: TEMP triggers on the writer, handed over
+ * at commit; `commit-wakeups.postgres.ts`: LISTEN to the NOTIFY of the live migrations' triggers),
+ * chosen by `src/storage-ports.ts` as the database opens.
+ */
+export interface CommitWakeups {
+  readonly source: WakeupSource;
+  /** SQLite: made once per writer connection, run just before each commit. Absent where the database tells every process (NOTIFY). */
+  readonly beforeCommit?: (writer: SQLite.Database) => () => void;
 }
