@@ -45,6 +45,17 @@ export default defineConfig(
     },
   },
   {
+    // The browser code (decision 0068): a page's globals, or a service worker's, and none of Node's.
+    // Each file is type-checked against its own tsconfig.json there (DOM or WebWorker types).
+    files: ['src/web/client/**'],
+    ignores: ['src/web/client/sw/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['src/web/client/sw/**'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // Migrations run over `Kysely<any>` (STYLE.md, Kysely's migration guide): they must not depend
     // on today's Database interface.
     files: ['src/db/migrations/**'],

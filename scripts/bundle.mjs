@@ -5,6 +5,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
+// tsc has just compiled it (this script runs after tsc): the one definition of how the browser code is built.
+import { buildClient } from '../dist/web/client-build.js';
 
 // Native addons; packages that find files next to their own code at run time; and CommonJS packages
 // the server loads with import() only when needed. Every import of one gets its `default` export
@@ -34,6 +36,22 @@ const requireExternals = {
   },
 };
 
+/*
+ * The browser code (src/web/client), bundled once here. src/web/client-bundle.ts builds it at import
+ * when run from source; in the server bundle, and in the dist/web/client-bundle.js tsc wrote for the
+ * other entry points, that module is replaced by its result, so no build runs in production (where
+ * esbuild, a dev dependency, is not installed) and the server starts no slower (decision 0068).
+ */
+const clientModule = `export const CLIENT = ${JSON.stringify(buildClient('src/web/client'))};\n`;
+const builtClient = {
+  name: 'built-client',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]web[\\/]client-bundle\.ts$/ }, () => ({ contents: clientModule, loader: 'js' }));
+  },
+};
+writeFileSync('dist/web/client-bundle.js', clientModule);
+rmSync('dist/web/client-bundle.js.map', { force: true });
+
 // CommonJS dependencies inside an ES module bundle still expect require, __dirname and __filename.
 const banner = [
   "import { createRequire as __bundleRequire } from 'node:module';",
@@ -59,7 +77,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [requireExternals],
+  plugins: [requireExternals, builtClient],
   banner: { js: banner },
   // Not minified: stack traces keep their names and lines.
   logLevel: 'warning',

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { JS } from './script.js';
+import { CLIENT } from './client-bundle.js';
 
 /*
- * The web app's only static files, kept in code so the build needs no copy step. Their URLs
- * carry a content hash, so browsers may cache them forever and a new release is fetched at once.
+ * The web app's only static files, kept in memory so the build needs no copy step: the stylesheet,
+ * and the page script bundled from src/web/client (client-bundle.ts). Their URLs carry a content
+ * hash, so browsers may cache them forever and a new release is fetched at once.
  */
 
 const CSS = `
@@ -247,5 +248,5 @@ function asset(name: string, ext: string, body: string, type: string): Asset {
 }
 
 export const STYLESHEET = asset('app', 'css', CSS, 'text/css; charset=utf-8');
-export const SCRIPT = asset('app', 'js', JS, 'text/javascript; charset=utf-8');
+export const SCRIPT = asset('app', 'js', CLIENT.app, 'text/javascript; charset=utf-8');
 export const ASSETS: readonly Asset[] = [STYLESHEET, SCRIPT];
