@@ -24,6 +24,8 @@ import { notificationContent, type ReminderItem } from './notification-content.j
 
 const MAX_CHANNELS_PER_USER = 20;
 const VAPID_SETTING = 'vapid_keys';
+/** A test notification has no item: it opens the page its channels are managed on (the web app's). */
+export const TEST_NOTIFICATION_PATH = '/account/notifications';
 
 export interface ChannelView {
   id: string;
@@ -157,6 +159,7 @@ export function createChannelsService(deps: {
         title: 'Test notification from Capture Inbox',
         due_at: null,
         project_id: null,
+        path: TEST_NOTIFICATION_PATH,
       });
       const status = outcome.kind === 'succeeded' ? 'succeeded' : 'failed';
       const lastStatus = outcome.kind === 'interrupted' ? 0 : outcome.status;
