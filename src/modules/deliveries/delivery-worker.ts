@@ -8,10 +8,10 @@ import type { EventsService } from '../events/events.service.js';
 import { attemptDelivery, type ChannelDispatch } from './delivery-attempt.js';
 import { createDeliveryCleanup, failAbandonedSets } from './delivery-cleanup.js';
 import { claimDueDeliveries, countPendingDeliveries, findAttemptContexts, type AttemptContext, type ClaimedDelivery } from './delivery-queue.repository.js';
-import type { DeliveryTransport } from './delivery-transport.js';
+import type { DeliveryTransport } from './transports/delivery-transport.js';
 import { fanOutEvents } from './fan-out.js';
 import { attemptsPerSet } from './retry-policy.js';
-import type { SigningKeyVault } from './signing-keys.js';
+import type { SigningKeyVault } from './target-secrets.js';
 import type { WorkerSettings } from './worker-settings.js';
 
 // Where the durability test (and any caller that sizes leases) has always found it.

@@ -1,7 +1,7 @@
 import type { MailTransport } from './mail-library.js';
-import type { AttemptOutcome, DeliveryTransport } from '../webhooks/delivery-transport.js';
-import type { NotificationContent } from './notification-content.js';
-import type { ChannelKind } from './channels.repository.js';
+import type { AttemptOutcome, DeliveryTransport } from './delivery-transport.js';
+import type { NotificationContent } from '../notification-content.js';
+import type { ChannelKind } from '../channels.repository.js';
 
 /*
  * One send per channel kind. Push and ntfy go through the webhooks' delivery transport, so every

@@ -4,11 +4,11 @@ import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { recordAttemptResult, releaseLease } from './delivery-outcome.repository.js';
 import type { AttemptContext, ClaimedDelivery } from './delivery-queue.repository.js';
-import type { AttemptOutcome, DeliveryTransport } from './delivery-transport.js';
+import type { AttemptOutcome, DeliveryTransport } from './transports/delivery-transport.js';
 import type { WebhookKind } from '../../db/schema.js';
 import { KEY_RETRY_MS } from './retry-policy.js';
-import type { SigningKeyVault } from './signing-keys.js';
-import { deliveryHeaders } from './signing.js';
+import type { SigningKeyVault } from './target-secrets.js';
+import { deliveryHeaders } from './transports/signing.js';
 import { recordWebhookFailure } from './webhooks.repository.js';
 
 export interface AttemptDeps {

@@ -4,12 +4,12 @@ import type { Clock } from '../../lib/clock.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { InstanceService } from '../instance/instance.service.js';
-import type { ChannelAttempt, ChannelDispatch } from '../webhooks/delivery-attempt.js';
-import type { AttemptOutcome } from '../webhooks/delivery-transport.js';
-import type { SigningKeyVault } from '../webhooks/signing-keys.js';
+import type { ChannelAttempt, ChannelDispatch } from './delivery-attempt.js';
+import type { AttemptOutcome } from './transports/delivery-transport.js';
+import type { SigningKeyVault } from './target-secrets.js';
 import type { DeliveryBody } from '../events/events.service.js';
 import { checkChannelInput, type ChannelInput } from './channel-input.js';
-import type { ChannelSenders, VapidKeys } from './channel-senders.js';
+import type { ChannelSenders, VapidKeys } from './transports/channel-senders.js';
 import {
   countChannels,
   deleteChannel,
@@ -85,7 +85,7 @@ export function createChannelsService(deps: {
   const storedVapid = () =>
     (stored ??= deps.instance
       .keepFirst(VAPID_SETTING, async () => {
-        const made = (await import('./push-library.js')).newVapidKeys();
+        const made = (await import('./transports/push-library.js')).newVapidKeys();
         return JSON.stringify({ publicKey: made.publicKey, privateKey: deps.vault.seal('instance', 'vapid', made.privateKey) });
       })
       .then((text) => JSON.parse(text) as { publicKey: string; privateKey: string })
