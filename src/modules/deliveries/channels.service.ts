@@ -3,27 +3,13 @@ import { badRequest, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import type { InstanceService } from '../instance/instance.service.js';
-import type { ChannelAttempt, ChannelDispatch } from './delivery-attempt.js';
-import type { AttemptOutcome } from './transports/delivery-transport.js';
-import type { SigningKeyVault } from './target-secrets.js';
-import type { DeliveryBody } from '../events/events.service.js';
 import { checkChannelInput, type ChannelInput } from './channel-input.js';
-import type { ChannelSenders, VapidKeys } from './transports/channel-senders.js';
-import {
-  countChannels,
-  deleteChannel,
-  findChannelById,
-  findChannels,
-  findNotificationContext,
-  insertChannel,
-  type ChannelKind,
-  type ChannelRow,
-} from './channels.repository.js';
-import { notificationContent, type ReminderItem } from './notification-content.js';
+import { countChannels, deleteChannel, findChannelById, findChannels, insertChannel, type ChannelKind, type ChannelRow } from './channels.repository.js';
+import { channelIsGone, type Notify } from './notifier.js';
+import type { SigningKeyVault } from './target-secrets.js';
+import type { VapidKeyStore } from './vapid-keys.js';
 
 const MAX_CHANNELS_PER_USER = 20;
-const VAPID_SETTING = 'vapid_keys';
 /** A test notification has no item: it opens the page its channels are managed on (the web app's). */
 export const TEST_NOTIFICATION_PATH = '/account/notifications';
 
@@ -48,6 +34,7 @@ export interface TestDelivery {
   created_at: string;
 }
 
+/** Notification channels (webpush, ntfy, email): the deliveries module's targets other than webhooks. */
 export interface ChannelsService {
   list(userId: string): Promise<ChannelView[]>;
   create(userId: string, input: ChannelInput): Promise<ChannelView>;
@@ -56,8 +43,6 @@ export interface ChannelsService {
   test(userId: string, id: string): Promise<TestDelivery>;
   /** The VAPID public key (base64url), made at the server's first start (or first use) and kept. */
   publicKey(): Promise<string>;
-  /** The webhooks worker's way to send a reminder to a channel. */
-  dispatch: ChannelDispatch;
 }
 
 const toView = (row: ChannelRow): ChannelView => ({
@@ -73,51 +58,12 @@ export function createChannelsService(deps: {
   clock: Clock;
   newId: IdGenerator;
   vault: SigningKeyVault;
-  instance: Pick<InstanceService, 'keepFirst'>;
-  senders: (vapid: () => Promise<VapidKeys>) => ChannelSenders;
-  publicUrl: string;
+  vapid: VapidKeyStore;
+  notify: Notify;
   allowPrivateTargets: boolean;
   smtpConfigured: boolean;
 }): ChannelsService {
   const { db } = deps;
-  let stored: Promise<{ publicKey: string; privateKey: string }> | undefined;
-  /** Made by the first process that needs them, kept in instance_settings; the private key sealed under SECRET_KEY. */
-  const storedVapid = () =>
-    (stored ??= deps.instance
-      .keepFirst(VAPID_SETTING, async () => {
-        const made = (await import('./transports/push-library.js')).newVapidKeys();
-        return JSON.stringify({ publicKey: made.publicKey, privateKey: deps.vault.seal('instance', 'vapid', made.privateKey) });
-      })
-      .then((text) => JSON.parse(text) as { publicKey: string; privateKey: string })
-      .catch((error: unknown) => {
-        stored = undefined;
-        throw error;
-      }));
-  /** The pair for sending: only a send opens the private key. */
-  const vapid = async (): Promise<VapidKeys> => {
-    const { publicKey, privateKey } = await storedVapid();
-    return { publicKey, privateKey: deps.vault.open('instance', 'vapid', privateKey) };
-  };
-  const senders = deps.senders(vapid);
-
-  async function sendTo(
-    row: Pick<ChannelRow, 'id' | 'user_id' | 'kind' | 'url' | 'target'>,
-    secrets: string,
-    deliveryId: string,
-    item: ReminderItem,
-    stop?: AbortSignal,
-  ): Promise<AttemptOutcome> {
-    const ctx = await findNotificationContext(db, row.user_id, item.project_id);
-    const content = notificationContent(item, { ...ctx, publicUrl: deps.publicUrl });
-    try {
-      return await senders.send({ kind: row.kind, url: row.url, target: row.target, secrets, deliveryId, content }, stop);
-    } catch (error) {
-      // A subscription web-push cannot encrypt for, or a mailer that cannot start: a failed attempt, not a crash.
-      return { kind: 'failed', status: 0, reason: 'network_error', detail: error instanceof Error ? error.message : String(error) };
-    }
-  }
-
-  const gone = (kind: ChannelKind, status: number) => kind === 'webpush' && (status === 404 || status === 410);
 
   return {
     async list(userId) {
@@ -154,7 +100,8 @@ export function createChannelsService(deps: {
       if (!row) throw notFound('channel');
       const deliveryId = deps.newId();
       const createdAt = toTimestamp(deps.clock.now());
-      const outcome = await sendTo(row, deps.vault.open(userId, row.id, row.signing_key), deliveryId, {
+      const target = { id: row.id, userId, kind: row.kind, url: row.url, target: row.target, secret: deps.vault.open(userId, row.id, row.signing_key) };
+      const outcome = await deps.notify(target, deliveryId, {
         id: deliveryId,
         title: 'Test notification from Capture Inbox',
         due_at: null,
@@ -163,7 +110,7 @@ export function createChannelsService(deps: {
       });
       const status = outcome.kind === 'succeeded' ? 'succeeded' : 'failed';
       const lastStatus = outcome.kind === 'interrupted' ? 0 : outcome.status;
-      if (outcome.kind === 'failed' && gone(row.kind, outcome.status)) await deleteChannel(db, userId, row.id);
+      if (outcome.kind === 'failed' && channelIsGone(row.kind, outcome.status)) await deleteChannel(db, userId, row.id);
       return {
         id: deliveryId,
         item_id: null,
@@ -177,25 +124,6 @@ export function createChannelsService(deps: {
       };
     },
 
-    async publicKey() {
-      return (await storedVapid()).publicKey;
-    },
-
-    dispatch: {
-      async send(attempt: ChannelAttempt, stop: AbortSignal) {
-        const body = JSON.parse(attempt.payload) as DeliveryBody;
-        const { item } = body.data;
-        return sendTo(
-          { id: attempt.channelId, user_id: attempt.userId, kind: attempt.kind, url: attempt.url, target: attempt.target },
-          attempt.secrets,
-          attempt.eventId,
-          { id: item.id, title: item.title, due_at: item.due_at, project_id: item.project_id },
-          stop,
-        );
-      },
-      async afterFailure(attempt, outcome) {
-        if (gone(attempt.kind, outcome.status)) await deleteChannel(db, attempt.userId, attempt.channelId);
-      },
-    },
+    publicKey: () => deps.vapid.publicKey(),
   };
 }
