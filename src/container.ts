@@ -44,14 +44,10 @@ import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
-import { createDeliveryTransport, systemResolver, type Resolver } from './modules/webhooks/delivery-transport.js';
-import { createDeliveryWorker, type DeliveryWorker } from './modules/webhooks/delivery-worker.js';
-import { leaseFor } from './modules/webhooks/retry-policy.js';
-import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './modules/webhooks/worker-settings.js';
-import { createSigningKeyVault } from './modules/webhooks/signing-keys.js';
-import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
-import { createChannelSenders } from './modules/channels/channel-senders.js';
-import { createChannelsService, type ChannelsService } from './modules/channels/channels.service.js';
+import type { ChannelsService } from './modules/deliveries/channels.service.js';
+import { createDeliveries, type DeliveryInjections } from './modules/deliveries/deliveries.js';
+import type { DeliveryWorker } from './modules/deliveries/delivery-worker.js';
+import type { WebhooksService } from './modules/deliveries/webhooks.service.js';
 import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/reminder-scheduler.js';
 import { createRemindersService, type RemindersService } from './modules/reminders/reminders.service.js';
 import { createEmailInService, type EmailInService } from './modules/email-in/email-in.service.js';
@@ -88,6 +84,7 @@ export interface Services {
   /** Server-wide settings the owner changes (sign-up open or closed). */
   instance: InstanceService;
   pairing: PairingService;
+  /** Webhook registration and the delivery log; part of the deliveries module with channels and the worker. */
   webhooks: WebhooksService;
   /** The change feed live (GET /changes/stream): open streams, woken by commits of any process. */
   live: LiveService;
@@ -169,13 +166,8 @@ export type ServiceDb = DbHandle & { wakeups?: WakeupSource };
 /** A database opened without openDatabase hears of no commits: its streams get only what they read when opened. */
 const NO_WAKEUPS: WakeupSource = { crossProcess: true, subscribe: () => () => undefined, close: async () => undefined };
 
-export interface WebhookInjections {
-  /** Host name resolution for deliveries; tests inject one so no real DNS is ever asked. */
-  resolver?: Resolver;
-  /** Extra trusted CA certificates (PEM) for receivers. */
-  ca?: string[];
-  worker?: Partial<WorkerSettings>;
-}
+/** The deliveries module's injections (DNS, CAs, worker pace), under the name callers know. */
+export type WebhookInjections = DeliveryInjections;
 
 /** Wires every service once. No HTTP here: the server, the CLI and tests all build from this. */
 export function createServices({ db: handle, ports, config, inject = {} }: ServiceInputs): Services {
@@ -242,46 +234,18 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     importer: createImportService({ db, items, projects, tags, search, recurrence }),
   });
 
-  const hooks = inject.webhooks ?? {};
-  const delivery = config.webhooks;
-  const vault = createSigningKeyVault(config.secretKey);
-  const webhooks = createWebhooksService({ ...base, dialect, events, vault, allowPrivateTargets: delivery.allowPrivateTargets });
-  const transport = createDeliveryTransport({
-    resolver: hooks.resolver ?? systemResolver,
-    allowPrivateTargets: delivery.allowPrivateTargets,
-    timeoutMs: delivery.timeoutMs,
-    ...(hooks.ca ? { ca: hooks.ca } : {}),
-  });
-  // Channels are built after the worker (they share its transport); the worker asks for them at send time.
-  const late: { channels?: ChannelsService['dispatch'] } = {};
-  const webhookWorker = createDeliveryWorker({
+  // Webhooks, notification channels and their worker: one module, built whole (decision 0066).
+  const deliveries = createDeliveries({
     ...base,
     dialect,
     logger,
     events,
-    vault,
-    transport,
-    settings: { ...DEFAULT_WORKER_SETTINGS, retryDelaysMs: delivery.retryDelaysMs, leaseMs: leaseFor(delivery.timeoutMs), ...hooks.worker },
-    onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
-    channels: () => late.channels,
-  });
-  const publicUrl = config.publicUrl;
-  const channels = createChannelsService({
-    ...base,
-    vault,
     instance,
-    publicUrl,
-    allowPrivateTargets: delivery.allowPrivateTargets,
-    smtpConfigured: Boolean(config.mail.smtpUrl),
-    senders: (vapid) =>
-      createChannelSenders({
-        transport,
-        vapid,
-        vapidSubject: publicUrl.startsWith('https://') ? publicUrl : `mailto:inbox@${new URL(publicUrl).hostname}`,
-        smtpUrl: config.mail.smtpUrl,
-        smtpFrom: config.mail.from,
-      }),
+    config,
+    ...(inject.webhooks ? { inject: inject.webhooks } : {}),
+    onAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
   });
+  const { webhooks, channels, worker: webhookWorker } = deliveries;
   const reminders = createRemindersService({ db, clock, items });
   const reminderScheduler = createReminderScheduler({
     ...base,
@@ -291,7 +255,6 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     onFired: () => webhookWorker.wake(),
     pollMs: inject.reminderPollMs ?? 1000,
   });
-  late.channels = channels.dispatch;
   const liveOptions: LiveOptions = { ...DEFAULT_LIVE, ...inject.live };
   const live = createLiveService({
     events,
@@ -360,8 +323,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
       await reminderScheduler.stop();
       live.endAll();
       await live.close();
-      await webhookWorker.stop();
-      await transport.close();
+      await deliveries.close();
       await limits.close();
     },
   };

@@ -13,7 +13,7 @@ import { QuickAddSchema } from '../modules/quick-add/quick-add.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
 import { ExportDocumentSchema, ImportResultSchema } from '../modules/transfer/transfer.schemas.js';
 import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
-import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSchema, WebhookSchema } from '../modules/webhooks/webhooks.schemas.js';
+import { CreatedWebhookSchema, DeliveryPageSchema, DeliverySchema, WebhookListSchema, WebhookSchema } from '../modules/deliveries/webhooks.schemas.js';
 
 /** Schemas referenced by `$ref`; each becomes a named component of the OpenAPI document. */
 const SHARED_SCHEMAS: TSchema[] = [

@@ -158,6 +158,12 @@ describe.each(DIALECTS)('reminders (%s)', (dialect) => {
     const tested = ok(await a.c.post(`channels/${ntfy.id}/test`));
     expect(tested).toMatchObject({ channel_id: ntfy.id, kind: 'ntfy', status: 'succeeded', last_status: 201 });
     expect(receiver.to('/test-topic')).toHaveLength(1);
+    // Its link opens a page that exists (the notifications settings; signed out, the sign-in first), not an item's 404.
+    const click = String(receiver.to('/test-topic')[0]!.headers.click);
+    expect(click).toBe(`${PUBLIC_URL}/account/notifications`);
+    const opened = await t.app.inject({ url: new URL(click).pathname });
+    expect(opened.statusCode).not.toBe(404);
+    expect([200, 303]).toContain(opened.statusCode);
     const now = t.clock.now().getTime();
     await capture(a.c, 'ping', { remind_at: new Date(now + 1000).toISOString() });
     t.clock.advance(1000);

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/open-database.js';
-import { leaseFor } from '../../src/modules/webhooks/delivery-worker.js';
+import { leaseFor } from '../../src/modules/deliveries/delivery-worker.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
 import { actor, capture } from '../helpers/items.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSigningKeyVault } from '../../src/modules/webhooks/signing-keys.js';
+import { createSigningKeyVault } from '../../src/modules/deliveries/target-secrets.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { UNKNOWN_ID, UTC_MS, UUID, actor, expectError, ok, type Actor } from '../helpers/items.js';

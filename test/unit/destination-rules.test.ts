@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, classifyAddress } from '../../src/modules/webhooks/destination-rules.js';
+import { checkWebhookUrl, classifyAddress } from '../../src/modules/deliveries/transports/destination-rules.js';
 
 const strict = { allowPrivateTargets: false };
 const lenient = { allowPrivateTargets: true };

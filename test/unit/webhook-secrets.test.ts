@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/lib/secret-box.js';
 import { loadOrCreateSecretKeyFile, parseSecretKey } from '../../src/lib/secret-key.js';
-import { deliveryHeaders, newWebhookSecret, signingKeyOf } from '../../src/modules/webhooks/signing.js';
+import { deliveryHeaders, newWebhookSecret, signingKeyOf } from '../../src/modules/deliveries/transports/signing.js';
 import type { ReceivedRequest } from '../helpers/https-receiver.js';
 import { serviceSignatureValid, verifyStandardWebhook } from '../helpers/webhook-signatures.js';
 

@@ -1,5 +1,5 @@
 import type { SessionUser } from '../../modules/accounts/accounts.service.js';
-import type { ChannelView } from '../../modules/channels/channels.service.js';
+import type { ChannelView } from '../../modules/deliveries/channels.service.js';
 import { formatMoment, type DateContext } from '../dates.js';
 import { sentence } from '../format.js';
 import { html, type SafeHtml } from '../html.js';

@@ -5,13 +5,14 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService } from '../events/events.service.js';
-import { attemptDelivery, type ChannelDispatch } from './delivery-attempt.js';
+import { attemptDelivery } from './delivery-attempt.js';
 import { createDeliveryCleanup, failAbandonedSets } from './delivery-cleanup.js';
 import { claimDueDeliveries, countPendingDeliveries, findAttemptContexts, type AttemptContext, type ClaimedDelivery } from './delivery-queue.repository.js';
-import type { DeliveryTransport } from './delivery-transport.js';
+import type { Notify } from './notifier.js';
 import { fanOutEvents } from './fan-out.js';
 import { attemptsPerSet } from './retry-policy.js';
-import type { SigningKeyVault } from './signing-keys.js';
+import type { SigningKeyVault } from './target-secrets.js';
+import type { TargetTransports } from './transports/target-transport.js';
 import type { WorkerSettings } from './worker-settings.js';
 
 // Where the durability test (and any caller that sizes leases) has always found it.
@@ -56,12 +57,11 @@ export interface DeliveryWorkerDeps {
   logger: Logger;
   events: EventsService;
   vault: SigningKeyVault;
-  transport: DeliveryTransport;
+  transports: TargetTransports;
+  notify: Notify;
   settings: WorkerSettings;
   /** Told the outcome of every finished attempt (the metrics' counter). */
   onAttempt?: (outcome: 'succeeded' | 'failed' | 'interrupted') => void;
-  /** Notification channels' sends (decision 0041); set once the channels module exists. */
-  channels?: () => ChannelDispatch | undefined;
 }
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
@@ -74,12 +74,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     clock,
     log,
     vault: deps.vault,
-    transport: deps.transport,
+    transports: deps.transports,
+    notify: deps.notify,
     retryDelaysMs: settings.retryDelaysMs,
     ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
-    get channels() {
-      return deps.channels?.();
-    },
   };
   const cleanup = createDeliveryCleanup({
     db,

@@ -11,6 +11,8 @@ export interface NotificationContent {
 
 export interface ReminderItem {
   id: string;
+  /** Where the notification opens, under PUBLIC_URL; by default the item's page. */
+  path?: string;
   title: string | null;
   due_at: string | null;
   project_id: string | null;
@@ -26,7 +28,7 @@ export function notificationContent(item: ReminderItem, ctx: { timezone: string;
     title,
     due,
     project: ctx.project,
-    link: `${ctx.publicUrl}/items/${item.id}`,
+    link: `${ctx.publicUrl}${item.path ?? `/items/${item.id}`}`,
     line: [due, ctx.project].filter((p): p is string => p !== null).join(' · ') || 'Reminder',
   };
 }

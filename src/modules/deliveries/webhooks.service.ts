@@ -6,9 +6,9 @@ import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService, ItemEventName } from '../events/events.service.js';
 import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
-import { checkWebhookUrl, DestinationRuleError } from './destination-rules.js';
-import type { SigningKeyVault } from './signing-keys.js';
-import { newWebhookSecret, signingKeyOf } from './signing.js';
+import { checkWebhookUrl, DestinationRuleError } from './transports/destination-rules.js';
+import type { SigningKeyVault } from './target-secrets.js';
+import { newWebhookSecret, signingKeyOf } from './transports/signing.js';
 import { countWebhooks, deleteWebhookById, findWebhooks, insertWebhook, lockUserRow, type WebhookRow } from './webhooks.repository.js';
 import { MAX_WEBHOOKS_PER_USER, type CreateWebhookBody, type WebhookView } from './webhooks.schemas.js';
 

@@ -1,11 +1,12 @@
-import type { Executor, WebhookKind, WebhooksTable } from '../../db/schema.js';
+import type { Executor, WebhooksTable } from '../../db/schema.js';
+import type { ChannelKind } from './transports/target-transport.js';
 
 /*
- * Notification channels are rows of `webhooks` whose kind is not `webhook` (decision 0041): the
- * webhooks' fan-out, leases, attempts and delivery log carry them. Every query here keeps to them.
+ * Notification channels are rows of `webhooks` whose kind is not `webhook` (decisions 0041, 0066):
+ * the deliveries' fan-out, leases, attempts and log carry them. Every query here keeps to them.
  */
 
-export type ChannelKind = Exclude<WebhookKind, 'webhook'>;
+export type { ChannelKind };
 export type ChannelRow = Pick<WebhooksTable, 'id' | 'user_id' | 'url' | 'target' | 'signing_key' | 'created_at'> & { kind: ChannelKind };
 
 const COLUMNS = ['id', 'user_id', 'kind', 'url', 'target', 'signing_key', 'created_at'] as const;

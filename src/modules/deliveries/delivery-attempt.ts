@@ -4,11 +4,14 @@ import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { recordAttemptResult, releaseLease } from './delivery-outcome.repository.js';
 import type { AttemptContext, ClaimedDelivery } from './delivery-queue.repository.js';
-import type { AttemptOutcome, DeliveryTransport } from './delivery-transport.js';
-import type { WebhookKind } from '../../db/schema.js';
+import type { AttemptOutcome } from './transports/delivery-transport.js';
+import type { DeliveryBody } from '../events/events.service.js';
+import { deleteChannel } from './channels.repository.js';
+import type { ReminderItem } from './notification-content.js';
+import { channelIsGone, type Notify } from './notifier.js';
+import type { TargetTransports } from './transports/target-transport.js';
 import { KEY_RETRY_MS } from './retry-policy.js';
-import type { SigningKeyVault } from './signing-keys.js';
-import { deliveryHeaders } from './signing.js';
+import type { SigningKeyVault } from './target-secrets.js';
 import { recordWebhookFailure } from './webhooks.repository.js';
 
 export interface AttemptDeps {
@@ -16,31 +19,12 @@ export interface AttemptDeps {
   clock: Clock;
   log: Logger;
   vault: SigningKeyVault;
-  transport: DeliveryTransport;
+  /** One per kind of target; a channel's goes through `notify`, which makes the notification first. */
+  transports: TargetTransports;
+  notify: Notify;
   retryDelaysMs: readonly number[];
   /** Told the outcome of every finished attempt (the metrics' counter). */
   onAttempt?: (outcome: 'succeeded' | 'failed' | 'interrupted') => void;
-  /** Sends to notification channels (rows of kind other than `webhook`); without it they wait. */
-  channels?: ChannelDispatch;
-}
-
-/** What the webhook machinery asks of the channels module: one send, and what to do when a channel is gone for good. */
-export interface ChannelDispatch {
-  send(attempt: ChannelAttempt, stop: AbortSignal): Promise<AttemptOutcome>;
-  /** After a recorded failure: a push service's 404/410 means the subscription is gone; the channel is deleted. */
-  afterFailure(attempt: ChannelAttempt, outcome: Extract<AttemptOutcome, { kind: 'failed' }>): Promise<void>;
-}
-
-export interface ChannelAttempt {
-  userId: string;
-  channelId: string;
-  kind: Exclude<WebhookKind, 'webhook'>;
-  url: string;
-  target: string | null;
-  /** The channel's secrets, opened (JSON). */
-  secrets: string;
-  eventId: string;
-  payload: string;
 }
 
 /**
@@ -68,34 +52,11 @@ export async function attemptDelivery(
     await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS), false);
     return;
   }
-  let channel: ChannelAttempt | undefined;
-  let outcome: AttemptOutcome;
-  if (ctx.kind === 'webhook') {
-    const headers = deliveryHeaders({
-      signingKey,
-      eventId: claim.event_id,
-      eventName: ctx.event,
-      body: ctx.payload,
-      timestamp: Math.floor(clock.now().getTime() / 1000),
-    });
-    outcome = await deps.transport.send({ url: ctx.url, headers, body: ctx.payload }, stop);
-  } else {
-    if (!deps.channels) {
-      await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS), false);
-      return;
-    }
-    channel = {
-      userId: claim.user_id,
-      channelId: claim.webhook_id,
-      kind: ctx.kind,
-      url: ctx.url,
-      target: ctx.target,
-      secrets: signingKey,
-      eventId: claim.event_id,
-      payload: ctx.payload,
-    };
-    outcome = await deps.channels.send(channel, stop);
-  }
+  const target = { id: claim.webhook_id, userId: claim.user_id, url: ctx.url, target: ctx.target, secret: signingKey };
+  const outcome: AttemptOutcome =
+    ctx.kind === 'webhook'
+      ? await deps.transports.webhook.send({ ...target, kind: 'webhook' }, { eventId: claim.event_id, event: ctx.event, payload: ctx.payload }, stop)
+      : await deps.notify({ ...target, kind: ctx.kind }, claim.event_id, reminderItemOf(ctx.payload), stop);
   deps.onAttempt?.(outcome.kind);
   if (outcome.kind === 'interrupted') {
     // The POST may have reached the receiver: the attempt stays counted.
@@ -119,9 +80,15 @@ export async function attemptDelivery(
     }
     return recorded;
   });
-  if (channel && outcome.kind === 'failed' && deps.channels) await deps.channels.afterFailure(channel, outcome);
+  if (ctx.kind !== 'webhook' && outcome.kind === 'failed' && channelIsGone(ctx.kind, outcome.status)) await deleteChannel(db, claim.user_id, claim.webhook_id);
   const origin = ctx.kind === 'email' ? 'smtp' : new URL(ctx.url).origin; // never the path or query: they may carry the receiver's own secrets
   if (outcome.kind === 'succeeded') log.debug({ ...fields, status: outcome.status, origin }, 'webhook delivered');
   else if (!result) log.warn({ ...fields, origin }, 'webhook attempt finished after its lease was lost; result dropped');
   else log.info({ ...fields, status: outcome.status, reason, detail: outcome.detail, origin, next: result.status }, 'webhook attempt failed');
+}
+
+/** A channel is sent the reminder's item: never its notes. */
+function reminderItemOf(payload: string): ReminderItem {
+  const { item } = (JSON.parse(payload) as DeliveryBody).data;
+  return { id: item.id, title: item.title, due_at: item.due_at, project_id: item.project_id };
 }

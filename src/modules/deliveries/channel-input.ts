@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js';
-import { checkWebhookUrl, DestinationRuleError } from '../webhooks/destination-rules.js';
+import { checkWebhookUrl, DestinationRuleError } from './transports/destination-rules.js';
 import type { ChannelKind } from './channels.repository.js';
 
 /** A create request as the route's schema lets it through; the rules of each kind are checked here. */
