@@ -1,4 +1,4 @@
-import { compareDays, instantOf, wallTimeAt, type WallTime } from '../modules/organizer/local/zoned-time.js';
+import { compareDays, instantOf, wallTimeAt, type WallTime } from '../lib/dates/zoned-time.js';
 
 /** How the pages show dates: in the user's zone, formatted in the browser's locale. */
 export interface DateContext {

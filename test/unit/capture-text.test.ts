@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCapturedText } from '../../src/modules/items/capture-text.js';
+import { splitCapturedText } from '../../src/lib/capture-text.js';
 
 describe('splitCapturedText', () => {
   it('takes the first non-empty line as title and the trimmed rest as content', () => {

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvalSet, type Profile } from '../../src/modules/organizer/evaluation.js';
 import { ROUTING_PARAMS } from '../../src/modules/organizer/learning/params.js';
-import { findDueDate } from '../../src/modules/organizer/local/due-date.js';
+import { findDueDate } from '../../src/lib/dates/due-date.js';
 import { localEngine } from '../../src/modules/organizer/local/local-engine.js';
-import { instantOf, offsetMinutesAt } from '../../src/modules/organizer/local/zoned-time.js';
+import { instantOf, offsetMinutesAt } from '../../src/lib/dates/zoned-time.js';
 
 // Wednesday 2026-11-18, 14:30 in New York (UTC-5).
 const NOW = new Date('2026-11-18T19:30:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ftsMatch, searchWords, tsQuery } from '../../src/modules/search/search-words.js';
-import { MAX_SEGMENTED, searchText, spaceWords } from '../../src/modules/search/word-breaks.js';
+import { MAX_SEGMENTED, searchText, spaceWords } from '../../src/lib/word-breaks.js';
 
 describe('search word breaks', () => {
   it('leaves text without an unspaced script alone: no search_text', () => {

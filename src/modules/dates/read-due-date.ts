@@ -11,7 +11,7 @@ export const DATE_TEXT_MAX = 200;
  * first use, like the organizer's local engine (chrono-node weighs on start-up).
  */
 export async function readDueDate(clock: Clock, text: string, zone: string): Promise<{ text: string; due_at: string }> {
-  const { findDueDate } = await import('../organizer/local/due-date.js');
+  const { findDueDate } = await import('../../lib/dates/due-date.js');
   const finding = findDueDate(text, clock.now(), zone);
   if (!finding.dueAt) {
     const why = finding.aboutPast ? 'it names a time in the past' : 'it names no date or time';

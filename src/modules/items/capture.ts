@@ -11,7 +11,7 @@ import type { QuickAddService } from '../quick-add/quick-add.service.js';
 import { checkRecurrence, defaultRemindAt, type RecurrenceService } from '../recurrence/recurrence.service.js';
 import { normalizeTagNames } from '../tags/tags.service.js';
 import type { AuthUser } from '../users/auth-user.js';
-import { splitCapturedText } from './capture-text.js';
+import { splitCapturedText } from '../../lib/capture-text.js';
 import type { ItemLoader } from './item-loader.js';
 import type { ItemStore } from './item-store.js';
 import type { ItemView } from './item-view.js';

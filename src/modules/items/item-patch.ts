@@ -5,7 +5,7 @@ import { badRequest } from '../../errors.js';
 import { checkRecurrence } from '../recurrence/recurrence.service.js';
 import type { ItemRow, Recurrence } from './item-view.js';
 import type { ItemPatch } from './items.repository.js';
-import { searchText } from '../search/word-breaks.js';
+import { searchText } from '../../lib/word-breaks.js';
 
 export interface PatchInput {
   title?: string | null;

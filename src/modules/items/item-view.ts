@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ItemStatus, ItemType, ItemsTable } from '../../db/schema.js';
+import { compareTagNames } from '../../lib/tag-order.js';
 
 export type ItemRow = Omit<ItemsTable, 'is_completed' | 'search_key' | 'search_text'> & { is_completed: boolean | number };
 
@@ -66,14 +67,6 @@ export interface ItemView {
 export interface Recurrence {
   rule: string;
   from: 'due' | 'completion';
-}
-
-/** Tag order in responses: case-insensitive, with a stable tie-break on the exact spelling. */
-export function compareTagNames(a: string, b: string): number {
-  const la = a.toLowerCase();
-  const lb = b.toLowerCase();
-  if (la !== lb) return la < lb ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function toItemView(row: ItemViewRow, tags: readonly string[]): ItemView {

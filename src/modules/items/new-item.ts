@@ -1,5 +1,5 @@
 import type { ItemType } from '../../db/schema.js';
-import { searchText } from '../search/word-breaks.js';
+import { searchText } from '../../lib/word-breaks.js';
 import { freshState, type ItemState } from './item-state.js';
 import type { NewItemRow } from './items.repository.js';
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Type, type Static } from 'typebox';
 import { createAjv } from '../../lib/ajv.js';
 import { nearestTitles } from './learning/nearest-titles.js';
-import { wallTimeAt, offsetMinutesAt, weekdayOf } from './local/zoned-time.js';
+import { wallTimeAt, offsetMinutesAt, weekdayOf } from '../../lib/dates/zoned-time.js';
 import type { Decided, OrganizeRequest, OrganizerEngine } from './organizer.types.js';
 
 export interface OpenAiEngineOptions {

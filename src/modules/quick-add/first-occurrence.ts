@@ -2,7 +2,7 @@ import rrule from 'rrule';
 
 // rrule is CommonJS: Node's ES loader gives its exports as the default export (dist/cli runs unbundled).
 const { RRule } = rrule;
-import { addDays, instantOf, wallTimeAt, type WallTime } from '../organizer/local/zoned-time.js';
+import { addDays, instantOf, wallTimeAt, type WallTime } from '../../lib/dates/zoned-time.js';
 
 /** A day without a time is due at nine, as the organizer reads it. */
 const DEFAULT_TIME = { hour: 9, minute: 0 };

@@ -1,6 +1,6 @@
 import { toTimestamp } from '../../lib/timestamps.js';
-import { splitCapturedText } from '../items/capture-text.js';
-import { findDueDate } from '../organizer/local/due-date.js';
+import { splitCapturedText } from '../../lib/capture-text.js';
+import { findDueDate } from '../../lib/dates/due-date.js';
 import { firstOccurrence } from './first-occurrence.js';
 import { findRecurrenceWords } from './recurrence-words.js';
 

@@ -47,7 +47,7 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
       if (parsed.spans.length === 0) return input;
       return {
         ...input,
-        // Splits into the same title and body again (capture-text.ts); only understood tokens are gone.
+        // Splits into the same title and body again (lib/capture-text.ts); only understood tokens are gone.
         text: parsed.content_md === null ? parsed.title : `${parsed.title}\n${parsed.content_md}`,
         // Fields the request gives explicitly win.
         ...(input.project_id === undefined && parsed.project_id !== null ? { project_id: parsed.project_id } : {}),

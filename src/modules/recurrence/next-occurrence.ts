@@ -2,7 +2,7 @@ import rrule from 'rrule';
 
 // rrule is CommonJS: Node's ES loader gives its exports as the default export (dist/cli runs unbundled).
 const { RRule } = rrule;
-import { instantOf, wallTimeAt, type WallTime } from '../organizer/local/zoned-time.js';
+import { instantOf, wallTimeAt, type WallTime } from '../../lib/dates/zoned-time.js';
 import type { Recurrence } from '../items/item-view.js';
 
 /** rrule counts in "floating" time: a wall time written as the UTC instant with the same digits (as quick add's first-occurrence.ts). */

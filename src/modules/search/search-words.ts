@@ -1,4 +1,4 @@
-import { spaceWords } from './word-breaks.js';
+import { spaceWords } from '../../lib/word-breaks.js';
 
 /**
  * The words of a search `q`. A word is a run of letters, combining marks and decimal digits, the

@@ -3,7 +3,7 @@ import { badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import { compareTagNames } from '../items/item-view.js';
+import { compareTagNames } from '../../lib/tag-order.js';
 import { findTagNamesForItems, findTagsByKeys, insertTagsIgnoringExisting, listTagsWithCounts, replaceItemTags } from './tags.repository.js';
 
 const MAX_TAGS_PER_ITEM = 20;

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { v5 as uuidv5 } from 'uuid';
 import { badRequest } from '../../errors.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import { findDueDate } from '../organizer/local/due-date.js';
+import { findDueDate } from '../../lib/dates/due-date.js';
 import { firstOccurrence } from '../quick-add/first-occurrence.js';
 import { findRecurrenceWords } from '../quick-add/recurrence-words.js';
 import { parentsFirst, type ImportPlan, type PlanDrop, type PlannedItem, type PlannedProject, type PlanSkip } from './import-plan.js';

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { splitCapturedText } from '../../modules/items/capture-text.js';
+import { splitCapturedText } from '../../lib/capture-text.js';
 import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemPrecondition as Precondition } from '../../modules/items/item-etag.js';

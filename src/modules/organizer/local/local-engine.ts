@@ -1,7 +1,7 @@
 import { toTimestamp } from '../../../lib/timestamps.js';
 import type { Decided, OrganizeRequest, OrganizerEngine } from '../organizer.types.js';
 import { classifyType } from './classify-type.js';
-import { findDueDate } from './due-date.js';
+import { findDueDate } from '../../../lib/dates/due-date.js';
 import { loadWordVectors, type WordVectors } from '../learning/word-vectors.js';
 import { routeProject, routingText } from './route-project.js';
 import type { MeaningSpace } from '../learning/semantic.js';
