@@ -1,11 +1,14 @@
 import { createRequire } from 'node:module';
 import type { default as MarkdownItConstructor, MarkdownIt } from 'markdown-it';
+import { isAllowedLinkUrl } from '../lib/link-schemes.js';
 
 /*
  * Notes are Markdown written by the user, shown to the same user: still rendered inert, because
  * an item can arrive from an import, an agent with a key or a shared page. Raw HTML is off (it
- * shows as text), markdown-it's link check refuses javascript:, vbscript:, file: and data: URLs,
- * and images are off (the page's CSP would block foreign ones anyway, and they would leak reads).
+ * shows as text), a link is one only when it is http, https, mailto or scheme-less
+ * (lib/link-schemes; markdown-it's own check refused only javascript:, vbscript:, file: and data:),
+ * else it stays text, and images are off (the page's CSP would block foreign ones anyway, and they
+ * would leak reads).
  */
 function createRenderer(): MarkdownIt {
   // Required at the first note shown, not at start: markdown-it, its entities and linkify's patterns
@@ -13,6 +16,7 @@ function createRenderer(): MarkdownIt {
   const Renderer = createRequire(import.meta.url)('markdown-it') as typeof MarkdownItConstructor;
   const md = new Renderer({ html: false, linkify: true, typographer: false, breaks: true });
   md.disable('image');
+  md.validateLink = isAllowedLinkUrl;
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;

@@ -135,6 +135,20 @@ describe.skipIf(lacking(DOVECOT))('email to inbox', () => {
       expect(item.content_md).toBe('The invoice for November.\n\nAttachments (not stored):\n- invoice.pdf (2.9 KB)\n- rows.csv (3 B)');
     });
 
+    it("keeps a forward's matter: no Fwd:/Re: markers in the title, no embedded image, a javascript: link as its text (issue 45)", async () => {
+      const a = await person();
+      const id = await send({
+        to: a.address,
+        subject: 'Fwd: RE: AW: Quarterly report',
+        contentType: 'text/html; charset=utf-8',
+        body: '<p><img src="cid:image001.png@01DA2B3C" alt="logo"><a href="javascript:alert(document.cookie)">Open</a> the <a href="https://example.test/r">report</a></p>',
+      });
+      await landed('Processed', id);
+      const item = await onlyItem(a);
+      expect(item.title).toBe('Quarterly report');
+      expect(item.content_md).toBe('Open the [report](https://example.test/r)');
+    });
+
     it('cuts a quoted reply and its attribution line', async () => {
       const a = await person();
       const id = await send({

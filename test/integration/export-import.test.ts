@@ -168,6 +168,23 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
       expect(await fingerprint(t.services.db)).toEqual(before);
     });
 
+    it('stores a link with a scheme other than http, https or mailto as its text, from our JSON and from Todoist CSV (issue 45)', async () => {
+      const a = await actor(t);
+      const item = await capture(a.c, 'Links');
+      const doc = await exportJson(a);
+      const b = await actor(t);
+      doc.items.find((i: JsonBody) => i.id === item.id).content_md =
+        '[run](javascript:alert(1)) ![p](data:image/png;base64,AA) <vbscript:x> [ok](https://example.org/a) [m](mailto:s@example.org)';
+      ok(await b.c.post('import', doc));
+      expect(ok(await b.c.get(`items/${item.id}`)).content_md).toBe('run p vbscript:x [ok](https://example.org/a) [m](mailto:s@example.org)');
+      const csv = ['TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,DATE', 'task,From Todoist,"[open](file:///etc/passwd) [site](https://example.org)",4,1,', ''].join(
+        '\n',
+      );
+      ok(await b.c.post('import', csv, { 'content-type': 'text/csv' }));
+      const imported = (ok(await b.c.get('items')).items as JsonBody[]).find((i) => i.title === 'From Todoist');
+      expect(imported.content_md).toBe('open [site](https://example.org)');
+    });
+
     it("reads Todoist's CSV: subtasks by INDENT, @labels as tags, sections as projects, notes into the text", async () => {
       const a = await actor(t);
       const res = ok(await a.c.post('import', TODOIST_CSV, { 'content-type': 'text/csv' }));

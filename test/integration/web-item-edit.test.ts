@@ -52,6 +52,15 @@ describe.each(DIALECTS)('web item page (%s)', (dialect) => {
     expect(notes).toContain('<a href="https://example.org/a" rel="noopener noreferrer nofollow" target="_blank">');
   });
 
+  it('GET /inbox/items/:id links only http, https, mailto and relative URLs; any other scheme stays text (issue 45)', async () => {
+    const { id } = await newItem(
+      'Links\n[a](ftp://example.org/f) [b](cid:img@x) <JAVASCRIPT:alert(1)> [c](vbscript:x) [d](mailto:s@example.org) [e](https://example.org/e)',
+    );
+    const notes = /<div class="notes">([\s\S]*?)<\/div>/.exec((await web.get(`/inbox/items/${id}`)).body)![1]!;
+    expect(notes.match(/href="[^"]*"/g)).toEqual(['href="mailto:s@example.org"', 'href="https://example.org/e"']);
+    expect(notes).toContain('[a](ftp://example.org/f)');
+  });
+
   it('renders a huge note without hanging', async () => {
     const { id } = await newItem(`Huge\n${'['.repeat(50_000)}${'*a'.repeat(20_000)}`);
     const started = Date.now();

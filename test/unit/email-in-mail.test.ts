@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressPattern } from '../../src/modules/email-in/address-pattern.js';
 import { cutRepliesAndSignature } from '../../src/modules/email-in/mail-body.js';
-import { clientIdFor, readMail } from '../../src/modules/email-in/mail-message.js';
+import { clientIdFor, readMail, withoutReplyPrefixes } from '../../src/modules/email-in/mail-message.js';
 import { parseImapUrl } from '../../src/modules/email-in/imap-url.js';
 import { rawMail } from '../helpers/mail.js';
 
@@ -37,6 +37,41 @@ describe('email-in mail reading', () => {
     expect(cutRepliesAndSignature('Fine.\n-----Original Message-----\nFrom: x')).toBe('Fine.');
     expect(cutRepliesAndSignature('Body\n--\nSig')).toBe('Body');
     expect(cutRepliesAndSignature('On the list:\n- milk')).toBe('On the list:\n- milk');
+  });
+
+  it.each([
+    ['Fwd: Invoice', 'Invoice'],
+    ['RE: Fw: AW: WG: re: Invoice', 'Invoice'],
+    ['FW:Invoice', 'Invoice'],
+    ['Re[2]: Invoice', 'Invoice'],
+    ['SV: Antw: Invoice', 'Invoice'],
+    ['[Fwd: Invoice #Work]', 'Invoice #Work'],
+    ['Fwd: [Fwd: Re: Invoice]', 'Invoice'],
+    ['Re: [list] Invoice', '[list] Invoice'],
+    ['Fwd:', ''],
+    ['Regarding: the offer', 'Regarding: the offer'],
+    ['Area: 51', 'Area: 51'],
+    ['Rework the plan', 'Rework the plan'],
+  ])('drops reply and forward prefixes: %j is %j', (subject, expected) => {
+    expect(withoutReplyPrefixes(subject)).toBe(expected);
+  });
+
+  it('keeps only http, https and mailto links of an HTML body, and no embedded image (issue 45)', async () => {
+    const mail = await readMail(
+      Buffer.from(
+        rawMail({
+          to: 'a@b.test',
+          subject: 'Fwd: Offer',
+          contentType: 'text/html; charset=utf-8',
+          body: '<p><a href="javascript:alert(1)">Click</a> <a href="https://example.test/o">offer</a> <a href="mailto:s@x.test">Sam</a> <img src="cid:image001.png@01DA" alt="logo"> <img src="data:image/png;base64,AA" alt="pixel"></p>',
+        }),
+      ),
+    );
+    expect(mail.text).toBe('Offer\n\nClick [offer](https://example.test/o) [Sam](mailto:s@x.test)  pixel');
+    const text = await readMail(
+      Buffer.from(rawMail({ to: 'a@b.test', subject: 'x', body: 'See [cid:image001.png@01DA2B3C.4D5E6F70] and [here](vbscript:x)' })),
+    );
+    expect(text.text).toBe('x\n\nSee  and here');
   });
 
   it('reads EMAIL_IN_IMAP_URL', () => {

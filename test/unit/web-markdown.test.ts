@@ -10,6 +10,14 @@ describe('renderMarkdown', () => {
     expect(out).not.toMatch(/href="(javascript|data):/);
   });
 
+  it('renders only http, https, mailto and scheme-less links as links; any other scheme stays text (issue 45)', () => {
+    const out = renderMarkdown(
+      '[a](ftp://example.org) [b](cid:x@y) [c](tel:+1) <JaVaScRiPt:alert(1)> [d](java&#x09;script:alert(1)) [e](vbscript:x) [f](mailto:a@b.test) [g](/items/1) https://example.org/x',
+    );
+    expect(out.match(/href="[^"]*"/g)).toEqual(['href="mailto:a@b.test"', 'href="/items/1"', 'href="https://example.org/x"']);
+    expect(out).toContain('[a](ftp://example.org)');
+  });
+
   it('renders no images (a foreign image would be a read receipt)', () => {
     expect(renderMarkdown('![x](https://tracker.example/p.gif)')).not.toContain('<img');
   });

@@ -1,4 +1,5 @@
 import TurndownService from 'turndown';
+import { unlinkDisallowedMarkdown } from '../../lib/link-schemes.js';
 
 /*
  * A mail's body as an item's notes: the text part, or the HTML part turned into Markdown
@@ -12,6 +13,25 @@ const HTML_TO_MARKDOWN_MAX = 512 * 1024;
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
 // Nothing of these is content a person wrote.
 turndown.remove(['style', 'script', 'head', 'title']);
+/** The part of turndown's DOM node this reads (its type is the DOM's, which the server's types leave out). */
+interface MarkupNode {
+  nodeName: string;
+  getAttribute(name: string): string | null;
+}
+const isEmbeddedImage = (node: MarkupNode): boolean => node.nodeName === 'IMG' && /^\s*cid:/i.test(node.getAttribute('src') ?? '');
+// Images embedded in the mail (cid:) are parts of it, not stored: a link to them could only be broken.
+turndown.addRule('embeddedImages', { filter: (node) => isEmbeddedImage(node as MarkupNode), replacement: () => '' });
+
+/** Outlook's and others' text stand-in for an embedded image: `[cid:image001.png@01DA2B3C.4D5E6F70]`. */
+const CID_PLACEHOLDER = /\[cid:[^\]\s]*\]/gi;
+
+/**
+ * The notes as stored: links the service does not keep (javascript:, data:, cid:, …) become their
+ * text (lib/link-schemes), and text placeholders of embedded images are dropped.
+ */
+export function safeNotes(markdown: string): string {
+  return unlinkDisallowedMarkdown(markdown.replace(CID_PLACEHOLDER, ''));
+}
 
 /** The signature delimiter (RFC 3676 4.3: "-- " on a line of its own; some clients drop the space). */
 const SIGNATURE = /^-- ?$/;

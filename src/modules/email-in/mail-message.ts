@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type EmailAddress, type HeaderValue, type ParsedMail } from 'mailparser';
-import { cutRepliesAndSignature, htmlToMarkdown } from './mail-body.js';
+import { cutRepliesAndSignature, htmlToMarkdown, safeNotes } from './mail-body.js';
 
 /*
  * One mail read into what a capture needs: who it is for (To, Cc, Delivered-To), the capture's
@@ -72,11 +72,28 @@ function asArray<T>(value: T | T[] | undefined): T[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** The subject on one line (folded or with stray newlines), without NULs; a placeholder when there is none. */
+/**
+ * Reply and forward markers, stacked or not, in the forms mail clients write: Re, Fwd, Fw (any case),
+ * German AW and WG, Scandinavian SV, Dutch Antw, with a count (`Re[2]:`), and the old forwarded
+ * form wrapped in brackets (`[Fwd: …]`). The item is the matter, not the mail's history.
+ */
+const REPLY_PREFIXES = /^(?:\s*(?:re|fwd?|aw|wg|sv|antw)\s*(?:\[\d+\])?\s*:)+\s*/i;
+const BRACKETED_FORWARD = /^\[\s*(?:fwd?|re)\s*:\s*(.*)\]$/i;
+
+export function withoutReplyPrefixes(subject: string): string {
+  let rest = subject.trim();
+  // Bounded: each pass removes at least one marker, and nobody wraps a forward more than a few times.
+  for (let pass = 0; pass < 10; pass += 1) {
+    const next = rest.replace(REPLY_PREFIXES, '').replace(BRACKETED_FORWARD, '$1').trim();
+    if (next === rest) break;
+    rest = next;
+  }
+  return rest;
+}
+
+/** The subject on one line (folded or with stray newlines), without NULs or Re:/Fwd: prefixes; a placeholder when there is none. */
 function subjectOf(mail: ParsedMail): string {
-  const subject = clean(mail.subject ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const subject = withoutReplyPrefixes(clean(mail.subject ?? '').replace(/\s+/g, ' '));
   if (subject === '') return NO_SUBJECT;
   const chars = Array.from(subject);
   return chars.length > SUBJECT_MAX ? `${chars.slice(0, SUBJECT_MAX).join('')}…` : subject;
@@ -84,7 +101,7 @@ function subjectOf(mail: ParsedMail): string {
 
 function notesOf(mail: ParsedMail): string {
   const body = typeof mail.text === 'string' && mail.text.trim() !== '' ? mail.text : typeof mail.html === 'string' ? htmlToMarkdown(mail.html) : '';
-  let notes = cutRepliesAndSignature(clean(body));
+  let notes = cutRepliesAndSignature(safeNotes(clean(body)));
   const chars = Array.from(notes);
   if (chars.length > NOTES_MAX) notes = `${chars.slice(0, NOTES_MAX).join('')}\n\n(cut: the message was longer)`;
   const listed = attachmentsOf(mail);

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
+import { unlinkDisallowedMarkdown } from '../../lib/link-schemes.js';
 import type { ImportedItem } from '../items/imported-items.js';
 import type { ItemsService } from '../items/items.service.js';
 import type { NewItemRow } from '../items/items.repository.js';
@@ -25,7 +26,8 @@ function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow
     parent_id: item.parent_id,
     type: item.type,
     title: item.title,
-    content_md: item.content_md,
+    // Notes from another system: a link we do not keep (javascript:, data:, …) is stored as its text.
+    content_md: item.content_md === null ? null : unlinkDisallowedMarkdown(item.content_md),
     due_at: item.due_at,
     recurrence: item.recurrence ?? null,
     remind_at: item.remind_at ?? null,
