@@ -57,6 +57,13 @@ describe('npm start on a production install', () => {
       const signup = await (await fetch(`${baseUrl}/signup`)).text();
       expect(signup).toContain('Capture Inbox</title>');
       expect(signup).toMatch(/ \u00b7 Capture Inbox<\/title>/);
+      // The browser code was bundled at build time (decision 0068): esbuild is not installed here.
+      const script = await fetch(`${baseUrl}${/src="(\/assets\/app\.[0-9a-f]{12}\.js)"/.exec(signup)![1]!}`);
+      expect(script.status).toBe(200);
+      expect(await script.text()).toContain('data-offline-queue');
+      const worker = await fetch(`${baseUrl}/sw.js`);
+      expect(worker.headers.get('cache-control')).toBe('no-cache');
+      expect(await worker.text()).toMatch(/^var CIN_SHELL = \{"cache":"cin-shell-[0-9a-f]{24}"/);
       const logLines = output.split('\n').filter((l) => l.startsWith('{'));
       expect(logLines.length).toBeGreaterThan(0);
       for (const line of logLines) expect(() => JSON.parse(line)).not.toThrow();

@@ -1,7 +1,7 @@
 import { fieldValue } from './http.js';
 
 /** The box's text with the transcription added: alone when the box is empty, else on a new line. */
-export function withTranscript(current: string, transcript: string): string {
+function withTranscript(current: string, transcript: string): string {
   return current.trim() === '' ? transcript : `${current.trimEnd()}\n${transcript}`;
 }
 
