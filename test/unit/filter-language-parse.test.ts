@@ -1,3 +1,4 @@
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FilterError, FilterNode, ParsedFilter } from '../../src/modules/filters/language/ast.js';
 import { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS, parseFilter } from '../../src/modules/filters/language/parse.js';
@@ -192,8 +193,12 @@ describe('parseFilter: errors name the position and what was expected', () => {
     ['!', 1, 'expected a term after !'],
     ['today & !', 9, 'expected a term after !'],
     ['today, overdue', 5, 'a comma does not join terms here'],
-    ['tody', 0, 'unknown word "tody" (to look for it in titles and notes, write search: tody)'],
-    ['today & milk', 8, 'unknown word "milk"'],
+    ['tody', 0, 'unknown word "tody": did you mean today?'],
+    ['Tomorow', 0, 'unknown word "Tomorow": did you mean tomorrow?'],
+    ['overdeu', 0, 'did you mean overdue?'],
+    ['today & todo', 8, 'did you mean todos?'],
+    ['today & milk', 8, 'unknown word "milk" (to look for it in titles and notes, write search: milk)'],
+    [`${'x'.repeat(900)}`, 0, 'write search:'],
     ["today's", 0, 'unknown word'],
     ['todayx', 0, 'unknown word "todayx"'],
     ['p1', 0, 'priorities (p1 to p4)'],
@@ -219,6 +224,25 @@ describe('parseFilter: errors name the position and what was expected', () => {
     const error = failure(query);
     expect(error.message).toContain(message);
     expect(error.position).toBe(position);
+  });
+});
+
+describe('the parser bundles for the browser', () => {
+  it('imports nothing outside its folder (the web filter box uses the same module)', async () => {
+    const { build } = await import('esbuild');
+    const folder = resolve(import.meta.dirname, '../../src/modules/filters/language');
+    const result = await build({
+      entryPoints: [join(folder, 'parse.ts')],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input));
+    expect(inputs.length).toBeGreaterThan(1);
+    expect(inputs.filter((input) => dirname(input) !== folder)).toEqual([]);
   });
 });
 

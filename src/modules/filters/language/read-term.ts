@@ -1,11 +1,12 @@
 import type { DayWord, StateWord, Term, TypeWord } from './ast.js';
 import { ENDS_NAME, type Cursor } from './cursor.js';
+import { closestWord } from './suggest.js';
 
 /** The contract's limits on names: a longer one can never match, so it is an error, not an empty answer. */
-export const PROJECT_NAME_MAX = 100;
-export const TAG_NAME_MAX = 50;
+const PROJECT_NAME_MAX = 100;
+const TAG_NAME_MAX = 50;
 /** `N days` takes 1..MAX_DAYS: ten years is more than any plan, and keeps date arithmetic in range. */
-export const MAX_DAYS = 3650;
+const MAX_DAYS = 3650;
 
 /** A keyword ends where a name would: at a space, an operator, a parenthesis, a comma or `!`. */
 const END = String.raw`(?=$|[\s&|()!,])`;
@@ -59,6 +60,9 @@ const NOT_HERE: readonly [RegExp, string][] = [
   [/^(?:assigned|shared|created|deadline|priority|workspace)/i, 'this inbox has no such field to filter on'],
   [/^\//, 'sections (/name) are not part of this inbox; filter by #project or @tag'],
 ];
+
+/** The keywords a typo is compared with: whole words only, multi-word terms are reached by their first word. */
+const KEYWORDS = [...WORDS.keys()].filter((k) => !k.includes(' '));
 
 const foldSpaces = (s: string): string => s.toLowerCase().replace(/\s+/gu, ' ');
 
@@ -131,5 +135,10 @@ export function readTerm(c: Cursor): Term {
   const unknown = c.runUntil();
   if (unknown === '') c.fail(c.atEnd ? 'expected a term' : `expected a term, found ${c.describeHere()}`);
   const hint = NOT_HERE.find(([re]) => re.test(unknown))?.[1];
-  c.fail(hint ?? `unknown word "${unknown}" (to look for it in titles and notes, write search: ${unknown})`, start);
+  if (hint) c.fail(hint, start);
+  const meant = closestWord(unknown, KEYWORDS);
+  c.fail(
+    meant ? `unknown word "${unknown}": did you mean ${meant}?` : `unknown word "${unknown}" (to look for it in titles and notes, write search: ${unknown})`,
+    start,
+  );
 }
