@@ -38,7 +38,7 @@ const rootOf = (server: string): string => {
 };
 
 /** Whether two addresses name one server (`http://HOST:8080/` and `http://host:8080`). */
-export const sameServer = (a: string, b: string): boolean => rootOf(a) === rootOf(b);
+const sameServer = (a: string, b: string): boolean => rootOf(a) === rootOf(b);
 
 function loginOf(value: unknown): SavedLogin | undefined {
   const v = (value ?? {}) as Partial<Record<keyof SavedLogin, unknown>>;
