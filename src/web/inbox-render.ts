@@ -144,7 +144,7 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
     const page = await search.search(userId, query, internal);
     const note =
       box.ignoredTags.length > 0
-        ? html`<div class="alert" role="status"><p>One tag at a time: showing items tagged #${box.tag}, not ${box.ignoredTags.map((t) => `#${t}`).join(', ')}.</p></div>`
+        ? html`<div class="alert" role="status"><p>One tag at a time: showing items tagged @${box.tag}, not ${box.ignoredTags.map((t) => `@${t}`).join(', ')}.</p></div>`
         : undefined;
     return {
       groups: [{ id: 'found', heading: null, items: page.items }],

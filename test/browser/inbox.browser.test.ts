@@ -103,14 +103,14 @@ describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
 
       await search('@camping');
       expect(await titles(page)).toEqual(['Pack the tent']);
-      // The pages show tags as #camping: that finds the tag too, and words still narrow it.
+      // #camping, as the pages once showed tags, finds the tag too, and words still narrow it.
       await search('#camping tent');
       expect(await titles(page)).toEqual(['Pack the tent']);
       await search('@camping stove');
       expect(await titles(page)).toEqual([]);
       await search('@camping @gear tent');
       expect(await titles(page)).toEqual(['Pack the tent']);
-      expect(await page.getByRole('status').filter({ hasText: 'One tag at a time' }).textContent()).toContain('showing items tagged #camping, not #gear');
+      expect(await page.getByRole('status').filter({ hasText: 'One tag at a time' }).textContent()).toContain('showing items tagged @camping, not @gear');
       // Without @ or #, camping is a word of titles and notes (the tag is not in the title).
       await search('camping');
       expect(await titles(page)).toEqual(['Camping stove manual']);

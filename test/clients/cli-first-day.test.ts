@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createClient, type CaptureInbox } from '@capture-inbox/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +7,10 @@ import { DIALECTS } from '../helpers/dialects.js';
 import { createUser, type TestUser } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
 import { makeHome, runCin, type CinRun } from './cin-process.js';
-import { startListeningApp, type ListeningApp } from './listening-app.js';
+import { startListeningApp, stateOf, type ListeningApp } from './listening-app.js';
 
 const CIN = resolve(import.meta.dirname, '../../packages/cli/dist/cin.js');
+const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/connect\/agent\?state=[A-Za-z0-9_-]{32})/;
 
 const ok = (run: CinRun): CinRun => {
   expect(run.code, run.stderr).toBe(0);
@@ -111,4 +113,64 @@ describe.each(DIALECTS)('cin on a first day (%s)', (dialect) => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
+});
+
+describe.each(DIALECTS)('cin with two servers (%s)', (dialect) => {
+  let a: ListeningApp;
+  let b: ListeningApp;
+  let ownerA: TestUser;
+  let ownerB: TestUser;
+  const home = makeHome();
+
+  const login = (app: ListeningApp, owner: TestUser) =>
+    runCin(home.dir, ['login', '--server', app.baseUrl, '--no-browser'], {
+      onStderr: { match: URL_LINE, then: (m) => void app.services.pairing.decide(stateOf(m[1]!), owner.id, true) },
+    });
+  const whoami = async (args: string[] = []) =>
+    JSON.parse(ok(await runCin(home.dir, ['whoami', '--json', ...args])).stdout) as { email: string; server: string };
+  const saved = () => JSON.parse(readFileSync(home.config, 'utf8')) as Record<string, unknown>;
+
+  beforeAll(async () => {
+    a = await startListeningApp(dialect);
+    b = await startListeningApp(dialect);
+    ownerA = await createUser(a);
+    ownerB = await createUser(b);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    home.dispose();
+  });
+
+  it('keeps a key per server: the last login is the default, --server picks another with its own key, logout forgets one', async () => {
+    ok(await login(a, ownerA));
+    expect(Object.keys(saved()).sort()).toEqual(['key_id', 'server', 'token']);
+    ok(await login(b, ownerB));
+    // The top level stays the shape every cin reads ({ server, token, key_id }): B now, A beside it.
+    const file = saved();
+    expect(file).toMatchObject({ server: b.baseUrl, other_servers: [{ server: a.baseUrl }] });
+    expect(statSync(home.config).mode & 0o777).toBe(0o600);
+
+    expect(await whoami()).toMatchObject({ email: ownerB.email, server: b.baseUrl });
+    expect(await whoami(['--server', a.baseUrl])).toMatchObject({ email: ownerA.email, server: a.baseUrl });
+    expect(await whoami(['--server', `${a.baseUrl}/`])).toMatchObject({ email: ownerA.email });
+    // A server never logged in to is still "not logged in": no saved key goes to it.
+    const elsewhere = await runCin(home.dir, ['whoami', '--server', 'http://127.0.0.1:9']);
+    expect(elsewhere.code).toBe(3);
+
+    // Logging in to A again makes it the default, replacing its old key; B stays saved.
+    ok(await login(a, ownerA));
+    expect(saved()).toMatchObject({ server: a.baseUrl, other_servers: [{ server: b.baseUrl }] });
+    expect((saved().other_servers as unknown[]).length).toBe(1);
+
+    const out = ok(await runCin(home.dir, ['logout', '--server', b.baseUrl]));
+    expect(out.stdout).toMatch(/^Revoked the key .* on http:\/\/127\.0\.0\.1:\d+ and forgot it\.\n$/);
+    expect(Object.keys(saved()).sort()).toEqual(['key_id', 'server', 'token']);
+    expect(await whoami()).toMatchObject({ email: ownerA.email });
+
+    ok(await login(b, ownerB));
+    const last = ok(await runCin(home.dir, ['logout']));
+    expect(last.stderr).toBe(`cin now uses ${a.baseUrl}, logged in to before.\n`);
+    expect(await whoami()).toMatchObject({ email: ownerA.email });
+  }, 180_000);
 });

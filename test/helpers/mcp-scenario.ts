@@ -102,7 +102,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       tags: ['teeth'],
     });
     const id = structured.item.id as string;
-    expect(text).toBe(`Captured 'Call the dentist' → Health, due ${dueText('Sat 28 Nov', 2026, '09:00')} (Europe/Berlin), #teeth · id ${id}`);
+    expect(text).toBe(`Captured 'Call the dentist' → Health, due ${dueText('Sat 28 Nov', 2026, '09:00')} (Europe/Berlin), @teeth · id ${id}`);
     const stored = ok(await api.get(`items/${id}`));
     expect(stored).toMatchObject({
       title: 'Call the dentist',
@@ -197,7 +197,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       project_id: healthId,
       project_name: 'Health',
     });
-    expect(text).toBe(`Updated 'Stretch more' → Health, #c · id ${item.id}`);
+    expect(text).toBe(`Updated 'Stretch more' → Health, @c · id ${item.id}`);
     expect(ok(await api.get(`items/${item.id}`))).toMatchObject({ title: 'Stretch more', due_at: null, tags: ['c'], project_id: healthId });
   });
 

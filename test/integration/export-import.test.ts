@@ -66,7 +66,7 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
       const res = await a.c.get('export?format=markdown');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
-      expect(res.text).toContain('# Garden\n\n- [ ] Plant tulips (due 2031-04-01 09:00)\n  - [x] Buy bulbs #shopping\n');
+      expect(res.text).toContain('# Garden\n\n- [ ] Plant tulips (due 2031-04-01 09:00)\n  - [x] Buy bulbs @shopping\n');
       expect(res.text).toContain('# Inbox\n\n**Soil notes** (archived)\n\nAcidic near the fence\n');
     });
 

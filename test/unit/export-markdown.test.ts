@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import type { ItemView } from '../../src/modules/items/item-view.js';
+import { readQuickAdd } from '../../src/modules/quick-add/grammar.js';
 import { renderProjectMarkdown } from '../../src/modules/transfer/markdown.js';
 
 let counter = 0;
@@ -59,5 +60,30 @@ describe('the Markdown export, rendered', () => {
   it('ends the list before a note that follows a task without a body', () => {
     const html = md.render(renderProjectMarkdown('Inbox', [item({ type: 'todo', title: 'Call mum' }), item({ type: 'note', title: 'An idea' })], 'UTC'));
     expect(html).toBe('<h1>Inbox</h1>\n<ul>\n<li>[ ] Call mum</li>\n</ul>\n<p><strong>An idea</strong></p>\n');
+  });
+});
+
+/*
+ * Tags are `@name` everywhere (quick add, cin, the web app, MCP): `#name` is a project. There is no
+ * Markdown import; what reads a line of the export back is quick add, when the line is pasted into a
+ * capture, so that is the round trip checked.
+ */
+describe('the Markdown export, read back by quick add', () => {
+  const callsProject = { id: '0190f5e2-7c3a-7b1d-9e2f-0000000000aa', name: 'calls' };
+
+  it('writes tags as @name, which quick add reads as the same tags and never as a project of that name', () => {
+    const tagged = item({ type: 'todo', title: 'Call Ana', tags: ['calls', 'phone list'] });
+    const note = item({ type: 'note', title: 'Ideas', tags: ['calls'] });
+    const text = renderProjectMarkdown('Work', [tagged, note], 'UTC');
+    expect(text).toContain('- [ ] Call Ana @calls @phone-list\n');
+    expect(text).toContain('**Ideas** @calls\n');
+    for (const [line, title] of [
+      ['- [ ] Call Ana @calls @phone-list', 'Call Ana'],
+      ['**Ideas** @calls', '**Ideas**'],
+    ] as const) {
+      const read = readQuickAdd(line.replace(/^- \[[ x]\] /, ''), { now: new Date('2026-11-21T10:00:00Z'), zone: 'UTC', projects: [callsProject] });
+      expect(read).toMatchObject({ title, project_id: null });
+      expect(read.tags).toEqual(line.includes('phone') ? ['calls', 'phone-list'] : ['calls']);
+    }
   });
 });

@@ -48,7 +48,7 @@ describe('describeItem', () => {
   };
   it('names project, status other than todo, and tags; leaves out what is absent', () => {
     expect(describeItem(item, 'UTC')).toBe("'Call the dentist' → Health · id id-1");
-    expect(describeItem({ ...item, project_name: null, status: 'done', tags: ['a', 'b c'] }, 'UTC')).toBe("'Call the dentist', done, #a #b c · id id-1");
+    expect(describeItem({ ...item, project_name: null, status: 'done', tags: ['a', 'b c'] }, 'UTC')).toBe("'Call the dentist', done, @a @b c · id id-1");
   });
 });
 

@@ -1,6 +1,6 @@
 import { createClient, serverRoot, type CaptureInbox } from '@capture-inbox/sdk';
 import { NotLoggedIn, UsageError, type Command } from './command.js';
-import { configPath, readLogin, type SavedLogin } from './config-file.js';
+import { configPath, loginFor, readConfig, type SavedConfig, type SavedLogin } from './config-file.js';
 import { displayOf, PLAIN, type Display } from './display.js';
 
 export interface Io {
@@ -23,7 +23,7 @@ export interface Credentials {
 export class Context {
   readonly json: boolean;
   readonly configPath: string;
-  private saved: Promise<SavedLogin | undefined> | undefined;
+  private saved: Promise<SavedConfig> | undefined;
 
   constructor(
     readonly command: Command,
@@ -54,27 +54,36 @@ export class Context {
     return this.values[name] === true;
   }
 
-  savedLogin(): Promise<SavedLogin | undefined> {
-    this.saved ??= readLogin(this.configPath);
+  savedConfig(): Promise<SavedConfig> {
+    this.saved ??= readConfig(this.configPath);
     return this.saved;
   }
 
-  /** --server, else CAPTURE_INBOX_URL, else the saved login's server. */
-  async server(): Promise<string | undefined> {
+  /** The server named by --server, else CAPTURE_INBOX_URL; undefined when neither is given. */
+  namedServer(): string | undefined {
     const named = this.string('server') ?? this.io.env.CAPTURE_INBOX_URL;
-    if (named) {
-      try {
-        return serverRoot(named);
-      } catch {
-        throw new UsageError(`the server must be an address like http://localhost:8080 or https://inbox.example.com, not ${JSON.stringify(named)}`);
-      }
+    if (!named) return undefined;
+    try {
+      return serverRoot(named);
+    } catch {
+      throw new UsageError(`the server must be an address like http://localhost:8080 or https://inbox.example.com, not ${JSON.stringify(named)}`);
     }
-    return (await this.savedLogin())?.server;
+  }
+
+  /** --server, else CAPTURE_INBOX_URL, else the default saved login's server (the last logged in). */
+  async server(): Promise<string | undefined> {
+    return this.namedServer() ?? (await this.savedConfig()).current?.server;
+  }
+
+  /** The saved login for the server in use: the default one, or the one saved for --server. */
+  async savedLogin(): Promise<SavedLogin | undefined> {
+    const server = await this.server();
+    return server === undefined ? undefined : loginFor(await this.savedConfig(), server);
   }
 
   /**
-   * CAPTURE_INBOX_TOKEN, else the saved key, but the saved key only for the server it was made
-   * for: pointing --server elsewhere must not send it to another host.
+   * CAPTURE_INBOX_TOKEN, else the key saved for that very server: a key is never sent to another
+   * host, and each server saved (cin login --server) answers with its own key.
    */
   async credentials(): Promise<Credentials> {
     const server = await this.server();
@@ -82,7 +91,7 @@ export class Context {
     const envToken = this.io.env.CAPTURE_INBOX_TOKEN;
     if (envToken) return { server, token: envToken };
     const saved = await this.savedLogin();
-    if (!saved || serverRoot(saved.server) !== server) throw new NotLoggedIn();
+    if (!saved) throw new NotLoggedIn();
     return { server, token: saved.token };
   }
 

@@ -44,7 +44,7 @@ export function describeItem(item: ItemView, timeZone: string | null, note = '')
   const parts = [`${quoteTitle(item.title)}${item.project_name ? ` → ${item.project_name}` : ''}`];
   if (item.due_at) parts.push(`due ${formatDue(item.due_at, timeZone)}`);
   if (item.status !== 'todo') parts.push(item.status);
-  if (item.tags.length > 0) parts.push(item.tags.map((t) => `#${t}`).join(' '));
+  if (item.tags.length > 0) parts.push(item.tags.map((t) => `@${t}`).join(' '));
   return `${parts.join(', ')}${note} · id ${item.id}`;
 }
 

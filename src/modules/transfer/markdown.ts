@@ -17,8 +17,11 @@ function dueText(dueAt: string, zone: string): string {
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
 }
 
-/** Tag words GFM readers recognise; a space inside a name becomes a hyphen. */
-const tagText = (tags: readonly string[]): string => tags.map((t) => ` #${t.replace(/\s+/g, '-')}`).join('');
+/**
+ * Tags as quick add, cin and the web app write them, `@name`: in Markdown `#` would read as a
+ * project (and at a line's start as a heading). A space inside a name becomes a hyphen.
+ */
+const tagText = (tags: readonly string[]): string => tags.map((t) => ` @${t.replace(/\s+/g, '-')}`).join('');
 
 function inline(item: ItemView, zone: string): string {
   const due = item.due_at ? ` (due ${dueText(item.due_at, zone)})` : '';

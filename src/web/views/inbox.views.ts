@@ -74,7 +74,7 @@ function filterForm(d: InboxPageData): SafeHtml {
   <p class="hint" id="search-help">Search finds each word by its start in titles and notes, in any language: “mil” finds “Milk”, “準備” finds “会議の準備”. A tag written as in the capture box, <kbd>@home</kbd> (or <kbd>#home</kbd>), shows the items tagged home.</p>
   <div class="filter-fields">
   ${onProjectPage ? '' : html`<div><label for="filter-project">Project</label><select id="filter-project" name="project" data-autosubmit>${option('', 'All projects', f.project === '')}${d.projects.map((p) => option(p.id, p.name, p.id === f.project))}</select></div>`}
-  <div><label for="filter-tag">Tag</label><select id="filter-tag" name="tag" data-autosubmit>${option('', 'All tags', f.tag === '')}${d.tags.map((t) => option(t.name, `#${t.name}`, t.name.toLowerCase() === f.tag.toLowerCase()))}</select></div>
+  <div><label for="filter-tag">Tag</label><select id="filter-tag" name="tag" data-autosubmit>${option('', 'All tags', f.tag === '')}${d.tags.map((t) => option(t.name, `@${t.name}`, t.name.toLowerCase() === f.tag.toLowerCase()))}</select></div>
   <div><label for="filter-show">Show</label><select id="filter-show" name="show" data-autosubmit>${SHOW_LABELS.map(([v, l]) => option(v, l, v === f.show))}</select></div>
   </div></details>
 </form>`;

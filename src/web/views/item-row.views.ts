@@ -87,7 +87,7 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
       ${archived ? html`<span>Archived</span>` : ''}
       ${item.due_at && !done ? dueBadge(item.due_at, c.dates) : ''}${reminderMarks(item, c.dates)}
       ${children.length > 0 ? html`<span>${children.filter((s) => s.is_completed).length}/${children.length} subtasks</span>` : ''}
-      ${item.tags.map((t) => html`<a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}
+      ${item.tags.map((t) => html`<a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}
     </p>
   </div>
 </form>

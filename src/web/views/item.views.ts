@@ -65,7 +65,7 @@ function editForm(d: ItemPageData): SafeHtml {
     ${fieldBlock('parent_id', 'Subtask of', (a) => html`<select ${a} name="parent_id"><option value="">None (a top-level item)</option>${d.parents.map((p) => html`<option value="${p.id}"${selected(p.id === v.parent_id)}>${p.name}</option>`)}</select>`, e.parent_id)}
   </div>
   <fieldset class="tags-field"><legend>Tags</legend>
-    ${v.tags.length > 0 ? html`<ul class="tag-checks">${v.tags.map((t, i) => html`<li><label><input type="checkbox" name="tag" value="${t}" checked id="tag-${i}"> #${t}</label></li>`)}</ul>` : html`<p class="hint">No tags yet.</p>`}
+    ${v.tags.length > 0 ? html`<ul class="tag-checks">${v.tags.map((t, i) => html`<li><label><input type="checkbox" name="tag" value="${t}" checked id="tag-${i}"> @${t}</label></li>`)}</ul>` : html`<p class="hint">No tags yet.</p>`}
     ${fieldBlock('new_tags', 'Add tags', (a) => html`<input ${a} name="new_tags" type="text" list="tag-suggestions" maxlength="1100" autocomplete="off" value="${v.new_tags}">`, e.new_tags, 'Separate several with commas; untick a tag above to remove it. At most 20 tags of 50 characters.')}
     <datalist id="tag-suggestions">${d.tagNames.map((t) => html`<option value="${t}"></option>`)}</datalist>
   </fieldset>
@@ -160,13 +160,13 @@ export function itemPage(d: ItemPageData): string {
 <form method="post" action="${self}/toggle">${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check big" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? 'Mark not done' : 'Mark done'}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button></form>
 <h1 class="item-title${done ? ' done' : ''}">${name}</h1>
 </div>
-<p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${reminderMarks(d.item, d.dates)}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">#${t}</a>`)}</p>
+<p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${reminderMarks(d.item, d.dates)}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}</p>
 </div>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${
   d.stale
     ? html`<div class="alert warn" role="alert"><p><strong>This item changed after you opened it</strong> (on another device or through the API). Nothing was saved.</p>
-  <p>It is now: “${name}”${d.item.due_at ? `, due ${formatDueAbsolute(d.item.due_at, d.dates)}` : ''}, ${d.item.status}${d.item.tags.length > 0 ? `, #${d.item.tags.join(' #')}` : ''}. Your version is in the form below: save it to replace the current one, or discard it.</p></div>`
+  <p>It is now: “${name}”${d.item.due_at ? `, due ${formatDueAbsolute(d.item.due_at, d.dates)}` : ''}, ${d.item.status}${d.item.tags.length > 0 ? `, @${d.item.tags.join(' @')}` : ''}. Your version is in the form below: save it to replace the current one, or discard it.</p></div>`
     : ''
 }
 ${d.errors.form ? html`<div class="alert error" role="alert">${sentence(d.errors.form)}</div>` : ''}

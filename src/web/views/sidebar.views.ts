@@ -22,7 +22,7 @@ export function sidebar(d: SidebarData): SafeHtml {
     d.tags.length > 0
       ? html`<h2 id="tags-heading">Tags</h2>
   <ul class="tag-list" aria-labelledby="tags-heading">
-    ${d.tags.map((t) => html`<li><a class="tag" href="/?tag=${encodeURIComponent(t.name)}"${current(t.name.toLowerCase() === (d.currentTag ?? '').toLowerCase())}>#${t.name} <span class="count" aria-label="${t.item_count} items">${t.item_count}</span></a></li>`)}
+    ${d.tags.map((t) => html`<li><a class="tag" href="/?tag=${encodeURIComponent(t.name)}"${current(t.name.toLowerCase() === (d.currentTag ?? '').toLowerCase())}>@${t.name} <span class="count" aria-label="${t.item_count} items">${t.item_count}</span></a></li>`)}
   </ul>`
       : ''
   }

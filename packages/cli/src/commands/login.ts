@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { createClient, pair, type Scope } from '@capture-inbox/sdk';
 import { UsageError, type Command } from '../command.js';
-import { writeLogin } from '../config-file.js';
+import { saveLogin } from '../config-file.js';
 import { openBrowser } from '../open-browser.js';
 
 const SCOPES: readonly Scope[] = ['read', 'capture', 'write', 'webhooks'];
@@ -17,7 +17,10 @@ display), you approve in the browser where you are signed in, and cin saves the 
 and its id to $XDG_CONFIG_HOME/capture-inbox/config.json (default ~/.config/...), readable by you
 only (mode 0600). Nothing is saved unless you approve. The link works for 10 minutes.
 
-  --server URL      the server (default: CAPTURE_INBOX_URL, else the one saved before)
+Each server keeps its own key: a login to another server saves its key beside the others and
+makes it the default; --server picks a server logged in to before, with its own key.
+
+  --server URL      the server (default: CAPTURE_INBOX_URL, else the last one logged in to)
   --label L         the key's name in your settings (default: "cin on <this host>")
   --scopes a,b      what the key may do: read, capture, write, webhooks (default: read,capture,write,
                     all cin's commands need); you can untick any of them on the approval page
@@ -52,7 +55,7 @@ Example:
     ctx.note('Waiting for approval… (Ctrl-C to stop)');
     const key = await pairing.result;
 
-    await writeLogin(ctx.configPath, { server, token: key.token, key_id: key.key_id });
+    await saveLogin(ctx.configPath, { server, token: key.token, key_id: key.key_id });
     const me = await createClient({ baseUrl: server, token: key.token }).me.get();
     if (ctx.json) ctx.printJson({ server, email: me.email, key_id: key.key_id, scopes: key.scopes, config: ctx.configPath });
     else ctx.print(`Logged in to ${server} as ${me.email} (key ${key.key_id}; ${key.scopes.join(', ')}).`);

@@ -1,6 +1,6 @@
 import { ApiError, createClient, NetworkError } from '@capture-inbox/sdk';
 import { UsageError, type Command } from '../command.js';
-import { removeLogin, type SavedLogin } from '../config-file.js';
+import { forgetLogin, type SavedLogin } from '../config-file.js';
 
 /** What became of the key on the server. */
 type Revocation = 'revoked' | 'already_invalid' | 'unreachable' | 'refused';
@@ -23,9 +23,11 @@ export const logout: Command = {
   summary: 'revoke the saved key on the server and forget it',
   usage: 'cin logout',
   manual: `Revokes the saved key on its server (it stops working at once, for anyone who has a copy)
-and deletes the saved login (server, key and key id) from this machine. When the server cannot be
-reached the login is still forgotten here, and cin says that the key stays valid until you revoke
-it under Settings → Developer in the web app. CAPTURE_INBOX_TOKEN is never revoked: it is not
+and deletes the saved login (server, key and key id) from this machine: the default server's, or
+with --server that server's. Logins to other servers stay; when the default goes, the server
+logged in to before it becomes the default. When the server cannot be reached the login is still
+forgotten here, and cin says that the key stays valid until you revoke it under Settings →
+Developer in the web app. CAPTURE_INBOX_TOKEN is never revoked: it is not
 cin's to end.
 
 Example:
@@ -33,9 +35,11 @@ Example:
   options: {},
   async run(ctx) {
     if (ctx.positionals.length > 0) throw new UsageError('cin logout takes no arguments');
+    const server = ctx.namedServer();
     const saved = await ctx.savedLogin().catch(() => undefined);
     const revocation = saved ? await revoke(saved) : undefined;
-    const removed = await removeLogin(ctx.configPath);
+    // Only this server's login is forgotten; the others stay saved.
+    const { forgot: removed, nowDefault } = await forgetLogin(ctx.configPath, saved?.server ?? server);
     if (ctx.json) {
       ctx.printJson({
         logged_out: removed,
@@ -43,6 +47,7 @@ Example:
           ? { server: saved.server, key_id: saved.key_id, revoked: revocation?.outcome === 'revoked' || revocation?.outcome === 'already_invalid' }
           : {}),
         ...(revocation && revocation.outcome !== 'revoked' ? { revocation: revocation.outcome } : {}),
+        ...(nowDefault ? { default_server: nowDefault } : {}),
       });
       return 0;
     }
@@ -61,6 +66,7 @@ Example:
           : `the server refused (${revocation.reason ?? ''})`;
       ctx.note(`warning: ${why}; the key stays valid until you revoke it in the web app (Settings → Developer).`);
     }
+    if (nowDefault) ctx.note(`cin now uses ${nowDefault}, logged in to before.`);
     return 0;
   },
 };
