@@ -1,5 +1,5 @@
 import { createDb, type CreateDbOptions } from './db/create-db.js';
-import type { HoldWatch } from './db/sqlite/group-commit-driver.js';
+import type { HoldWatch } from './db/sqlite/hold-watch.js';
 import type { ServiceDb } from './container.js';
 import { databasePortsFor } from './storage-ports.js';
 

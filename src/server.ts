@@ -11,6 +11,7 @@ import { storagePortsFor } from './storage-ports.js';
 import { openDatabase, writerHoldWarning } from './open-database.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import type { DbHandle } from './db/create-db.js';
+import { claimSqliteServer, type ServerClaim } from './db/sqlite/server-claim.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
 import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
@@ -25,12 +26,16 @@ function secretKeyOf(config: Config, logger: Logger): Buffer {
   return loaded.key;
 }
 
+/** Held for the process's life: no second server on this SQLite file (decisions/0067). */
+let serverClaim: ServerClaim | undefined;
+
 /**
- * Once per start, before any process serves: the schema and the secret key file. A cluster's
- * primary, which serves nothing, opens the database for it alone; a single process migrates on
- * the handle it then serves with (one pool and one first connection fewer at start).
+ * Once per start, before any process serves: the claim of a SQLite file, the schema and the secret
+ * key file. A cluster's primary, which serves nothing, opens the database for it alone; a single
+ * process migrates on the handle it then serves with (one pool and one first connection fewer at start).
  */
 async function prepareDeployment(config: Config, logger: Logger, serving?: Pick<DbHandle, 'db'>): Promise<void> {
+  serverClaim ??= claimSqliteServer(config.databaseUrl);
   const handle = serving ?? openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
   try {
     await migrateToLatest(handle.db);

@@ -3,7 +3,7 @@ import { sql, type LogEvent } from 'kysely';
 import { createPostgresDb } from './postgres/create-postgres-db.js';
 import type { Db } from './schema.js';
 import { createSqliteDb } from './sqlite/create-sqlite-db.js';
-import type { HoldWatch } from './sqlite/group-commit-driver.js';
+import type { HoldWatch } from './sqlite/hold-watch.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 

@@ -12,8 +12,8 @@ import { defaultServices } from '../helpers/test-app.js';
 
 /*
  * Within one process SQLite has one connection, so transactions cannot overlap there; the real
- * race on SQLite is between two server processes sharing the database file, as two instances of a
- * deployment would. (PostgreSQL races within one process too: see pairing.test.ts.)
+ * race on SQLite is between two processes sharing the database file, as the workers of a cluster do
+ * (one server per file, decisions/0067). (PostgreSQL races within one process too: see pairing.test.ts.)
  */
 describe('POST /api/v1/connect/exchange across two server processes on one SQLite file', () => {
   let dir: string;
@@ -29,11 +29,16 @@ describe('POST /api/v1/connect/exchange across two server processes on one SQLit
     await migrateToLatest(handle.db);
     services = defaultServices(handle);
     userId = (await services.users.create({ email: 'race@example.test' })).id;
-    servers = await Promise.all([startServerProcess({ DATABASE_URL: url }), startServerProcess({ DATABASE_URL: url })]);
+    // One server per SQLite file (decisions/0067): the two processes are the workers of one cluster,
+    // each with its own writer connection, taking the exchanges' connections in turn.
+    const cluster = await startServerProcess({ DATABASE_URL: url, WORKERS: '2' }, 30_000, {
+      ready: (output) => (output.match(/Server listening/g) ?? []).length >= 2,
+    });
+    servers = [cluster, cluster];
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all([...new Set(servers)].map((s) => s.stop()));
     await handle?.db.destroy();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/create-db.js';
-import { MAX_UNITS_PER_COMMIT } from '../../src/db/sqlite/group-commit-driver.js';
+import { MAX_UNITS_PER_COMMIT } from '../../src/db/sqlite/writer-batches.js';
 
 /*
  * The SQLite driver's group commit (src/db/sqlite/group-commit-driver.ts): concurrent transactions

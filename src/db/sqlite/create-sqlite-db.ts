@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent } from 'kysely';
 import type { DatabaseSchema } from '../schema.js';
 import { openSqlite } from './open-sqlite.js';
-import type { HoldWatch } from './group-commit-driver.js';
+import type { HoldWatch } from './hold-watch.js';
 import { GroupCommitSqliteDialect } from './sqlite-dialect.js';
 
 /**
