@@ -11,7 +11,7 @@ import { claimDueDeliveries, countPendingDeliveries, findAttemptContexts, type A
 import type { Notify } from './notifier.js';
 import { fanOutEvents } from './fan-out.js';
 import { attemptsPerSet } from './retry-policy.js';
-import type { SigningKeyVault } from './target-secrets.js';
+import type { TargetSecretVault } from './target-secrets.js';
 import type { TargetTransports } from './transports/target-transport.js';
 import type { WorkerSettings } from './worker-settings.js';
 
@@ -56,7 +56,7 @@ export interface DeliveryWorkerDeps {
   newId: IdGenerator;
   logger: Logger;
   events: EventsService;
-  vault: SigningKeyVault;
+  vault: TargetSecretVault;
   transports: TargetTransports;
   notify: Notify;
   settings: WorkerSettings;
