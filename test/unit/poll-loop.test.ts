@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPollLoop, keepLease } from '../../src/lib/poll-loop.js';
+
+/** Time is vitest's fake clock and timers: nothing here sleeps. */
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2026-11-29T00:00:00.000Z') });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const noError = () => {
+  throw new Error('no pass should fail here');
+};
+
+describe('createPollLoop', () => {
+  it('passes at once on start, then every interval, and never after stop', async () => {
+    const pass = vi.fn(async () => undefined);
+    const loop = createPollLoop({ pass, intervalMs: 1000, backoffMs: [100, 800], onError: noError });
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pass).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(pass).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pass).toHaveBeenCalledTimes(2);
+    await loop.stop();
+    expect(loop.running).toBe(false);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(pass).toHaveBeenCalledTimes(2);
+  });
+
+  it('uses the pause a pass answers', async () => {
+    const pauses = [0, 50, 5000];
+    const t0 = Date.now();
+    const at: number[] = [];
+    const loop = createPollLoop({
+      pass: async () => {
+        at.push(Date.now() - t0);
+        return pauses.shift();
+      },
+      intervalMs: 1000,
+      backoffMs: [100, 800],
+      onError: noError,
+    });
+    loop.start();
+    await vi.advanceTimersByTimeAsync(6000);
+    expect(at).toEqual([0, 1, 51, 5051]); // a 0 ms timer fires after 1 ms, as in Node
+    await loop.stop();
+  });
+
+  it('wake() ends the pause; during a pass it asks for exactly one more, never an overlapping one', async () => {
+    let inPass = 0;
+    let most = 0;
+    let release: (() => void) | undefined;
+    const pass = vi.fn(async () => {
+      inPass += 1;
+      most = Math.max(most, inPass);
+      await new Promise<void>((resolve) => (release = resolve));
+      inPass -= 1;
+    });
+    const loop = createPollLoop({ pass, intervalMs: 60_000, backoffMs: [100, 800], onError: noError });
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pass).toHaveBeenCalledTimes(1);
+    loop.wake();
+    loop.wake();
+    release!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pass).toHaveBeenCalledTimes(2);
+    release!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pass).toHaveBeenCalledTimes(2); // the pause now
+    loop.wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pass).toHaveBeenCalledTimes(3);
+    expect(most).toBe(1);
+    const stopped = loop.stop();
+    release!();
+    await stopped;
+  });
+
+  it('backs off after failures, doubling to the cap, and starts over after a success', async () => {
+    const failing = [true, true, true, true, false, true];
+    const started: number[] = [];
+    const errors: number[] = [];
+    const loop = createPollLoop({
+      pass: async () => {
+        started.push(Date.now());
+        if (failing.shift()) throw new Error('database away');
+      },
+      intervalMs: 1000,
+      backoffMs: [100, 300],
+      onError: (_err, retryInMs) => errors.push(retryInMs),
+    });
+    const t0 = Date.now();
+    loop.start();
+    await vi.advanceTimersByTimeAsync(100 + 200 + 300 + 300 + 1000);
+    expect(errors).toEqual([100, 200, 300, 300, 100]);
+    expect(started.map((t) => t - t0)).toEqual([0, 100, 300, 600, 900, 1900]);
+    await loop.stop();
+  });
+
+  it('stop() aborts the pass in hand and waits for it to end', async () => {
+    let ended = false;
+    const loop = createPollLoop({
+      pass: (stopping) =>
+        new Promise<void>((resolve) =>
+          stopping.addEventListener('abort', () => {
+            ended = true;
+            resolve();
+          }),
+        ),
+      intervalMs: 1000,
+      backoffMs: [100, 800],
+      onError: noError,
+    });
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await loop.stop();
+    expect(ended).toBe(true);
+  });
+});
+
+/** A lease row as reader-lease.repository.ts keeps it: taken when free, expired, or already this owner's. */
+function leaseTable() {
+  let row: { owner: string; until: number } | undefined;
+  return {
+    holder: () => (row && row.until > Date.now() ? row.owner : undefined),
+    takeFor:
+      (owner: string, leaseMs: number, alive: () => boolean = () => true) =>
+      async (): Promise<boolean> => {
+        if (!alive()) return new Promise<boolean>(() => undefined); // a dead process's query never comes back
+        const now = Date.now();
+        if (row && row.owner !== owner && row.until >= now) return false;
+        row = { owner, until: now + leaseMs };
+        return true;
+      },
+  };
+}
+
+describe('keepLease', () => {
+  it('renews while held, and aborts `lost` when another holder has it', async () => {
+    const table = leaseTable();
+    const take = table.takeFor('a', 1000);
+    await take();
+    const lease = keepLease(take, { renewEveryMs: 300 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(table.holder()).toBe('a');
+    expect(lease.lost.aborted).toBe(false);
+    lease.end();
+    await vi.advanceTimersByTimeAsync(1001);
+    await table.takeFor('b', 1000)();
+    const again = keepLease(take, { renewEveryMs: 300 });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(again.lost.aborted).toBe(true);
+    again.end();
+  });
+
+  it('counts a renewal that fails (the database) as lost', async () => {
+    const lease = keepLease(async () => Promise.reject(new Error('gone')), { renewEveryMs: 300 });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(lease.lost.aborted).toBe(true);
+    lease.end();
+  });
+});
