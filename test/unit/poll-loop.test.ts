@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPollLoop, keepLease } from '../../src/lib/poll-loop.js';
+import { createLeasedLoop, createPollLoop, keepLease, type Timers } from '../../src/lib/poll-loop.js';
+import { DEFAULT_READER_SETTINGS } from '../../src/modules/email-in/reader-settings.js';
 
 /** Time is vitest's fake clock and timers: nothing here sleeps. */
 beforeEach(() => {
@@ -8,6 +9,18 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** Timers a test can kill, as a process that dies stops running its own. */
+function mortalTimers(): Timers & { kill(): void } {
+  let dead = false;
+  return {
+    setTimeout: (fn, ms) => setTimeout(() => !dead && fn(), ms),
+    clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+    kill: () => {
+      dead = true;
+    },
+  };
+}
 
 const noError = () => {
   throw new Error('no pass should fail here');
@@ -162,5 +175,67 @@ describe('keepLease', () => {
     await vi.advanceTimersByTimeAsync(300);
     expect(lease.lost.aborted).toBe(true);
     lease.end();
+  });
+});
+
+describe('createLeasedLoop with the email-in reader settings', () => {
+  const { leaseMs, leaseRenewMs, standbyMs, backoffMs } = DEFAULT_READER_SETTINGS;
+
+  function reader(table: ReturnType<typeof leaseTable>, owner: string) {
+    const timers = mortalTimers();
+    let alive = true;
+    const reading: string[] = [];
+    const loop = createLeasedLoop({
+      take: table.takeFor(owner, leaseMs, () => alive),
+      renewEveryMs: leaseRenewMs,
+      standbyMs,
+      backoffMs,
+      timers,
+      // Reads until the lease is lost or the reader stops, as the IMAP session does.
+      work: (lost, stopping) =>
+        new Promise<void>((resolve) => {
+          reading.push(owner);
+          lost.addEventListener('abort', () => resolve());
+          stopping.addEventListener('abort', () => resolve());
+        }),
+      onTakeError: noError,
+      onError: noError,
+    });
+    return {
+      loop,
+      reading,
+      /** A crash: no more timers, no more queries, the lease not handed back. */
+      die() {
+        alive = false;
+        timers.kill();
+      },
+    };
+  }
+
+  it('keeps one reader at a time, and a second takes over within 15 s of the first dying', async () => {
+    const table = leaseTable();
+    const a = reader(table, 'a');
+    const b = reader(table, 'b');
+    a.loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    b.loop.start();
+    // A reads for a long while; its lease is renewed, so B only stands by.
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(table.holder()).toBe('a');
+    expect(b.reading).toEqual([]);
+    // Dying just before a renewal is the worst case: the lease was renewed leaseRenewMs ago.
+    await vi.advanceTimersByTimeAsync(leaseRenewMs - 1);
+    a.die();
+    const diedAt = Date.now();
+    for (let i = 0; i < 150 && b.reading.length === 0; i += 1) await vi.advanceTimersByTimeAsync(100);
+    expect(b.reading).toEqual(['b']);
+    expect(Date.now() - diedAt).toBeLessThan(15_000);
+    expect(table.holder()).toBe('b');
+    await b.loop.stop();
+  });
+
+  it('bounds a takeover under 15 s with room for the renewal', () => {
+    expect(leaseMs + standbyMs).toBeLessThan(15_000);
+    expect(leaseRenewMs).toBeLessThan(leaseMs / 2);
   });
 });

@@ -32,9 +32,9 @@ export interface ReaderSettings {
 export const DEFAULT_READER_SETTINGS: ReaderSettings = Object.freeze({
   pollMs: 10_000,
   idle: true,
-  leaseMs: 60_000,
+  leaseMs: 10_000,
   leaseRenewMs: 3_000,
-  standbyMs: 10_000,
+  standbyMs: 3_000,
   backoffMs: Object.freeze([1_000, 60_000] as const),
   batch: 50,
   maxMessageBytes: 40 * 1024 * 1024,
