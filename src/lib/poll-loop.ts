@@ -10,7 +10,7 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-export const systemTimers: Timers = {
+const systemTimers: Timers = {
   setTimeout(fn, ms) {
     const handle = setTimeout(fn, ms);
     // A waiting worker never keeps the process alive on its own.

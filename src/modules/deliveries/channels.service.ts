@@ -11,7 +11,7 @@ import type { VapidKeyStore } from './vapid-keys.js';
 
 const MAX_CHANNELS_PER_USER = 20;
 /** A test notification has no item: it opens the page its channels are managed on (the web app's). */
-export const TEST_NOTIFICATION_PATH = '/account/notifications';
+const TEST_NOTIFICATION_PATH = '/account/notifications';
 
 export interface ChannelView {
   id: string;
