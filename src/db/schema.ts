@@ -139,8 +139,11 @@ export interface WebhooksTable {
   /** JSON array of event names. */
   events: string;
   description: string | null;
-  /** Sealed (AES-256-GCM) SHA-256 hex of the secret. */
-  signing_key: string;
+  /**
+   * Sealed (AES-256-GCM, src/lib/secret-box.ts) under `webhook:<user>:<id>`: a webhook's signing key
+   * (the SHA-256 hex of its secret), or a channel's secrets as JSON (push keys, an ntfy token).
+   */
+  sealed_secret: string;
   created_at: string;
   last_failure_status: number | null;
   last_failure_reason: string | null;

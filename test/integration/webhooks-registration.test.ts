@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSigningKeyVault } from '../../src/modules/deliveries/target-secrets.js';
+import { createTargetSecretVault } from '../../src/modules/deliveries/target-secrets.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { UNKNOWN_ID, UTC_MS, UUID, actor, expectError, ok, type Actor } from '../helpers/items.js';
@@ -54,9 +54,9 @@ describe.each(DIALECTS)('webhook registration (%s)', (dialect) => {
       const stored = JSON.stringify(row);
       expect(stored).not.toContain(secret);
       expect(stored).not.toContain(digest);
-      expect(row.signing_key).toMatch(/^v1\./);
-      expect(createSigningKeyVault(TEST_SECRET_KEY).open(pro.user.id, webhook.id, row.signing_key)).toBe(digest);
-      expect(() => createSigningKeyVault(TEST_SECRET_KEY).open(otherPro.user.id, webhook.id, row.signing_key)).toThrow();
+      expect(row.sealed_secret).toMatch(/^v1\./);
+      expect(createTargetSecretVault(TEST_SECRET_KEY).open(pro.user.id, webhook.id, row.sealed_secret)).toBe(digest);
+      expect(() => createTargetSecretVault(TEST_SECRET_KEY).open(otherPro.user.id, webhook.id, row.sealed_secret)).toThrow();
     });
 
     it('normalises the URL to the form deliveries go to, keeps events once each, description optional', async () => {

@@ -18,6 +18,7 @@ import * as liveChanges from './2026-11-27-0501-live-changes.js';
 import * as cjkSearchWords from './2026-11-28-0100-cjk-search-words.js';
 import * as liveStreams from './2026-11-28-0600-live-streams.js';
 import * as notifyStreamingUsers from './2026-11-29-0100-notify-streaming-users.js';
+import * as sealedSecret from './2026-11-29-0300-sealed-secret.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0100-cjk-search-words': cjkSearchWords,
   '2026-11-28-0600-live-streams': liveStreams,
   '2026-11-29-0100-notify-streaming-users': notifyStreamingUsers,
+  '2026-11-29-0300-sealed-secret': sealedSecret,
 };

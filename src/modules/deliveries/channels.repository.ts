@@ -7,9 +7,9 @@ import type { ChannelKind } from './transports/target-transport.js';
  */
 
 export type { ChannelKind };
-export type ChannelRow = Pick<WebhooksTable, 'id' | 'user_id' | 'url' | 'target' | 'signing_key' | 'created_at'> & { kind: ChannelKind };
+export type ChannelRow = Pick<WebhooksTable, 'id' | 'user_id' | 'url' | 'target' | 'sealed_secret' | 'created_at'> & { kind: ChannelKind };
 
-const COLUMNS = ['id', 'user_id', 'kind', 'url', 'target', 'signing_key', 'created_at'] as const;
+const COLUMNS = ['id', 'user_id', 'kind', 'url', 'target', 'sealed_secret', 'created_at'] as const;
 
 export async function insertChannel(db: Executor, row: ChannelRow): Promise<void> {
   await db

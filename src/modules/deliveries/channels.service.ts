@@ -6,12 +6,12 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import { checkChannelInput, type ChannelInput } from './channel-input.js';
 import { countChannels, deleteChannel, findChannelById, findChannels, insertChannel, type ChannelKind, type ChannelRow } from './channels.repository.js';
 import { channelIsGone, type Notify } from './notifier.js';
-import type { SigningKeyVault } from './target-secrets.js';
+import type { TargetSecretVault } from './target-secrets.js';
 import type { VapidKeyStore } from './vapid-keys.js';
 
 const MAX_CHANNELS_PER_USER = 20;
 /** A test notification has no item: it opens the page its channels are managed on (the web app's). */
-export const TEST_NOTIFICATION_PATH = '/account/notifications';
+const TEST_NOTIFICATION_PATH = '/account/notifications';
 
 export interface ChannelView {
   id: string;
@@ -57,7 +57,7 @@ export function createChannelsService(deps: {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
-  vault: SigningKeyVault;
+  vault: TargetSecretVault;
   vapid: VapidKeyStore;
   notify: Notify;
   allowPrivateTargets: boolean;
@@ -79,7 +79,7 @@ export function createChannelsService(deps: {
         kind: checked.kind,
         url: checked.url,
         target: checked.target,
-        signing_key: deps.vault.seal(userId, id, JSON.stringify(checked.secrets)),
+        sealed_secret: deps.vault.seal(userId, id, JSON.stringify(checked.secrets)),
         created_at: toTimestamp(deps.clock.now()),
       };
       await db.transaction().execute(async (trx) => {
@@ -100,7 +100,7 @@ export function createChannelsService(deps: {
       if (!row) throw notFound('channel');
       const deliveryId = deps.newId();
       const createdAt = toTimestamp(deps.clock.now());
-      const target = { id: row.id, userId, kind: row.kind, url: row.url, target: row.target, secret: deps.vault.open(userId, row.id, row.signing_key) };
+      const target = { id: row.id, userId, kind: row.kind, url: row.url, target: row.target, secret: deps.vault.open(userId, row.id, row.sealed_secret) };
       const outcome = await deps.notify(target, deliveryId, {
         id: deliveryId,
         title: 'Test notification from Capture Inbox',

@@ -10,7 +10,7 @@ import { createChannelsService, type ChannelsService } from './channels.service.
 import { createDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
 import { createNotifier } from './notifier.js';
 import { leaseFor } from './retry-policy.js';
-import { createSigningKeyVault } from './target-secrets.js';
+import { createTargetSecretVault } from './target-secrets.js';
 import { systemResolver, type Resolver } from './transports/delivery-transport.js';
 import { createTargetTransports } from './transports/target-transports.js';
 import { createVapidKeyStore } from './vapid-keys.js';
@@ -58,7 +58,7 @@ export function createDeliveries(deps: {
 }): DeliveriesService {
   const { db, dialect, clock, newId, config, inject = {} } = deps;
   const settings = config.webhooks;
-  const vault = createSigningKeyVault(config.secretKey);
+  const vault = createTargetSecretVault(config.secretKey);
   const vapid = createVapidKeyStore({ instance: deps.instance, vault });
   const transports = createTargetTransports({
     clock,

@@ -11,14 +11,14 @@ import type { ReminderItem } from './notification-content.js';
 import { channelIsGone, type Notify } from './notifier.js';
 import type { TargetTransports } from './transports/target-transport.js';
 import { KEY_RETRY_MS } from './retry-policy.js';
-import type { SigningKeyVault } from './target-secrets.js';
+import type { TargetSecretVault } from './target-secrets.js';
 import { recordWebhookFailure } from './webhooks.repository.js';
 
 export interface AttemptDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  vault: SigningKeyVault;
+  vault: TargetSecretVault;
   /** One per kind of target; a channel's goes through `notify`, which makes the notification first. */
   transports: TargetTransports;
   notify: Notify;
@@ -44,15 +44,15 @@ export async function attemptDelivery(
   if (!ctx) return;
   // The claim counted this attempt already.
   const fields = { delivery_id: claim.id, webhook_id: claim.webhook_id, event_id: claim.event_id, attempt: claim.round_attempts };
-  let signingKey: string;
+  let secret: string;
   try {
-    signingKey = deps.vault.open(claim.user_id, claim.webhook_id, ctx.signing_key);
+    secret = deps.vault.open(claim.user_id, claim.webhook_id, ctx.sealed_secret);
   } catch {
-    log.error(fields, 'cannot open the webhook signing key; is SECRET_KEY the one it was sealed with? retrying later');
+    log.error(fields, "cannot open the target's sealed secret; is SECRET_KEY the one it was sealed with? retrying later");
     await releaseLease(db, claim.id, owner, at(KEY_RETRY_MS), false);
     return;
   }
-  const target = { id: claim.webhook_id, userId: claim.user_id, url: ctx.url, target: ctx.target, secret: signingKey };
+  const target = { id: claim.webhook_id, userId: claim.user_id, url: ctx.url, target: ctx.target, secret };
   const outcome: AttemptOutcome =
     ctx.kind === 'webhook'
       ? await deps.transports.webhook.send({ ...target, kind: 'webhook' }, { eventId: claim.event_id, event: ctx.event, payload: ctx.payload }, stop)

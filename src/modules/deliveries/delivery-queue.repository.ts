@@ -31,7 +31,7 @@ export interface ClaimedDelivery {
 export interface AttemptContext {
   id: string;
   url: string;
-  signing_key: string;
+  sealed_secret: string;
   event: string;
   payload: string;
   /** `webhook`, or a notification channel's kind (decision 0041). */
@@ -138,7 +138,7 @@ export async function findAttemptContexts(db: Executor, ids: readonly string[]):
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', (j) => j.onRef('w.user_id', '=', 'd.user_id').onRef('w.id', '=', 'd.webhook_id'))
     .innerJoin('outbox_events as e', (j) => j.onRef('e.user_id', '=', 'd.user_id').onRef('e.id', '=', 'd.event_id'))
-    .select(['d.id', 'w.url', 'w.signing_key', 'e.event', 'e.payload', 'w.kind', 'w.target'])
+    .select(['d.id', 'w.url', 'w.sealed_secret', 'e.event', 'e.payload', 'w.kind', 'w.target'])
     .where('d.id', 'in', [...ids])
     .execute();
 }

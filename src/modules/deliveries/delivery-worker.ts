@@ -3,6 +3,7 @@ import type { DialectName } from '../../db/create-db.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import { createPollLoop } from '../../lib/poll-loop.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService } from '../events/events.service.js';
 import { attemptDelivery } from './delivery-attempt.js';
@@ -11,7 +12,7 @@ import { claimDueDeliveries, countPendingDeliveries, findAttemptContexts, type A
 import type { Notify } from './notifier.js';
 import { fanOutEvents } from './fan-out.js';
 import { attemptsPerSet } from './retry-policy.js';
-import type { SigningKeyVault } from './target-secrets.js';
+import type { TargetSecretVault } from './target-secrets.js';
 import type { TargetTransports } from './transports/target-transport.js';
 import type { WorkerSettings } from './worker-settings.js';
 
@@ -24,7 +25,8 @@ export { leaseFor } from './retry-policy.js';
  * wakes the loop. One attempt is delivery-attempt.ts; the queue's SQL is delivery-queue.repository.ts.
  */
 
-const ERROR_BACKOFF_MS = 5_000;
+/** After a failed pass: 5 s, doubling to a minute while the database stays away. */
+const ERROR_BACKOFF_MS = [5_000, 60_000] as const;
 const MAX_FAN_OUT_BATCHES = 10;
 
 export interface TickReport {
@@ -56,7 +58,7 @@ export interface DeliveryWorkerDeps {
   newId: IdGenerator;
   logger: Logger;
   events: EventsService;
-  vault: SigningKeyVault;
+  vault: TargetSecretVault;
   transports: TargetTransports;
   notify: Notify;
   settings: WorkerSettings;
@@ -89,10 +91,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     pruneEveryMs: settings.pruneEveryMs,
   });
 
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> | undefined;
-  let again = false;
+  const loop = createPollLoop({
+    pass: async () => {
+      await pump();
+    },
+    intervalMs: settings.pollMs,
+    backoffMs: ERROR_BACKOFF_MS,
+    onError: (err) => log.error({ err }, 'webhook worker pass failed; retrying'),
+  });
+  const wake = (): void => loop.wake();
 
   function track(claim: ClaimedDelivery, ctx: AttemptContext | undefined, owner: string): Promise<void> {
     const controller = new AbortController();
@@ -143,40 +150,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return { fannedOut, started: claims.map((claim) => track(claim, contexts.get(claim.id), owner)) };
   }
 
-  function schedule(ms: number): void {
-    if (!running) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void loop(), ms);
-    timer.unref();
-  }
-
-  async function loop(): Promise<void> {
-    timer = undefined;
-    if (pass) {
-      again = true;
-      return;
-    }
-    let delay = settings.pollMs;
-    pass = (async () => {
-      do {
-        again = false;
-        await pump();
-      } while (again && running);
-    })().catch((err: unknown) => {
-      delay = ERROR_BACKOFF_MS;
-      log.error({ err }, 'webhook worker pass failed; retrying');
-    });
-    await pass;
-    pass = undefined;
-    schedule(delay);
-  }
-
-  function wake(): void {
-    if (!running) return;
-    if (pass) again = true;
-    else schedule(0);
-  }
-
   async function tick(): Promise<TickReport> {
     const { fannedOut, started } = await pump();
     await Promise.all(started);
@@ -185,18 +158,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   return {
     get started() {
-      return running;
+      return loop.running;
     },
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
+    start: () => loop.start(),
     async stop() {
-      running = false;
-      clearTimeout(timer);
-      timer = undefined;
-      await pass;
+      await loop.stop();
       if (inFlight.size === 0) return;
       let graceTimer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import type { InstanceService } from '../instance/instance.service.js';
-import type { SigningKeyVault } from './target-secrets.js';
+import type { TargetSecretVault } from './target-secrets.js';
 import type { VapidKeys } from './transports/web-push-transport.js';
 
 const VAPID_SETTING = 'vapid_keys';
@@ -12,7 +12,7 @@ export interface VapidKeyStore {
 }
 
 /** The server's VAPID key pair: made by the first process that needs it, kept in instance_settings, the private key sealed under SECRET_KEY. */
-export function createVapidKeyStore(deps: { instance: Pick<InstanceService, 'keepFirst'>; vault: SigningKeyVault }): VapidKeyStore {
+export function createVapidKeyStore(deps: { instance: Pick<InstanceService, 'keepFirst'>; vault: TargetSecretVault }): VapidKeyStore {
   let stored: Promise<VapidKeys> | undefined;
   const storedVapid = () =>
     (stored ??= deps.instance

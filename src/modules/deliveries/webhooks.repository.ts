@@ -9,7 +9,7 @@ const WEBHOOK_COLUMNS = [
   'url',
   'events',
   'description',
-  'signing_key',
+  'sealed_secret',
   'created_at',
   'last_failure_status',
   'last_failure_reason',

@@ -7,7 +7,7 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService, ItemEventName } from '../events/events.service.js';
 import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
 import { checkWebhookUrl, DestinationRuleError } from './transports/destination-rules.js';
-import type { SigningKeyVault } from './target-secrets.js';
+import type { TargetSecretVault } from './target-secrets.js';
 import { newWebhookSecret, signingKeyOf } from './transports/signing.js';
 import { countWebhooks, deleteWebhookById, findWebhooks, insertWebhook, lockUserRow, type WebhookRow } from './webhooks.repository.js';
 import { MAX_WEBHOOKS_PER_USER, type CreateWebhookBody, type WebhookView } from './webhooks.schemas.js';
@@ -36,7 +36,7 @@ export function createWebhooksService(deps: {
   clock: Clock;
   newId: IdGenerator;
   events: EventsService;
-  vault: SigningKeyVault;
+  vault: TargetSecretVault;
   allowPrivateTargets: boolean;
 }): WebhooksService {
   const { db } = deps;
@@ -65,7 +65,7 @@ export function createWebhooksService(deps: {
         url: url.href,
         events: JSON.stringify([...new Set(input.events)]),
         description,
-        signing_key: deps.vault.seal(userId, id, signingKeyOf(secret)),
+        sealed_secret: deps.vault.seal(userId, id, signingKeyOf(secret)),
         created_at: now(),
         last_failure_status: null,
         last_failure_reason: null,

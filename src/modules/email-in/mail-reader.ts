@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import { createLeasedLoop } from '../../lib/poll-loop.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { EmailInMetrics } from '../metrics/metrics.js';
 import { parseImapUrl, redactedImapUrl, type ImapTarget } from './imap-url.js';
@@ -16,7 +17,8 @@ import type { ReaderSettings } from './reader-settings.js';
  * and then moves it: to Processed once its item is committed, to Rejected (still unread) when it is
  * for nobody or cannot be read. Mail over a user's limits stays where it is, unread, and is tried
  * again after the window. Between scans it waits for IMAP IDLE's notice of new mail, or pollMs.
- * A lost connection is retried with back-off, logged once per outage.
+ * A lost connection is retried with back-off, logged once per outage. The lease is short and
+ * renewed while reading (lib/poll-loop.ts), so a reader that dies is replaced within seconds.
  */
 
 const LEASE_NAME = 'email-in-reader';
@@ -58,7 +60,6 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
   let uidValidity: bigint | undefined;
   let running = false;
   let connected = false;
-  let loop: Promise<void> | undefined;
   let client: ImapFlow | undefined;
   let woken = false;
   let wake: (() => void) | undefined;
@@ -158,7 +159,7 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
   }
 
   /** Reads what is unread and due; true when more is waiting than one batch took. */
-  async function scan(c: ImapFlow, folders: Folders): Promise<boolean> {
+  async function scan(c: ImapFlow, folders: Folders, lost: AbortSignal): Promise<boolean> {
     woken = false;
     const lock = await c.getMailboxLock(target.mailbox);
     try {
@@ -175,7 +176,7 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
       for (const uid of deferred.keys()) if (!unread.includes(uid)) deferred.delete(uid);
       const due = unread.filter((uid) => (deferred.get(uid) ?? 0) <= now);
       for (const uid of due.slice(0, settings.batch)) {
-        if (!running || !(await holdLease())) return false;
+        if (!running || lost.aborted || !(await holdLease())) return false;
         handling = true;
         try {
           await readOne(c, uid, folders);
@@ -190,7 +191,9 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
   }
 
   /** One connection, until it drops (throws), the lease is lost or the reader stops (returns). */
-  async function session(): Promise<void> {
+  async function session(lost: AbortSignal): Promise<void> {
+    const onLost = () => nudge();
+    lost.addEventListener('abort', onLost);
     let closed = false;
     const c = new ImapFlow({
       host: target.host,
@@ -221,15 +224,16 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
       recovered();
       log.info({ idle: settings.idle && c.capabilities.has('IDLE') }, 'email-in: reading the mailbox');
       while (running && !closed) {
-        if (!(await holdLease())) {
+        if (lost.aborted || !(await holdLease())) {
           log.info('email-in: another process holds the reader lease now');
           return;
         }
-        if (await scan(c, folders)) continue;
+        if (await scan(c, folders, lost)) continue;
         await pause(settings.pollMs);
       }
       if (running) throw new Error('the IMAP server closed the connection');
     } finally {
+      lost.removeEventListener('abort', onLost);
       connected = false;
       client = undefined;
       if (c.usable) await c.logout().catch(() => c.close());
@@ -237,32 +241,18 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
     }
   }
 
-  async function run(): Promise<void> {
-    let backoff = settings.backoffMs[0];
-    while (running) {
-      let holding = false;
-      try {
-        holding = await holdLease();
-      } catch (err) {
-        troubled(err, 'cannot take the reader lease (database)');
-      }
-      if (!holding) {
-        await pause(settings.standbyMs);
-        woken = false;
-        continue;
-      }
-      try {
-        await session();
-        backoff = settings.backoffMs[0];
-      } catch (err) {
-        if (!running) break;
-        troubled(err, 'cannot read the mailbox');
-        await pause(backoff);
-        woken = false;
-        backoff = Math.min(backoff * 2, settings.backoffMs[1]);
-      }
-    }
-  }
+  const loop = createLeasedLoop({
+    take: holdLease,
+    renewEveryMs: settings.leaseRenewMs,
+    standbyMs: settings.standbyMs,
+    backoffMs: settings.backoffMs,
+    work: async (lost) => {
+      woken = false;
+      await session(lost);
+    },
+    onTakeError: (err) => troubled(err, 'cannot take the reader lease (database)'),
+    onError: (err) => troubled(err, 'cannot read the mailbox'),
+  });
 
   return {
     get reading() {
@@ -271,7 +261,7 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
     start() {
       if (running) return;
       running = true;
-      loop = run().catch((err: unknown) => log.error({ err }, 'email-in: the reader stopped unexpectedly'));
+      loop.start();
     },
     async stop() {
       if (!running) return;
@@ -281,9 +271,8 @@ export function createEmailInReader(deps: EmailInReaderDeps): EmailInReader {
       // connection only waiting, or one that hangs, is closed.
       if (!handling) client?.close();
       const finishing = setTimeout(() => client?.close(), settings.connectTimeoutMs);
-      await loop;
+      await loop.stop();
       clearTimeout(finishing);
-      loop = undefined;
       woken = false;
       await releaseLease(deps.db, { name: LEASE_NAME, owner }).catch((err: unknown) => log.warn({ err }, 'email-in: could not release the reader lease'));
     },

@@ -4,8 +4,12 @@ export interface ReaderSettings {
   pollMs: number;
   /** false: never IDLE, only poll (servers without IDLE are found by imapflow itself). */
   idle: boolean;
-  /** How long a reader's lease lasts; renewed before every message and every wait. */
+  /**
+   * How long a reader's lease lasts; renewed every leaseRenewMs while it reads (and before every
+   * message), so a reader that died is replaced within leaseMs + standbyMs (issue 45: under 15 s).
+   */
   leaseMs: number;
+  leaseRenewMs: number;
   /** How often a process without the lease asks for it. */
   standbyMs: number;
   /** Back-off between reconnects: doubling from the first to the last. */
@@ -28,8 +32,9 @@ export interface ReaderSettings {
 export const DEFAULT_READER_SETTINGS: ReaderSettings = Object.freeze({
   pollMs: 10_000,
   idle: true,
-  leaseMs: 60_000,
-  standbyMs: 10_000,
+  leaseMs: 10_000,
+  leaseRenewMs: 3_000,
+  standbyMs: 3_000,
   backoffMs: Object.freeze([1_000, 60_000] as const),
   batch: 50,
   maxMessageBytes: 40 * 1024 * 1024,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import { createPollLoop } from '../../lib/poll-loop.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService } from '../events/events.service.js';
 import type { ItemView } from '../items/item-view.js';
@@ -23,7 +24,8 @@ const KEEP_MS = 7 * DAY_MS;
 const BATCH = 200;
 const MAX_BATCHES = 10;
 const PRUNE_EVERY_MS = 10 * 60_000;
-const ERROR_BACKOFF_MS = 5_000;
+/** After a failed pass: 5 s, doubling to a minute while the database stays away. */
+const ERROR_BACKOFF_MS = [5_000, 60_000] as const;
 
 export interface ReminderScheduler {
   start(): void;
@@ -47,9 +49,6 @@ export function createReminderScheduler(deps: {
 }): ReminderScheduler {
   const { db, clock } = deps;
   const log = deps.logger.child({ component: 'reminders' });
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> | undefined;
   let lastPrune = 0;
 
   async function tick(): Promise<{ fired: number; missed: number }> {
@@ -96,37 +95,21 @@ export function createReminderScheduler(deps: {
     return { fired, missed };
   }
 
-  function schedule(ms: number): void {
-    if (!running) return;
-    timer = setTimeout(() => {
-      pass = tick()
-        .then(() => deps.pollMs)
-        .catch((err: unknown) => {
-          log.error({ err }, 'reminder pass failed; retrying');
-          return ERROR_BACKOFF_MS;
-        })
-        .then((next) => {
-          pass = undefined;
-          schedule(next);
-        });
-    }, ms);
-    timer.unref();
-  }
+  const loop = createPollLoop({
+    pass: async () => {
+      await tick();
+    },
+    intervalMs: deps.pollMs,
+    backoffMs: ERROR_BACKOFF_MS,
+    onError: (err) => log.error({ err }, 'reminder pass failed; retrying'),
+  });
 
   return {
     get started() {
-      return running;
+      return loop.running;
     },
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await pass;
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
     tick,
   };
 }
