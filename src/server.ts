@@ -11,6 +11,7 @@ import { storagePortsFor } from './storage-ports.js';
 import { openDatabase, writerHoldWarning } from './open-database.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import type { DbHandle } from './db/create-db.js';
+import { describeDatabase } from './db/database-url.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
 import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
@@ -33,7 +34,9 @@ function secretKeyOf(config: Config, logger: Logger): Buffer {
 async function prepareDeployment(config: Config, logger: Logger, serving?: Pick<DbHandle, 'db'>): Promise<void> {
   const handle = serving ?? openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
   try {
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, logger).catch((error: unknown) => {
+      throw new Error(`DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
   } finally {
     if (!serving) await handle.db.destroy();
   }
@@ -122,6 +125,8 @@ async function main(): Promise<void> {
   loadEnvFile();
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Once per start (a cluster's workers share the primary's): which database, never its password.
+  if (cluster.isPrimary) logger.info({ database: describeDatabase(config.databaseUrl) }, 'database');
   if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, logger, () => prepareDeployment(config, logger));
   else await serve(config, logger);
 }
