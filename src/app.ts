@@ -47,6 +47,7 @@ import { installScopes } from './plugins/scopes.js';
 import { installSecurityHeaders } from './plugins/security-headers.js';
 import { installValidators } from './plugins/validation.js';
 import { sendNotFoundPage } from './web/errors.js';
+import { AppError } from './errors.js';
 import { webApp } from './web/web.plugin.js';
 
 const API_PREFIX = '/api/v1';
@@ -86,6 +87,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     bodyLimit: ONE_MIB,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: routerErrorHandler,
+    // Fastify's own 503 while closing is not in the contract's error shape: the hook below answers instead.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app, compilers);
@@ -102,9 +105,14 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   });
   // During shutdown, responses to in-flight requests close their connection, so a keep-alive
   // client cannot hold the process open after its last answer.
+  // A request that still arrives then (on a connection that was busy) is refused before any work,
+  // in the error shape, so a load balancer or client retries it elsewhere or later.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new AppError('service_unavailable', 'the server is shutting down; retry shortly', { headers: { 'retry-after': '5' } }) : undefined);
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { databaseUrlProblem } from './db/database-url.js';
 import { parseSecretKey } from './lib/secret-key.js';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
 
@@ -9,7 +10,8 @@ const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  DATABASE_URL: Type.String({ pattern: '^(sqlite:|postgres(ql)?://)', default: 'sqlite:./data/inbox.db' }),
+  // Checked by databaseUrlProblem, whose messages say what is wrong without echoing a password.
+  DATABASE_URL: Type.String({ minLength: 1, default: 'sqlite:./data/inbox.db' }),
   // Server processes sharing the port: a number, or `auto` for one per CPU core.
   WORKERS: Type.String({ pattern: '^(auto|[1-9][0-9]?)$', default: '1' }),
   LOG_LEVEL: Type.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
@@ -212,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`SECRET_KEY ${(error as Error).message}`);
     }
   }
+  const databaseProblem = typeof given.DATABASE_URL === 'string' ? databaseUrlProblem(given.DATABASE_URL) : null;
+  if (databaseProblem) problems.push(databaseProblem);
   let trustProxy: TrustProxy = false;
   if (typeof given.TRUST_PROXY === 'string') {
     try {

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'too_many_streams'
   | 'transcription_failed'
   | 'transcription_unavailable'
+  | 'service_unavailable'
   | 'internal_error';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -45,6 +46,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   too_many_streams: 429,
   transcription_failed: 422,
   transcription_unavailable: 503,
+  service_unavailable: 503,
   internal_error: 500,
 };
 

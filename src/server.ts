@@ -12,6 +12,7 @@ import { openDatabase, writerHoldWarning } from './open-database.js';
 import { logConnectionError } from './db/log-connection-error.js';
 import type { DbHandle } from './db/create-db.js';
 import { claimSqliteServer, type ServerClaim } from './db/sqlite/server-claim.js';
+import { describeDatabase } from './db/database-url.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
 import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
@@ -38,7 +39,9 @@ async function prepareDeployment(config: Config, logger: Logger, serving?: Pick<
   serverClaim ??= claimSqliteServer(config.databaseUrl);
   const handle = serving ?? openDatabase(config.databaseUrl, { onConnectionError: logConnectionError(logger) });
   try {
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, logger).catch((error: unknown) => {
+      throw new Error(`DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
   } finally {
     if (!serving) await handle.db.destroy();
   }
@@ -127,6 +130,8 @@ async function main(): Promise<void> {
   loadEnvFile();
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Once per start (a cluster's workers share the primary's): which database, never its password.
+  if (cluster.isPrimary) logger.info({ database: describeDatabase(config.databaseUrl) }, 'database');
   if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, logger, () => prepareDeployment(config, logger));
   else await serve(config, logger);
 }

@@ -1,4 +1,5 @@
 import { Migrator, PostgresIntrospector, sql, type MigrationResult } from 'kysely';
+import type { Logger } from 'pino';
 import { migrations } from './migrations/index.js';
 import type { Db } from './schema.js';
 
@@ -14,33 +15,42 @@ async function migrationTableSchema(db: Db): Promise<string | undefined> {
 }
 
 /**
- * Whether the database has run exactly the migrations this code knows: the usual start, answered by
- * one query. Kysely's migrator first introspects every table of the database to find its own, about
- * 30 ms of a 0.5 s start on SQLite. Anything else (no table yet, one missing, one this code does not
- * know) goes to the migrator, which applies or refuses as before.
+ * The migrations this code knows that the database has not run, answered by one query: on the usual
+ * start, none. Kysely's migrator first introspects every table of the database to find its own,
+ * about 30 ms of a 0.5 s start on SQLite, so it is only asked when something is to do. null when
+ * there is no migration table yet (a new database).
  */
-async function upToDate(db: Db, schema: string | undefined): Promise<boolean> {
+async function pendingMigrations(db: Db, schema: string | undefined): Promise<{ pending: string[]; unknown: boolean } | null> {
   const table = schema === undefined ? sql.table('kysely_migration') : sql.table(`${schema}.kysely_migration`);
   let rows: { name: string }[];
   try {
     ({ rows } = await sql<{ name: string }>`select name from ${table}`.execute(db));
   } catch {
-    return false;
+    return null;
   }
   const known = Object.keys(migrations);
   const applied = new Set(rows.map((row) => row.name));
-  return applied.size === known.length && known.every((name) => applied.has(name));
+  return { pending: known.filter((name) => !applied.has(name)), unknown: [...applied].some((name) => !(name in migrations)) };
 }
 
-export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
+/**
+ * Brings the schema up to date. With a logger, an upgrade says what it does at info (how many
+ * migrations, then each one applied): an operator who upgrades sees the schema change, and one
+ * that fails part-way shows how far it got. An up-to-date database logs nothing.
+ */
+export async function migrateToLatest(db: Db, logger?: Pick<Logger, 'info'>): Promise<MigrationResult[]> {
   const schema = await migrationTableSchema(db);
-  if (await upToDate(db, schema)) return [];
+  const state = await pendingMigrations(db, schema);
+  if (state && state.pending.length === 0 && !state.unknown) return [];
+  const pending = state?.pending ?? Object.keys(migrations);
+  if (pending.length > 0) logger?.info({ pending: pending.length, from: state ? 'an older schema' : 'an empty database' }, 'migrating the database schema');
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) if (result.status === 'Success') logger?.info({ migration: result.migrationName }, 'applied migration');
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever the migration threw; the cause keeps it whole

@@ -199,6 +199,9 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
       const again = ok(await a.c.post('import', TODOIST_CSV, { 'content-type': 'text/csv' }));
       expect(again.imported.items).toBe(0);
       expect(again.skipped.map((s: JsonBody) => s.reason)).toEqual(['exists', 'exists', 'exists']);
+      // Line 7 was skipped whole: no note about what it would have lost.
+      expect(again.skipped.map((s: JsonBody) => s.line_or_index)).toContain(7);
+      expect(again.dropped).toEqual([]);
     });
 
     it("takes Todoist's own export: a meta row and other unknown row types are skipped and reported, priority and deadline reported as dropped, recurrence carried", async () => {

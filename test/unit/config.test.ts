@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, loadEnvFile } from '../../src/config.js';
+import { describeDatabase } from '../../src/db/database-url.js';
 
 describe('loadConfig', () => {
   it('applies the defaults of operations.md', () => {
@@ -174,7 +175,66 @@ describe('loadConfig', () => {
   it('lists every invalid setting in one error', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow(/PORT.*DATABASE_URL.*LOG_LEVEL/s);
+    for (const setting of ['PORT', 'DATABASE_URL', 'LOG_LEVEL']) expect(attempt).toThrow(new RegExp(`\\b${setting}\\b`));
+  });
+});
+
+describe('DATABASE_URL', () => {
+  const refusal = (url: string): string => {
+    try {
+      loadConfig({ DATABASE_URL: url });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error(`${url} was taken`);
+  };
+
+  it('takes a SQLite path and a PostgreSQL URL that names its database, /postgres included', () => {
+    for (const url of [
+      'sqlite:./data/inbox.db',
+      'sqlite::memory:',
+      'postgres://inbox:s3cret@db.example.com:5432/inbox',
+      'postgresql://127.0.0.1/inbox',
+      'postgres://postgres@127.0.0.1:5432/postgres',
+      'postgres:///inbox?host=/var/run/postgresql',
+      'postgres://u@[::1]:5433/my%20inbox',
+    ])
+      expect(loadConfig({ DATABASE_URL: url }).databaseUrl, url).toBe(url);
+  });
+
+  it('refuses a PostgreSQL URL without a database name, which put the tables in the shared postgres database', () => {
+    for (const url of ['postgres://postgres@127.0.0.1:5432', 'postgres://postgres:pw@127.0.0.1:5432/', 'postgresql://db.example.com']) {
+      const message = refusal(url);
+      expect(message, url).toMatch(/DATABASE_URL names no database/);
+      expect(message, url).toMatch(/\/postgres/);
+      expect(message, url).not.toContain('pw@');
+    }
+  });
+
+  it('names the setting for an unknown scheme or a URL that does not parse, and never repeats a password', () => {
+    expect(refusal('mysql://root:hunter2@127.0.0.1/inbox')).toMatch(
+      /^invalid settings: DATABASE_URL must start with sqlite: \(a file\) or postgres:\/\/ \(a server\), not mysql:$/,
+    );
+    expect(refusal('./data/inbox.db')).toMatch(/DATABASE_URL must start with sqlite:/);
+    const malformed = refusal('postgres://inbox:hunter2@db.example.com:port/inbox');
+    expect(malformed).toMatch(/DATABASE_URL is not a valid URL .*percent-encoded/);
+    for (const message of [malformed, refusal('mysql://root:hunter2@127.0.0.1/inbox')]) expect(message).not.toContain('hunter2');
+  });
+});
+
+describe('describeDatabase', () => {
+  it('says which database without the password: dialect, host, port, name and user, or the SQLite file', () => {
+    expect(describeDatabase('postgres://inbox:hunter2@db.example.com:6543/inbox?password=x')).toEqual({
+      dialect: 'postgres',
+      host: 'db.example.com',
+      port: 6543,
+      database: 'inbox',
+      user: 'inbox',
+    });
+    expect(describeDatabase('postgresql://[::1]/my%20inbox')).toEqual({ dialect: 'postgres', host: '::1', port: 5432, database: 'my inbox' });
+    expect(describeDatabase('sqlite:./data/inbox.db')).toEqual({ dialect: 'sqlite', file: resolve('data/inbox.db') });
+    expect(describeDatabase('sqlite::memory:')).toEqual({ dialect: 'sqlite', file: ':memory:' });
   });
 });
 

@@ -69,7 +69,13 @@ describe('Dockerfile and compose.yaml', () => {
     const compose = parseYaml(readFileSync('compose.yaml', 'utf8')) as {
       services: Record<
         string,
-        { depends_on?: Record<string, { condition: string }>; environment?: Record<string, string>; ports?: string[]; healthcheck?: unknown }
+        {
+          depends_on?: Record<string, { condition: string }>;
+          env_file?: unknown;
+          environment?: Record<string, string>;
+          ports?: string[];
+          healthcheck?: unknown;
+        }
       >;
       volumes: Record<string, unknown>;
     };
@@ -79,6 +85,9 @@ describe('Dockerfile and compose.yaml', () => {
     expect(inbox?.environment?.DATABASE_URL).toMatch(/^postgres:\/\/inbox:\$\{POSTGRES_PASSWORD:\?[^}]+\}@db:5432\/inbox$/);
     expect(inbox?.environment?.SECRET_KEY).toMatch(/^\$\{SECRET_KEY:\?/);
     expect(inbox?.ports).toEqual(['127.0.0.1:8080:8080']);
+    // Every other setting comes from .env, which may be absent; the listening address does not.
+    expect(inbox?.env_file).toEqual([{ path: '.env', required: false }]);
+    expect(inbox?.environment).toMatchObject({ HOST: '0.0.0.0', PORT: '8080' });
     expect(Object.keys(compose.volumes).sort()).toEqual(['db-data', 'inbox-data']);
   });
 });

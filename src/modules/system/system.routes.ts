@@ -6,6 +6,8 @@ import { AppError } from '../../errors.js';
 import { bearerMatches } from './metrics-token.js';
 
 const Status = Type.Object({ status: Type.String() });
+/** Not ready: the database is down (a status), or the server is shutting down (the error shape, src/app.ts). */
+const NotReady = Type.Union([Status, Type.Object({ error: Type.String(), message: Type.String() })]);
 
 /** Probes for orchestrators: liveness never touches the database, readiness does. */
 export const systemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'db' | 'metrics'> & { metricsToken?: string | undefined }> = async (
@@ -26,7 +28,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'db' | 'metr
     return reply.type(registry.contentType).send(await metrics.render());
   });
 
-  app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Status } } }, async (request, reply) => {
+  app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: NotReady } } }, async (request, reply) => {
     try {
       await pingDb(db);
       return { status: 'ok' };

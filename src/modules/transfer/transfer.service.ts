@@ -48,7 +48,9 @@ export function createTransferService(deps: { clock: Clock; exporter: ExportServ
       const result = await deps.importer.apply(user.id, plan);
       // What the reader left out is reported beside what the import found already there.
       const skipped = [...(plan.skipped ?? []), ...result.skipped].sort((a, b) => a.line_or_index - b.line_or_index);
-      return { ...result, skipped, dropped: plan.dropped ?? [] };
+      // A row skipped whole lost everything: a note on one of its fields would only confuse.
+      const skippedRows = new Set(skipped.map((s) => s.line_or_index));
+      return { ...result, skipped, dropped: (plan.dropped ?? []).filter((d) => !skippedRows.has(d.line_or_index)) };
     },
   };
 }
