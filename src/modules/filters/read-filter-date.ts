@@ -1,8 +1,8 @@
 import type { ParsedResult } from 'chrono-node';
-import { parserForZone, TAG_EOD } from '../organizer/local/date-parsers.js';
-import { findDueDate } from '../organizer/local/due-date.js';
-import { normalizeForDates } from '../organizer/local/normalize.js';
-import { instantOf, offsetMinutesAt, wallTimeAt } from '../organizer/local/zoned-time.js';
+import { parserForZone, TAG_EOD } from '../../lib/dates/date-parsers.js';
+import { findDueDate } from '../../lib/dates/due-date.js';
+import { normalizeForDates } from '../../lib/dates/normalize.js';
+import { instantOf, offsetMinutesAt, wallTimeAt } from '../../lib/dates/zoned-time.js';
 import type { DateReading } from './language/resolve.js';
 
 /*

@@ -1,4 +1,4 @@
-import { addDays, instantOf, wallTimeAt } from '../../organizer/local/zoned-time.js';
+import { addDays, instantOf, wallTimeAt } from '../../../lib/dates/zoned-time.js';
 import type { DateTerm, FilterError, ParsedFilter, Span, Term, Tree } from './ast.js';
 
 /*
