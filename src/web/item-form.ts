@@ -1,5 +1,5 @@
 import type { ItemStatus, ItemType } from '../db/schema.js';
-import type { PatchInput } from '../modules/items/item-patch.js';
+import type { PatchInput } from '../modules/items/patch-columns.js';
 import type { ItemView } from '../modules/items/item-view.js';
 import { dueInputs, parseDueInputs } from './dates.js';
 
