@@ -1,10 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../schemas/common.js';
 import { ItemTypeSchema, RecurrenceBody } from '../../schemas/item.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
 export const CaptureBody = Type.Object({
-  // The 100000 limit applies after trim (checked by the service), so padding around a full text is fine.
-  text: Type.String({ minLength: 1, pattern: '\\S', description: '1..100000 characters after trim; the first line becomes the title, the rest content_md' }),
+  // The limit applies after trim (checked by the service), so padding around a full text is fine.
+  text: Type.String({
+    minLength: 1,
+    pattern: '\\S',
+    description: `1..${CAPTURE_TEXT_MAX} characters after trim; the first line becomes the title, the rest content_md`,
+  }),
   project_id: Type.Optional(Uuid),
   type: Type.Optional(ItemTypeSchema),
   organize: Type.Optional(Type.Boolean({ default: false, description: 'run the AI organizer (Pro)' })),

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, Uuid, ref } from '../../schemas/common.js';
 import { ItemSchema, ItemStatusSchema, ItemTypeSchema, RecurrenceBody } from '../../schemas/item.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
 // The item's own schemas sit below the modules (schemas/item.ts); the items routes answer with them.
 export { ItemSchema, ItemStatusSchema, ItemTypeSchema, RecurrenceSchema } from '../../schemas/item.js';
@@ -27,7 +28,7 @@ export const ItemsQuery = Type.Object({
 
 export const PatchItemBody = Type.Object({
   title: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-  content_md: Type.Optional(Nullable(Type.String({ maxLength: 100000 }))),
+  content_md: Type.Optional(Nullable(Type.String({ maxLength: CAPTURE_TEXT_MAX }))),
   due_at: Type.Optional(Nullable(DateTime)),
   recurrence: Type.Optional(Type.Union([RecurrenceBody, Type.Null()], { description: 'a repeating schedule (needs a due_at); null ends it' })),
   remind_at: Type.Optional(Nullable(DateTime)),

@@ -1,13 +1,10 @@
 import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
-import { splitCapturedText, type CapturedText } from '../../lib/capture-text.js';
+import { CAPTURE_TEXT_MAX, splitCapturedText, type CapturedText } from '../../lib/capture-text.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuthUser } from '../users/auth-user.js';
 import type { QuickAdd } from './grammar.js';
 import { findProjectNames } from './quick-add.repository.js';
-
-/** The contract's limit on captured text, counted after trim: /parse takes what capture takes. */
-const QUICK_ADD_TEXT_MAX = 100000;
 
 /** The fields of a capture request that quick add can fill. */
 export interface CaptureRequestFields {
@@ -38,8 +35,9 @@ export interface CaptureReading<T> {
 
 export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddService {
   async function parse(user: AuthUser, text: string): Promise<QuickAdd> {
-    if (text.trim() === '' || Array.from(text.trim()).length > QUICK_ADD_TEXT_MAX) {
-      throw badRequest(`text must be 1 to ${QUICK_ADD_TEXT_MAX} characters after trim`, 'text');
+    // /parse takes what capture takes.
+    if (text.trim() === '' || Array.from(text.trim()).length > CAPTURE_TEXT_MAX) {
+      throw badRequest(`text must be 1 to ${CAPTURE_TEXT_MAX} characters after trim`, 'text');
     }
     // Loaded at first use, as the organizer's engine is: chrono-node weighs on start-up.
     const [{ readQuickAdd }, projects] = await Promise.all([import('./grammar.js'), findProjectNames(deps.db, user.id)]);
