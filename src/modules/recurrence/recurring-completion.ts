@@ -1,8 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { ItemEventName } from '../events/events.service.js';
 import type { CompletedOccurrence, ItemChange } from '../items/item-change.js';
-import { nextOccurrence } from './next-occurrence.js';
-import type { RecurrenceService } from './recurrence.service.js';
+import { nextOccurrence, type RecurrenceService } from './recurrence.service.js';
 
 const after = <K extends 'due_at' | 'remind_at' | 'recurrence_rule' | 'recurrence_from' | 'status'>(change: ItemChange, key: K) =>
   (change.patch[key] !== undefined ? change.patch[key] : change.row[key]) as ItemChange['row'][K];
