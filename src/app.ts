@@ -10,6 +10,7 @@ import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { captureRoutes } from './modules/capture/capture.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { quickAddRoutes } from './modules/quick-add/quick-add.routes.js';
@@ -124,6 +125,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     accounts,
     accountSettings,
     bulk,
+    capture,
     clock,
     db,
     events,
@@ -162,6 +164,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { users });
       await api.register(keysRoutes, { keys });
+      await api.register(captureRoutes, { capture });
       await api.register(itemsRoutes, { items });
       await api.register(searchRoutes, { search });
       await api.register(bulkRoutes, { bulk });
@@ -190,6 +193,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     services: {
       accounts,
       accountSettings,
+      capture,
       channels: services.channels,
       clock,
       emailIn,

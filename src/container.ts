@@ -10,13 +10,15 @@ import { createAccountsService, type AccountsService } from './modules/accounts/
 import { createAccountSettingsService, type AccountSettingsService } from './modules/accounts/account-settings.service.js';
 import { createEventsService, type EventsService } from './modules/events/events.service.js';
 import { createIdempotencyService, type IdempotencyService } from './modules/idempotency/idempotency.service.js';
-import { createItemEdits } from './modules/items/item-edits.js';
-import { createItemWrites } from './modules/items/item-writes.js';
+import { createItemEdits } from './modules/items/single-item-edits.js';
+import { createItemWrites } from './modules/items/write-changes.js';
 import { createItemLoader } from './modules/items/item-loader.js';
 import { createItemsService, type ItemsService } from './modules/items/items.service.js';
 import { createImportedItems } from './modules/items/imported-items.js';
 import type { StoragePorts } from './storage-ports.js';
-import { createSubtasksService, type SubtasksService } from './modules/items/add-subtask.js';
+import { createSubtasksService, type SubtasksService } from './modules/capture/add-subtask.js';
+import { createCaptureService, type CaptureService } from './modules/capture/capture.service.js';
+import { createSchedule } from './modules/capture/schedule.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
 import { findUnrevokedKeyIds } from './modules/keys/keys.repository.js';
@@ -39,6 +41,7 @@ import { createSearchService, type SearchService } from './modules/search/search
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createQuickAddService, type QuickAddService } from './modules/quick-add/quick-add.service.js';
 import { createRecurrenceService, type RecurrenceService } from './modules/recurrence/recurrence.service.js';
+import { advanceRecurring } from './modules/recurrence/recurring-completion.js';
 import { createExportService } from './modules/transfer/export.service.js';
 import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
@@ -64,6 +67,8 @@ export interface Services {
   projects: ProjectsService;
   tags: TagsService;
   items: ItemsService;
+  /** Every new item: read, resolve the project, organize, schedule, store, learn (modules/capture). */
+  capture: CaptureService;
   quickAdd: QuickAddService;
   /** Recurring items' completions and the user's zone for occurrences. */
   recurrence: RecurrenceService;
@@ -188,12 +193,18 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const loader = createItemLoader(tags, dialect);
   // Items' write steps come first: deleting a project moves its items with them.
   const recurrence = createRecurrenceService({ db, newId });
-  const writes = createItemWrites({ clock, loader, events, recurrence });
+  const writes = createItemWrites({
+    clock,
+    loader,
+    events,
+    advanceRecurring: (trx, userId, changes, at) => advanceRecurring(trx, userId, changes, at, recurrence),
+  });
   const itemStore = ports.itemStore({ db, events, tags, now: writes.now });
   const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
   // The organizer's per-user routing model, taught by moves (edits, bulk) and filings (issue 37).
   const learner = createRoutingLearner({ db, dialect, clock, logger });
-  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, recurrence });
+  const schedule = createSchedule({ recurrence });
+  const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, schedule });
   const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects, learner });
   const store: CounterStore = config.redisUrl
@@ -204,8 +215,9 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
   const imports = createImportedItems({ loader, tags, events });
   const quickAdd = createQuickAddService({ db, clock });
-  const items = createItemsService({ ...base, store: itemStore, loader, projects, edits, imports, organizer, quickAdd, recurrence });
-  const subtasks = createSubtasksService({ items });
+  const items = createItemsService({ db, loader, projects, edits, imports });
+  const capture = createCaptureService({ ...base, store: itemStore, loader, projects, organizer, quickAdd, schedule });
+  const subtasks = createSubtasksService({ items, capture });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
@@ -277,7 +289,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
           settings: { ...DEFAULT_READER_SETTINGS, ...inject.emailInReader },
           emailIn,
           users,
-          items,
+          capture,
           limits,
         }),
       )
@@ -293,6 +305,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     projects,
     tags,
     items,
+    capture,
     quickAdd,
     recurrence,
     subtasks,

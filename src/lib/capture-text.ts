@@ -1,11 +1,23 @@
+/**
+ * The contract's limit on captured text, in characters (code points) after trim: capture, quick
+ * add's /parse, a PATCHed body, the web forms and email-in all take this much and no more.
+ */
+export const CAPTURE_TEXT_MAX = 100_000;
+
 const TITLE_MAX = 500;
+
+/** Captured text as it is stored: a title and a Markdown body. */
+export interface CapturedText {
+  title: string;
+  content_md: string | null;
+}
 
 /**
  * The contract's split of captured text: the first non-empty line (trimmed, at most 500
  * characters) is the title and the rest is the Markdown body. When the first line is too long
  * to be a title, nothing is lost: the whole text becomes the body.
  */
-export function splitCapturedText(text: string): { title: string; content_md: string | null } {
+export function splitCapturedText(text: string): CapturedText {
   // After trim the text starts on its first non-empty line.
   const trimmed = text.trim();
   const newline = /\r\n|\r|\n/.exec(trimmed);

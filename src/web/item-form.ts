@@ -1,7 +1,8 @@
 import type { ItemStatus, ItemType } from '../db/schema.js';
-import type { PatchInput } from '../modules/items/item-patch.js';
+import type { PatchInput } from '../modules/items/patch-columns.js';
 import type { ItemView } from '../modules/items/item-view.js';
 import { dueInputs, parseDueInputs } from './dates.js';
+import { CAPTURE_TEXT_MAX } from '../lib/capture-text.js';
 
 /** The edit form's fields as the user sees them (and gets back when something is wrong). */
 export interface ItemFormValues {
@@ -23,7 +24,7 @@ export interface ItemFormValues {
 export type FieldErrors = Partial<Record<keyof ItemFormValues | 'form', string>>;
 
 export const TITLE_MAX = 500;
-export const NOTES_MAX = 100_000;
+export const NOTES_MAX = CAPTURE_TEXT_MAX;
 const TYPES: readonly ItemType[] = ['todo', 'note'];
 export const STATUSES: readonly ItemStatus[] = ['backlog', 'todo', 'doing', 'done', 'archived'];
 

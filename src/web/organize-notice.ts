@@ -1,6 +1,6 @@
 import type { ItemView } from '../modules/items/item-view.js';
 import type { AiField } from '../modules/organizer/organizer.schemas.js';
-import type { PatchInput } from '../modules/items/item-patch.js';
+import type { PatchInput } from '../modules/items/patch-columns.js';
 import { formatDueAbsolute, type DateContext } from './dates.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField } from './layout.js';

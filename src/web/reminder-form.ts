@@ -1,4 +1,4 @@
-import type { PatchInput } from '../modules/items/item-patch.js';
+import type { PatchInput } from '../modules/items/patch-columns.js';
 import type { ItemView } from '../modules/items/item-view.js';
 import { dueInputs, parseDueInputs } from './dates.js';
 import { recurrenceOf, repeatValuesOf, REPEAT_CHOICES, type RepeatValues } from './recurrence-choice.js';

@@ -29,6 +29,7 @@ export type WebServices = Pick<
   Services,
   | 'accounts'
   | 'accountSettings'
+  | 'capture'
   | 'channels'
   | 'clock'
   | 'emailIn'
@@ -87,6 +88,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const {
       accounts,
       accountSettings,
+      capture,
       channels,
       clock,
       emailIn,
@@ -115,7 +117,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
     const inboxList: InboxSources = { clock, items, projects, search, tags, voice };
     await pages.register(authRoutes, { accounts, instance, cookies });
-    await pages.register(inboxRoutes, { ...inboxList, limits });
+    await pages.register(inboxRoutes, { ...inboxList, capture, limits });
     await pages.register(itemRoutes, { clock, items, limits, projects, reminders, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
     await pages.register(accountRoutes, { accountSettings, transfer, users, emailIn, cookies });

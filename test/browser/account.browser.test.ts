@@ -120,16 +120,16 @@ describe.skipIf(lacking(CHROMIUM))('account, share, voice and every page in chro
   it('every page passes axe in light and dark mode, and is photographed at both widths', async () => {
     const { page, userId } = await t.signedUp(DESKTOP, 'pro');
     const work = await t.services.projects.findOrCreate(userId, 'Work');
-    const { item } = await t.services.items.capture(
+    const { item } = await t.services.capture.capture(
       { id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null },
       { text: 'Quarterly report\nSee **notes** and [the draft](https://example.org/draft)', project_id: work.id },
     );
     await t.services.items.patch(userId, item.id, { tags: ['writing', 'q4'], due_at: '2026-11-25T16:00:00.000Z' });
-    await t.services.items.capture(
+    await t.services.capture.capture(
       { id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null },
       { text: 'Buy milk', due_at: '2026-11-27T16:00:00.000Z' },
     );
-    await t.services.items.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'An idea for the garden', type: 'note' });
+    await t.services.capture.capture({ id: userId, email: '', plan: 'pro', timezone: 'UTC', keyId: null }, { text: 'An idea for the garden', type: 'note' });
     const pages: [string, string][] = [
       ['inbox-pro', '/'],
       ['inbox-tag', '/?tag=writing'],

@@ -27,7 +27,7 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
   const rowTitles = (page: Page, group: string) => page.locator(`#${group} > .items > li > .line .title`).allTextContents();
   const userOf = (userId: string) => sessionUserOf(t, userId);
   const add = async (user: AuthUser, text: string, extra: { due_at?: string; project_id?: string } = {}) =>
-    (await t.services.items.capture(user, { text, ...extra })).item;
+    (await t.services.capture.capture(user, { text, ...extra })).item;
 
   /** A day's worth of items: two overdue, two due today, one tomorrow, one next week, one in the Inbox without a date. */
   async function seed(userId: string) {

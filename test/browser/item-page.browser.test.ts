@@ -28,7 +28,7 @@ describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chr
   it('shows an item as a view: notes once, no "Todo · To do", a done control; Edit opens the form in place', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
     const user = await userOf(userId);
-    const { item } = await t.services.items.capture(user, { text: 'Plan the trip\nBook **flights** first', due_at: '2026-11-27T16:00:00.000Z' });
+    const { item } = await t.services.capture.capture(user, { text: 'Plan the trip\nBook **flights** first', due_at: '2026-11-27T16:00:00.000Z' });
     await page.goto(`/inbox/items/${item.id}`);
     expect(await page.locator('.item-meta').textContent()).not.toContain('Todo · To do');
     expect(await page.locator('.item-meta > span').first().textContent()).toBe('To do');
@@ -48,7 +48,7 @@ describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chr
   it('lists subtasks in the order they were added, adds one without a reload, and shows them under their item in lists', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
     const user = await userOf(userId);
-    const { item } = await t.services.items.capture(user, { text: 'Move house' });
+    const { item } = await t.services.capture.capture(user, { text: 'Move house' });
     for (const step of ['Book the van', 'Pack the books']) {
       t.clock.advance(1000);
       await t.services.subtasks.add(user, item.id, step);
@@ -76,8 +76,8 @@ describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chr
   it('writes dates one way, in the browser’s locale: "5 PM" and "9:30 AM" (no padded hour) in American English', async () => {
     const { userId, email } = await t.signedUp(DESKTOP);
     const user = await userOf(userId);
-    await t.services.items.capture(user, { text: 'Ship it', due_at: '2026-11-26T16:00:00.000Z' });
-    await t.services.items.capture(user, { text: 'Early call', due_at: '2026-11-26T08:30:00.000Z' });
+    await t.services.capture.capture(user, { text: 'Ship it', due_at: '2026-11-26T16:00:00.000Z' });
+    await t.services.capture.capture(user, { text: 'Early call', due_at: '2026-11-26T08:30:00.000Z' });
     const context = await t.browser.newContext({ baseURL: t.baseUrl, locale: 'en-US', timezoneId: 'Europe/Berlin' });
     const us = await context.newPage();
     await us.goto('/login');
@@ -89,7 +89,7 @@ describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chr
 
   it('keeps one header width on every page, and the check circle’s border at 3:1 or more against its row in light and dark', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
-    await t.services.items.capture(await userOf(userId), { text: 'Contrast' });
+    await t.services.capture.capture(await userOf(userId), { text: 'Contrast' });
     const widths: number[] = [];
     for (const path of ['/', '/inbox', '/projects', '/account', '/settings/keys']) {
       await page.goto(path);

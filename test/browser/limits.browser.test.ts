@@ -56,7 +56,7 @@ describe.skipIf(lacking(CHROMIUM))('web actions against the plan limits in chrom
     const { page, userId } = await t.signedUp(DESKTOP, 'free');
     const { token } = await t.services.keys.mint(userId, 'script');
     const user = { ...(await t.services.users.me(userId)), keyId: null };
-    const { item } = await t.services.items.capture(user, { text: 'Water the plants', due_at: '2026-11-27T08:00:00.000Z' });
+    const { item } = await t.services.capture.capture(user, { text: 'Water the plants', due_at: '2026-11-27T08:00:00.000Z' });
     const spend = async () => {
       for (let i = 0; i < 6; i += 1) if ((await t.api('GET', 'me', undefined, token)).status === 429) return;
       throw new Error('the minute was not spent');

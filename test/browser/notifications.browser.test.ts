@@ -191,7 +191,7 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
   it('the service worker shows a push as a notification that opens the item (the push and notificationclick handlers)', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
     const user = await sessionUserOf(t, userId);
-    const { item } = await t.services.items.capture(user, { text: 'Water the plants' });
+    const { item } = await t.services.capture.capture(user, { text: 'Water the plants' });
     await page.goto('/account/notifications');
     const worker = await waitFor(() => page.context().serviceWorkers()[0], { what: 'the service worker' });
     await page.context().grantPermissions(['notifications'], { origin: t.baseUrl });
@@ -244,8 +244,8 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     const { page, userId } = await t.signedUp(DESKTOP);
     await t.services.users.updateMe(userId, { timezone: 'Europe/Berlin' });
     const user = await sessionUserOf(t, userId);
-    const { item } = await t.services.items.capture(user, { text: 'Water the plants', due_at: '2026-11-27T08:00:00.000Z' });
-    const { item: undated } = await t.services.items.capture(user, { text: 'Someday: sort the photos' });
+    const { item } = await t.services.capture.capture(user, { text: 'Water the plants', due_at: '2026-11-27T08:00:00.000Z' });
+    const { item: undated } = await t.services.capture.capture(user, { text: 'Someday: sort the photos' });
     await page.goto(`/inbox/items/${item.id}`);
     expect(await page.locator('#repeat-words').textContent()).toBe('No');
     expect(await page.locator('#next-reminder').textContent()).toBe('None');

@@ -296,7 +296,7 @@ describe.each(DIALECTS)('projects (%s)', (dialect) => {
       const auth = { id: user.id, email: user.email, plan: 'free' as const, timezone: 'UTC', keyId: user.keyId };
       for (let start = 0; start < 1001; start += 25) {
         const batch = Array.from({ length: Math.min(25, 1001 - start) }, (_, i) => start + i);
-        await Promise.all(batch.map((i) => t.services.items.capture(auth, { text: `bulk ${i}`, project_id: project.id })));
+        await Promise.all(batch.map((i) => t.services.capture.capture(auth, { text: `bulk ${i}`, project_id: project.id })));
       }
       const byDefault = await api.get(`projects/${project.id}/items`);
       expect(byDefault.body).toHaveLength(200);

@@ -167,7 +167,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('search key ranges migration (sqlite
       for (const limit of [1, 2, 5, 50]) expect(await searchAll(user.id, 'shared', limit)).toEqual(ids);
     }
     // New items after the migration land in the same user's range, newest first.
-    const fresh = await services.items.capture(
+    const fresh = await services.capture.capture(
       { id: users[1]!.id, email: 'b@example.test', plan: 'free', timezone: 'UTC', keyId: 'test' },
       { text: 'Shared word fresh' },
     );

@@ -114,7 +114,7 @@ describe.each(DIALECTS)('Idempotency-Key on POST (%s)', (dialect) => {
   it('keeps nothing for a 5xx answer: the key can be retried and then runs', async () => {
     const a = await actor(t);
     const k = key('fail');
-    const spy = vi.spyOn(t.services.items, 'capture').mockRejectedValueOnce(new Error('the database went away'));
+    const spy = vi.spyOn(t.services.capture, 'capture').mockRejectedValueOnce(new Error('the database went away'));
     try {
       expectError(await a.c.post('capture', { text: 'retry me' }, k), 500, 'internal_error');
     } finally {

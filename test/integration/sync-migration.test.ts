@@ -53,7 +53,7 @@ describe.each(DIALECTS)('sync migration on existing events (%s)', (dialect) => {
     expect(kept).toEqual(rows.map(([id, , dispatched_at]) => ({ id, dispatched_at })));
 
     // New events continue after the old ones.
-    const item = await services.items.capture({ id: user.id, email: 'old@example.test', plan: 'free', timezone: 'UTC', keyId: 'test' }, { text: 'new' });
+    const item = await services.capture.capture({ id: user.id, email: 'old@example.test', plan: 'free', timezone: 'UTC', keyId: 'test' }, { text: 'new' });
     const after = await services.events.changes(user.id, { cursor: feed.next_cursor });
     expect(after.changes.map((c) => c.data.item.id)).toEqual([item.item.id]);
   });

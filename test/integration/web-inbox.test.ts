@@ -136,7 +136,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
 
     for (let i = 0; i < 52; i += 1) {
       t.clock.advance(1);
-      await t.services.items.capture({ id, email: '', plan: 'free', timezone: 'UTC', keyId: null }, { text: `bulk ${i}`, project_id: work.id });
+      await t.services.capture.capture({ id, email: '', plan: 'free', timezone: 'UTC', keyId: null }, { text: `bulk ${i}`, project_id: work.id });
     }
     const first = await w.get(`/items?project=${work.id}`);
     expect(titles(first.body)).toHaveLength(50);

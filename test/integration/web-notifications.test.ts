@@ -79,8 +79,8 @@ describe.each(DIALECTS)('web notifications and reminders (%s)', (dialect) => {
   });
 
   it('POST /inbox/items/:id/reminder sets remind_at and the repeat; a repeat without a due date or a stale form stores nothing', async () => {
-    const { item } = await t.services.items.capture(await user(), { text: 'Water the plants', due_at: '2026-11-27T08:00:00.000Z' });
-    const { item: undated } = await t.services.items.capture(await user(), { text: 'Someday' });
+    const { item } = await t.services.capture.capture(await user(), { text: 'Water the plants', due_at: '2026-11-27T08:00:00.000Z' });
+    const { item: undated } = await t.services.capture.capture(await user(), { text: 'Someday' });
     const self = `/inbox/items/${item.id}`;
     const form = (body: string, changes: Record<string, string>) => ({
       _csrf: csrfOf(body),
@@ -116,7 +116,7 @@ describe.each(DIALECTS)('web notifications and reminders (%s)', (dialect) => {
   });
 
   it('POST /inbox/items/:id/snooze moves remind_at from now by a listed amount only', async () => {
-    const { item } = await t.services.items.capture(await user(), { text: 'Call Ana', due_at: '2026-11-27T08:00:00.000Z' });
+    const { item } = await t.services.capture.capture(await user(), { text: 'Call Ana', due_at: '2026-11-27T08:00:00.000Z' });
     const self = `/inbox/items/${item.id}`;
     expect((await web.submit(self, `${self}/snooze`, { minutes: '7' })).status).toBe(400);
     expect(await web.submit(self, `${self}/snooze`, { minutes: '60' })).toMatchObject({ status: 303, location: `${self}?done=snoozed#reminder` });

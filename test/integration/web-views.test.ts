@@ -26,7 +26,7 @@ describe.each(DIALECTS)('Today, Upcoming and the Inbox (%s)', (dialect) => {
 
   const add = async (text: string, extra: { due_at?: string; project_id?: string } = {}) => {
     t.clock.advance(1000);
-    return (await t.services.items.capture(user, { text, ...extra })).item;
+    return (await t.services.capture.capture(user, { text, ...extra })).item;
   };
   /** The titles of a group's own rows (not the subtasks under them). */
   const titles = (body: string, group: string): string[] => {

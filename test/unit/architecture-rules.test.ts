@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /*
  * The module rules of docs/architecture.md that a reader cannot see broken from one file: which
  * files may ask what database they run on, who writes the outbox, and that app code never reaches
- * into a migration. Each check lists the offending lines, so a failure says where to look.
+ * into a migration, and how the modules under src/modules may import each other (decisions/0065).
+ * Each check lists the offending lines, so a failure says where to look.
  */
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -30,7 +31,84 @@ function linesMatching(dirs: readonly string[], pattern: RegExp, skip: (file: st
   );
 }
 
+const MODULES = join(SRC, 'modules');
+
+/** One import of one module by another: `from` imports `to` at `where` (file:line). */
+interface ModuleImport {
+  from: string;
+  to: string;
+  where: string;
+  /** `import type` / `export type`: erased at build time, so it cannot make a load-time cycle. */
+  typeOnly: boolean;
+}
+
+/** Every import between two different modules under src/modules, read from the source (static, re-exports and dynamic import()). */
+function moduleImports(): ModuleImport[] {
+  const moduleOf = (file: string) => relative(MODULES, file).split('/')[0]!;
+  return sourceFiles(MODULES).flatMap((file) => {
+    const text = readFileSync(file, 'utf8');
+    const found: ModuleImport[] = [];
+    for (const m of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+      const specifier = m[2] ?? m[3]!;
+      if (!specifier.startsWith('.')) continue;
+      const target = resolve(dirname(file), specifier);
+      if (relative(MODULES, target).startsWith('..')) continue;
+      const [from, to] = [moduleOf(file), moduleOf(target)];
+      if (from === to) continue;
+      const line = text.slice(0, m.index).split('\n').length;
+      found.push({ from, to, where: `${relative(SRC, file)}:${line}`, typeOnly: m[1] !== undefined });
+    }
+    return found;
+  });
+}
+
+/** The cycles of a directed graph, one per strongly connected component of two or more nodes (Tarjan). */
+function cycles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 describe('module rules', () => {
+  it('has no import cycle between the modules under src/modules (load-time imports)', () => {
+    // Type-only imports are left out: they vanish at build time. Two type-only cycles remain
+    // (keys <-> users over AuthUser; organizer -> limits -> metrics -> organizer), see decisions/0065.
+    const edges = new Map<string, Set<string>>();
+    for (const { from, to, typeOnly } of moduleImports()) if (!typeOnly) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    const found = cycles(edges);
+    const imports = moduleImports().filter((i) => !i.typeOnly && found.some((c) => c.includes(i.from) && c.includes(i.to)));
+    expect(found.length === 0 ? [] : { cycles: found, imports: imports.map((i) => `${i.where} -> ${i.to}`) }).toEqual([]);
+  });
+
+  it('keeps the items kernel below every module but events and tags (type imports too)', () => {
+    const allowed = new Set(['events', 'tags']);
+    const upward = moduleImports().filter((i) => i.from === 'items' && !allowed.has(i.to));
+    expect(upward.map((i) => `${i.where} -> ${i.to}`)).toEqual([]);
+  });
+
   it('lets only repositories and the per-dialect ports ask which database they run on', () => {
     const branch = /dialect\s*[!=]==|[!=]==\s*'(sqlite|postgres)'|'(sqlite|postgres)'\s*[!=]==/;
     // item-view.ts holds the items' column expressions (tag names as JSON), SQL like a repository's.

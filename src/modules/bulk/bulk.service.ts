@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
-import type { ItemWrites } from '../items/item-writes.js';
+import type { ItemWrites } from '../items/write-changes.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import { archiveState, toggleState, unarchiveState } from '../items/item-state.js';
 import type { ItemRow } from '../items/item-view.js';

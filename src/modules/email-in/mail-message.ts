@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type EmailAddress, type HeaderValue, type ParsedMail } from 'mailparser';
 import { cutRepliesAndSignature, htmlToMarkdown, safeNotes } from './mail-body.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
 /*
  * One mail read into what a capture needs: who it is for (To, Cc, Delivered-To), the capture's
@@ -10,13 +11,13 @@ import { cutRepliesAndSignature, htmlToMarkdown, safeNotes } from './mail-body.j
 export interface MailCapture {
   recipients: string[];
   messageId: string | null;
-  /** The subject line, a blank line, then the notes; within capture's 100000 characters. */
+  /** The subject line, a blank line, then the notes; within capture's CAPTURE_TEXT_MAX characters. */
   text: string;
   clientId: string;
 }
 
-/** The capture's limit is 100000 characters after trim; the notes stop short of it. */
-const NOTES_MAX = 95_000;
+/** The notes stop short of the capture's limit, leaving room for the subject line and the cut note. */
+const NOTES_MAX = CAPTURE_TEXT_MAX - 5_000;
 const SUBJECT_MAX = 2_000;
 const ATTACHMENTS_LISTED = 50;
 const NO_SUBJECT = '(no subject)';

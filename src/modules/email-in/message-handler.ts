@@ -1,13 +1,13 @@
 import { AppError } from '../../errors.js';
-import type { ItemsService } from '../items/items.service.js';
+import type { CaptureService } from '../capture/capture.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { EmailInService } from './email-in.service.js';
 import { readMail } from './mail-message.js';
 
 /*
- * What becomes of one message: items for the users it is addressed to (through the items service's
- * own capture, so events, search and client_id replays are the API's), or a reason to reject it,
+ * What becomes of one message: items for the users it is addressed to (through the capture
+ * service, so events, search and client_id replays are the API's), or a reason to reject it,
  * or "not now" when a user is over their limits. Nothing here touches the mailbox: the reader moves
  * the message only after this returned, so an item is committed before its mail leaves the inbox.
  */
@@ -22,7 +22,7 @@ export type Verdict =
 export interface MessageHandlerDeps {
   emailIn: Pick<EmailInService, 'usersAddressed'>;
   users: Pick<UsersService, 'me'>;
-  items: Pick<ItemsService, 'capture'>;
+  capture: Pick<CaptureService, 'capture'>;
   limits: Pick<LimitsService, 'checkUserRequest'>;
 }
 
@@ -50,7 +50,7 @@ export async function handleMessage(deps: MessageHandlerDeps, source: Buffer): P
       continue;
     }
     try {
-      const { created: isNew } = await deps.items.capture(user, { text: mail.text, parse: true, client_id: mail.clientId });
+      const { created: isNew } = await deps.capture.capture(user, { text: mail.text, parse: true, client_id: mail.clientId });
       if (isNew) created += 1;
       else duplicates += 1;
     } catch (error) {

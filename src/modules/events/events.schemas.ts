@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { StringEnum, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
-import { ItemSchema } from '../items/items.schemas.js';
+import { ItemSchema } from '../../schemas/item.js';
 import { ITEM_EVENT_NAMES } from './events.service.js';
 
 export const ChangeSchema = Type.Object(

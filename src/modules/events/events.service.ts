@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { clampLimit } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import type { ItemView } from '../items/item-view.js';
+import type { ItemView } from '../../schemas/item.js';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.js';
 import {
   findFeedPage,

@@ -7,7 +7,7 @@ import type { EventsService, OutboxColumns } from '../events/events.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { ItemStore } from './item-store.js';
 import { ITEM_COLUMNS, parseTagNames, tagNamesJson, toItemView } from './item-view.js';
-import { stateChange } from './item-writes.js';
+import { stateChange } from './item-change.js';
 import { insertItem, patchSet, type NewItemRow, type PatchParams } from './items.repository.js';
 
 /*

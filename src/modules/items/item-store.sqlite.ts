@@ -1,7 +1,7 @@
+import type { RawBuilder } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { Db } from '../../db/schema.js';
 import type { EventsService } from '../events/events.service.js';
-import type { SqliteSearchIndex } from '../search/search-index.sqlite.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { ItemStore } from './item-store.js';
 import { toItemView, type ItemView } from './item-view.js';
@@ -16,7 +16,8 @@ export function createSqliteItemStore(deps: {
   db: Db;
   events: EventsService;
   tags: Pick<TagsService, 'setItemTags'>;
-  searchIndex: Pick<SqliteSearchIndex, 'newItemKey'>;
+  /** The search index's key for a user's next item (search/search-index.sqlite.ts), handed in: search reads items, not the other way round. */
+  searchIndex: { newItemKey(userId: unknown): RawBuilder<number> };
 }): ItemStore {
   const { db } = deps;
   const insertWithKey = preparedQuery((db, p: NewItemRow) => db.insertInto('items').values({ ...p, search_key: deps.searchIndex.newItemKey(p.user_id) }));

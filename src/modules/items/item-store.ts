@@ -1,6 +1,6 @@
 import type { ItemPrecondition } from './item-etag.js';
 import type { ItemView } from './item-view.js';
-import type { NextState } from './item-writes.js';
+import type { NextState } from './item-change.js';
 import type { NewItemRow } from './items.repository.js';
 
 /**

@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
-import type { ItemStatus, ItemType, ItemsTable } from '../../db/schema.js';
+import type { ItemsTable } from '../../db/schema.js';
 import { compareTagNames } from '../../lib/tag-order.js';
+import type { ItemView } from '../../schemas/item.js';
+
+export type { ItemView, Recurrence } from '../../schemas/item.js';
 
 export type ItemRow = Omit<ItemsTable, 'is_completed' | 'search_key' | 'search_text'> & { is_completed: boolean | number };
 
@@ -43,31 +46,6 @@ export function tagNamesJson(dialect: string) {
 
 /** A view row that brought its tag names along (a JSON array, in no order): list and search pages. */
 export type TaggedViewRow = ItemViewRow & { tag_names: string };
-
-/** The item as every response and event shows it. */
-export interface ItemView {
-  id: string;
-  project_id: string;
-  type: ItemType;
-  title: string | null;
-  content_md: string | null;
-  is_completed: boolean;
-  status: ItemStatus;
-  due_at: string | null;
-  parent_id: string | null;
-  tags: string[];
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-  recurrence: Recurrence | null;
-  remind_at: string | null;
-}
-
-/** A repeating schedule (contract "Recurrence"): an RRULE of the subset, counted from the due date or the completion. */
-export interface Recurrence {
-  rule: string;
-  from: 'due' | 'completion';
-}
 
 export function toItemView(row: ItemViewRow, tags: readonly string[]): ItemView {
   return {

@@ -1,12 +1,12 @@
 import { clampLimit, cutPage, decodeCursor } from '../../lib/cursor.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
-import { createCapture, type Capture, type CaptureDeps } from './capture.js';
-import type { ItemEdits } from './item-edits.js';
+import type { Db } from '../../db/schema.js';
 import type { ImportedItems } from './imported-items.js';
+import type { ItemLoader } from './item-loader.js';
+import type { ProjectCheck } from './item-ports.js';
 import { taggedItemView, type ItemView } from './item-view.js';
 import type { ItemPageQuery } from './items.repository.js';
-
-export type { CapturedItem } from './capture.js';
+import type { ItemEdits } from './single-item-edits.js';
 
 export interface Page<T> {
   items: T[];
@@ -19,9 +19,8 @@ export interface ListQuery {
   cursor?: string;
 }
 
-/** Every operation the API and the web app offer on items. */
+/** Every operation the API and the web app offer on items once they exist (new ones come from capture/). */
 export interface ItemsService extends ItemEdits {
-  capture: Capture;
   get(userId: string, id: string): Promise<ItemView>;
   list(userId: string, query: ListQuery): Promise<Page<ItemView>>;
   children(userId: string, id: string, query: ListQuery): Promise<Page<ItemView>>;
@@ -38,13 +37,14 @@ export interface ItemsService extends ItemEdits {
   imports: ImportedItems;
 }
 
-export function createItemsService(
-  deps: CaptureDeps & {
-    /** The single-item changes, built first: the organizer's "organize a stored item" saves through them too. */
-    edits: ItemEdits;
-    imports: ImportedItems;
-  },
-): ItemsService {
+export function createItemsService(deps: {
+  db: Db;
+  loader: ItemLoader;
+  projects: ProjectCheck;
+  /** The single-item changes, built first: the organizer's "organize a stored item" saves through them too. */
+  edits: ItemEdits;
+  imports: ImportedItems;
+}): ItemsService {
   const { db, loader } = deps;
 
   async function page(userId: string, q: Omit<ItemPageQuery, 'after'>, cursor: string | undefined): Promise<Page<ItemView>> {
@@ -56,7 +56,6 @@ export function createItemsService(
   }
 
   return {
-    capture: createCapture(deps),
     ...deps.edits,
     imports: deps.imports,
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
 import { IdParams, errorResponses, ref } from '../../schemas/common.js';
-import { CapturedItemSchema } from '../items/items.schemas.js';
+import { CapturedItemSchema } from './organizer.schemas.js';
 
 export const organizerRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'organizer'>> = async (app, { organizer }) => {
   app.post(

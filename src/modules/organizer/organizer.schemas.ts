@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { Nullable, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
+import { ItemSchema, type ItemView } from '../../schemas/item.js';
 
 export const AiFieldSchema = Type.Union([Type.Literal('type'), Type.Literal('project_id'), Type.Literal('due_at'), Type.Literal('title')]);
 
@@ -27,3 +28,15 @@ export const AiSchema = Type.Object(
 );
 export type AiView = Static<typeof AiSchema>;
 export type AiField = Static<typeof AiFieldSchema>;
+
+/** An item as a capture or "organize this item" answers it: the item and what the organizer decided. */
+export const CapturedItemSchema = Type.Object(
+  {
+    ...ItemSchema.properties,
+    ai: Type.Union([ref(AiSchema), Type.Null()], { description: 'what the AI organizer decided; null when it did not run' }),
+  },
+  { $id: 'CapturedItem', title: 'CapturedItem' },
+);
+
+/** `ai` is what the organizer decided, or null when it did not run. */
+export type CapturedItem = ItemView & { ai: AiView | null };

@@ -1,14 +1,13 @@
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ItemEdits } from '../items/item-edits.js';
-import type { PatchInput } from '../items/item-patch.js';
+import type { ItemEdits } from '../items/single-item-edits.js';
+import type { PatchInput } from '../items/patch-columns.js';
 import type { ItemLoader } from '../items/item-loader.js';
-import type { CapturedItem } from '../items/items.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { applyDecision, type FixedFields, type OrganizedFields } from './apply-decision.js';
-import type { AiView } from './organizer.schemas.js';
+import type { AiView, CapturedItem } from './organizer.schemas.js';
 import type { RoutingLearner } from './learning/routing-learner.js';
 import { findRecentTitles } from './organizer.repository.js';
 import type { Decided, OrganizerEngine, ProjectContext } from './organizer.types.js';

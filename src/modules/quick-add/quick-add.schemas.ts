@@ -1,8 +1,13 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
 export const ParseBody = Type.Object({
-  text: Type.String({ minLength: 1, pattern: '\\S', description: '1..100000 characters after trim, as capture takes it; only the first line is read' }),
+  text: Type.String({
+    minLength: 1,
+    pattern: '\\S',
+    description: `1..${CAPTURE_TEXT_MAX} characters after trim, as capture takes it; only the first line is read`,
+  }),
 });
 
 const SpanSchema = Type.Object({

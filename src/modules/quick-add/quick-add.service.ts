@@ -1,12 +1,10 @@
 import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
+import { CAPTURE_TEXT_MAX, splitCapturedText, type CapturedText } from '../../lib/capture-text.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuthUser } from '../users/auth-user.js';
 import type { QuickAdd } from './grammar.js';
 import { findProjectNames } from './quick-add.repository.js';
-
-/** The contract's limit on captured text, counted after trim: /parse takes what capture takes. */
-const QUICK_ADD_TEXT_MAX = 100000;
 
 /** The fields of a capture request that quick add can fill. */
 export interface CaptureRequestFields {
@@ -22,16 +20,24 @@ export interface QuickAddService {
   /** What quick add understands in `text`, in the user's zone; stores nothing. */
   parse(user: AuthUser, text: string): Promise<QuickAdd>;
   /**
-   * A capture request with what quick add understood made explicit (when it asks for `parse`):
-   * the text without the understood tokens, and the fields the request did not give itself.
+   * The read step of a capture: its text split once into title and body and, when it asks for
+   * `parse`, what quick add understood made explicit: the title without the understood tokens, and
+   * the fields the request did not give itself.
    */
-  applyToCapture<T extends CaptureRequestFields>(user: AuthUser, input: T): Promise<T>;
+  readCapture<T extends CaptureRequestFields>(user: AuthUser, input: T): Promise<CaptureReading<T>>;
+}
+
+/** A capture request as quick add read it: `text` is the split that is stored, `input` the request with the fields it filled. */
+export interface CaptureReading<T> {
+  text: CapturedText;
+  input: T;
 }
 
 export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddService {
   async function parse(user: AuthUser, text: string): Promise<QuickAdd> {
-    if (text.trim() === '' || Array.from(text.trim()).length > QUICK_ADD_TEXT_MAX) {
-      throw badRequest(`text must be 1 to ${QUICK_ADD_TEXT_MAX} characters after trim`, 'text');
+    // /parse takes what capture takes.
+    if (text.trim() === '' || Array.from(text.trim()).length > CAPTURE_TEXT_MAX) {
+      throw badRequest(`text must be 1 to ${CAPTURE_TEXT_MAX} characters after trim`, 'text');
     }
     // Loaded at first use, as the organizer's engine is: chrono-node weighs on start-up.
     const [{ readQuickAdd }, projects] = await Promise.all([import('./grammar.js'), findProjectNames(deps.db, user.id)]);
@@ -41,19 +47,21 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
   return {
     parse,
 
-    async applyToCapture(user, input) {
-      if (!input.parse) return input;
+    async readCapture(user, input) {
+      if (!input.parse) return { text: splitCapturedText(input.text), input };
       const parsed = await parse(user, input.text);
-      if (parsed.spans.length === 0) return input;
+      if (parsed.spans.length === 0) return { text: splitCapturedText(input.text), input };
       return {
-        ...input,
-        // Splits into the same title and body again (lib/capture-text.ts); only understood tokens are gone.
-        text: parsed.content_md === null ? parsed.title : `${parsed.title}\n${parsed.content_md}`,
-        // Fields the request gives explicitly win.
-        ...(input.project_id === undefined && parsed.project_id !== null ? { project_id: parsed.project_id } : {}),
-        ...(input.due_at === undefined && parsed.due_at !== null ? { due_at: parsed.due_at } : {}),
-        ...(input.tags === undefined && parsed.tags.length > 0 ? { tags: parsed.tags } : {}),
-        ...(input.recurrence === undefined && parsed.recurrence !== null ? { recurrence: parsed.recurrence } : {}),
+        // The grammar split the text as capture does (lib/capture-text.ts); only understood tokens are gone.
+        text: { title: parsed.title, content_md: parsed.content_md },
+        input: {
+          ...input,
+          // Fields the request gives explicitly win.
+          ...(input.project_id === undefined && parsed.project_id !== null ? { project_id: parsed.project_id } : {}),
+          ...(input.due_at === undefined && parsed.due_at !== null ? { due_at: parsed.due_at } : {}),
+          ...(input.tags === undefined && parsed.tags.length > 0 ? { tags: parsed.tags } : {}),
+          ...(input.recurrence === undefined && parsed.recurrence !== null ? { recurrence: parsed.recurrence } : {}),
+        },
       };
     },
   };

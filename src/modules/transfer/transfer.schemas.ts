@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
 import { ItemStatusSchema, ItemTypeSchema } from '../items/items.schemas.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
 export const EXPORT_FORMAT = 'capture-inbox-export';
 export const EXPORT_VERSION = 1;
@@ -14,7 +15,7 @@ const ExportItem = Type.Object({
   id: Uuid,
   project_id: Uuid,
   type: ItemTypeSchema,
-  title: Type.Optional(Nullable(Type.String({ maxLength: 100000 }))),
+  title: Type.Optional(Nullable(Type.String({ maxLength: CAPTURE_TEXT_MAX }))),
   content_md: Type.Optional(Nullable(Type.String({ maxLength: 1000000 }))),
   is_completed: Type.Boolean(),
   status: ItemStatusSchema,

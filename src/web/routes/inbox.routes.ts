@@ -64,8 +64,8 @@ const YEAR_S = 365 * 24 * 3600;
 const UNDO_FIELDS = ['type', 'project_id', 'due_at', 'title'] as const;
 const PREFERENCE = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge: YEAR_S };
 
-export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'items' | 'limits'>> = async (app, options) => {
-  const { items, limits, projects } = options;
+export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'capture' | 'items' | 'limits'>> = async (app, options) => {
+  const { capture, items, limits, projects } = options;
   const render = createInboxRenderer(options);
 
   /** The list a return target names, to render it again with a message. */
@@ -131,7 +131,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     let captured;
     try {
       // Only what the user chose is sent: an unchosen project or type is left to quick add and the organizer.
-      ({ item: captured } = await items.capture(user, {
+      ({ item: captured } = await capture.capture(user, {
         text,
         ...(type === 'note' || type === 'todo' ? { type } : {}),
         ...(projectId ? { project_id: projectId } : {}),

@@ -6,8 +6,9 @@ import type { Span } from '../../modules/quick-add/grammar.js';
 import { actingUser, dateContext } from '../acting.js';
 import { formatDueAbsolute } from '../dates.js';
 import { CSRF_FIELD, field } from './forms.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
-const ParseBody = Type.Object({ ...CSRF_FIELD, text: field(100_000 + 1000) });
+const ParseBody = Type.Object({ ...CSRF_FIELD, text: field(CAPTURE_TEXT_MAX + 1000) });
 
 /** What the capture box's script shows under the text: the spans understood (a date with its day and time in the user's zone), or nothing. */
 type ParseAnswer = { spans: (Span & { shown?: string })[] } | { error: string };

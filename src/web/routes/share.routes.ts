@@ -4,8 +4,9 @@ import { actingUser, signInFirst } from '../acting.js';
 import { html } from '../html.js';
 import { createInboxRenderer, type InboxSources } from '../inbox-render.js';
 import { field } from './forms.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
-const ShareQuery = Type.Object({ title: field(1000), text: field(100_000), url: field(4000) });
+const ShareQuery = Type.Object({ title: field(1000), text: field(CAPTURE_TEXT_MAX), url: field(4000) });
 
 /**
  * The share target: what a phone shares arrives here as a GET, and lands in the capture box of the

@@ -10,6 +10,7 @@ import { renderMarkdown } from '../markdown.js';
 import { MAX_EVERY_DAYS, recurrenceInWords, REPEAT_CHOICES, REPEAT_LABELS } from '../recurrence-choice.js';
 import type { ReminderErrors, ReminderFormValues } from '../reminder-form.js';
 import { dueBadge, itemName, reminderMarks } from './item-row.views.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
 export interface ItemPageData {
   user: SessionUser;
@@ -89,7 +90,7 @@ function subtasksSection(d: ItemPageData): SafeHtml {
       : html`<p class="muted">No subtasks.</p>`
   }
   <form class="inline-form" method="post" action="${self}/subtasks" data-inplace>${csrfField(d.csrf)}
-    ${fieldBlock('subtask-text', 'Add subtask', (a) => html`<input ${a} name="text" type="text" maxlength="100000" required enterkeyhint="done" value="${draft?.text ?? ''}">`, draft?.error)}
+    ${fieldBlock('subtask-text', 'Add subtask', (a) => html`<input ${a} name="text" type="text" maxlength="${CAPTURE_TEXT_MAX}" required enterkeyhint="done" value="${draft?.text ?? ''}">`, draft?.error)}
     <button type="submit">Add subtask</button>
   </form>
 </section>`;

@@ -2,41 +2,11 @@ import type { Executor } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import type { EventsService, ItemEventName, PendingEvent } from '../events/events.service.js';
+import type { EventsService, PendingEvent } from '../events/events.service.js';
 import type { ItemLoader } from './item-loader.js';
-import { stateDiff, stateEventNames, stateOf, type ItemState } from './item-state.js';
+import { stateChange, type AdvanceRecurring, type ItemChange, type NextState, type ReadRow } from './item-change.js';
 import { toItemView, type ItemRow, type ItemView } from './item-view.js';
-import { advanceRecurring, type CompletedOccurrence } from './recurring-completion.js';
-import type { RecurrenceService } from '../recurrence/recurrence.service.js';
 import { deleteItemsByIds, findItemIdsInProject, findItemsByIds, findSubtrees, moveItemsToProject, updateItems, type ItemPatch } from './items.repository.js';
-
-/** One row's change: the columns to write (besides updated_at) and the events it announces. */
-export interface ItemChange {
-  row: ItemRow;
-  patch: ItemPatch;
-  events: ItemEventName[];
-  /** The item's tags after the change, when known (read with the locked row, and left alone): saves asking again. */
-  tags?: readonly string[];
-  /** Set by advanceRecurring: the change completed this occurrence of a recurring item and moved it on. */
-  occurrence?: CompletedOccurrence;
-}
-
-/** A row as read for a change; rows read by loader.lockedRows() carry their tags. */
-type ReadRow = ItemRow & { tags?: readonly string[] };
-
-export type NextState = (state: ItemState, now: string) => ItemState;
-
-/** A row's state change at `at`, or undefined when `next` leaves its state as it is. */
-export function stateChange(row: ReadRow, next: NextState, at: string): ItemChange | undefined {
-  const before = stateOf(row);
-  const after = next(before, at);
-  const patch = stateDiff(before, after);
-  if (Object.keys(patch).length === 0) return undefined;
-  // Only unarchive announces itself as an update; toggle and archive have their own events.
-  const unarchived = before.status === 'archived' && after.status !== 'archived';
-  const events: ItemEventName[] = [...(unarchived ? (['item.updated'] as const) : []), ...stateEventNames(before, after)];
-  return { row, patch, events, ...(row.tags ? { tags: row.tags } : {}) };
-}
 
 /**
  * The write steps every change of items is made of, run inside the caller's transaction: the
@@ -58,14 +28,20 @@ export interface ItemWrites {
   now(): string;
 }
 
-export function createItemWrites(deps: { clock: Clock; loader: ItemLoader; events: EventsService; recurrence: RecurrenceService }): ItemWrites {
+export function createItemWrites(deps: {
+  clock: Clock;
+  loader: ItemLoader;
+  events: EventsService;
+  /** Completing a recurring item moves it on (recurrence/recurring-completion.ts): a port, as recurrence sits above items. */
+  advanceRecurring: AdvanceRecurring;
+}): ItemWrites {
   const { loader } = deps;
   const now = () => toTimestamp(deps.clock.now());
 
   /** One UPDATE … RETURNING per distinct patch, one tag query for all changed rows, one outbox insert. */
   const commit: ItemWrites['commit'] = async (trx, userId, requested, at) => {
     if (requested.length === 0) return new Map();
-    const changes = await advanceRecurring(trx, userId, requested, at, deps.recurrence);
+    const changes = await deps.advanceRecurring(trx, userId, requested, at);
     const groups = new Map<string, { patch: ItemPatch; ids: string[] }>();
     for (const { row, patch } of changes) {
       const key = JSON.stringify(patch);

@@ -1,25 +1,24 @@
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
-import type { AiView } from '../organizer/organizer.schemas.js';
+import type { ItemLoader } from '../items/item-loader.js';
+import type { ItemSchedule } from '../items/item-ports.js';
+import type { ItemStore } from '../items/item-store.js';
+import type { ItemView } from '../items/item-view.js';
+import { findItemByClientId } from '../items/items.repository.js';
+import { newItemRow } from '../items/new-item.js';
+import type { AiView, CapturedItem } from '../organizer/organizer.schemas.js';
 import type { OrganizerService } from '../organizer/organizer.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { QuickAddService } from '../quick-add/quick-add.service.js';
-import { checkRecurrence, defaultRemindAt, type RecurrenceService } from '../recurrence/recurrence.service.js';
 import { normalizeTagNames } from '../tags/tags.service.js';
 import type { AuthUser } from '../users/auth-user.js';
-import { splitCapturedText } from '../../lib/capture-text.js';
-import type { ItemLoader } from './item-loader.js';
-import type { ItemStore } from './item-store.js';
-import type { ItemView } from './item-view.js';
-import { findItemByClientId } from './items.repository.js';
-import { newItemRow } from './new-item.js';
 
-/** The contract's limit on captured text, counted after trim. */
-const TEXT_MAX = 100000;
+export type { CapturedItem } from '../organizer/organizer.schemas.js';
 
 export interface CaptureInput {
   text: string;
@@ -36,10 +35,10 @@ export interface CaptureInput {
   remind_at?: string | null;
 }
 
-/** `ai` is what the organizer decided, or null when it did not run. */
-export type CapturedItem = ItemView & { ai: AiView | null };
-
-export type Capture = (user: AuthUser, input: CaptureInput) => Promise<{ item: CapturedItem; created: boolean }>;
+/** Every way in makes items through this: the API's POST /capture, the web form, the share target, email-in, subtasks. */
+export interface CaptureService {
+  capture(user: AuthUser, input: CaptureInput): Promise<{ item: CapturedItem; created: boolean }>;
+}
 
 export interface CaptureDeps {
   db: Db;
@@ -49,11 +48,17 @@ export interface CaptureDeps {
   loader: ItemLoader;
   projects: Pick<ProjectsService, 'requireProject' | 'inboxId'>;
   organizer: Pick<OrganizerService, 'organizeCapture' | 'keepFiling'>;
-  quickAdd: Pick<QuickAddService, 'applyToCapture'>;
-  recurrence: Pick<RecurrenceService, 'prefs'>;
+  quickAdd: Pick<QuickAddService, 'readCapture'>;
+  schedule: ItemSchedule;
 }
 
-export function createCapture(deps: CaptureDeps): Capture {
+/**
+ * A capture, in this order: read (quick add, and the one split of the text into title and body),
+ * resolve the project, organize (Pro, when asked), schedule (recurrence and the default reminder),
+ * store (the item, its tags and item.created in one transaction), learn (the organizer's filing,
+ * after the commit). A client_id seen before answers the item it made and does none of it again.
+ */
+export function createCaptureService(deps: CaptureDeps): CaptureService {
   const { db, loader } = deps;
 
   async function replay(user: AuthUser, clientId: string): Promise<CapturedItem | undefined> {
@@ -61,31 +66,36 @@ export function createCapture(deps: CaptureDeps): Capture {
     return existing ? { ...(await loader.view(db, user.id, existing)), ai: null } : undefined;
   }
 
-  return async (user, request) => {
-    let input = request;
-    if (Array.from(input.text.trim()).length > TEXT_MAX) throw badRequest(`text must be 1 to ${TEXT_MAX} characters after trim`, 'text');
-    if (input.client_id) {
-      const previous = await replay(user, input.client_id);
+  async function capture(user: AuthUser, request: CaptureInput): Promise<{ item: CapturedItem; created: boolean }> {
+    if (Array.from(request.text.trim()).length > CAPTURE_TEXT_MAX) throw badRequest(`text must be 1 to ${CAPTURE_TEXT_MAX} characters after trim`, 'text');
+    if (request.client_id) {
+      const previous = await replay(user, request.client_id);
       if (previous) return { item: previous, created: false };
     }
-    // Quick add turns what it understands into explicit fields; capture goes on as if they were sent.
-    input = await deps.quickAdd.applyToCapture(user, input);
+
+    // Read: quick add turns what it understands into explicit fields; capture goes on as if they were sent.
+    const { text, input } = await deps.quickAdd.readCapture(user, request);
     const tags = input.tags === undefined ? [] : normalizeTagNames(input.tags);
     const dueAt = input.due_at === undefined ? null : parseTimestamp(input.due_at, 'due_at');
-    const recurrence = input.recurrence ? checkRecurrence(input.recurrence) : null;
+    const recurrence = input.recurrence ? deps.schedule.checkRecurrence(input.recurrence) : null;
     let remindAt = input.remind_at === undefined || input.remind_at === null ? null : parseTimestamp(input.remind_at, 'remind_at');
+
+    // Resolve the project.
     const projectId = input.project_id ? (await deps.projects.requireProject(db, user.id, input.project_id)).id : await deps.projects.inboxId(user.id);
-    const text = splitCapturedText(input.text);
     let fields = { type: input.type ?? ('todo' as const), project_id: projectId, due_at: dueAt, title: text.title as string | null };
+
+    // Organize. The route's `pro` marker already refused free users.
     let ai: AiView | null = null;
-    // The route's `pro` marker already refused free users; a replay above never runs the organizer again.
     if (input.organize) {
       const fixed = { type: input.type !== undefined, project_id: input.project_id !== undefined, due_at: input.due_at !== undefined };
       ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
     }
+
+    // Schedule.
     if (recurrence && fields.due_at === null) throw badRequest('a recurrence needs a due_at: give one in the same request', 'recurrence');
-    if (fields.due_at !== null && input.remind_at === undefined)
-      remindAt = defaultRemindAt(fields.due_at, (await deps.recurrence.prefs(db, user.id)).reminder_default);
+    if (fields.due_at !== null && input.remind_at === undefined) remindAt = await deps.schedule.defaultRemindAt(db, user.id, fields.due_at);
+
+    // Store.
     const stamped = () =>
       newItemRow({
         id: deps.newId(),
@@ -106,8 +116,11 @@ export function createCapture(deps: CaptureDeps): Capture {
       if (winner) return { item: winner, created: false };
       throw error;
     }
-    // The organizer's filing is an example until the user moves it (issue 37); learned after the commit.
+
+    // Learn: the organizer's filing is an example until the user moves it (issue 37); after the commit.
     if (ai?.applied.includes('project_id')) await deps.organizer.keepFiling(user.id, item);
     return { item: { ...item, ai }, created: true };
-  };
+  }
+
+  return { capture };
 }

@@ -1,7 +1,8 @@
 import { AppError } from '../../errors.js';
 import type { AuthUser } from '../users/auth-user.js';
-import type { ItemView } from './item-view.js';
-import type { ItemsService } from './items.service.js';
+import type { ItemView } from '../items/item-view.js';
+import type { ItemsService } from '../items/items.service.js';
+import type { CaptureService } from './capture.service.js';
 
 export interface SubtasksService {
   /**
@@ -11,11 +12,11 @@ export interface SubtasksService {
   add(user: AuthUser, parentId: string, text: string): Promise<ItemView>;
 }
 
-export function createSubtasksService(deps: { items: ItemsService }): SubtasksService {
+export function createSubtasksService(deps: { items: ItemsService; capture: CaptureService }): SubtasksService {
   return {
     async add(user, parentId, text) {
       const parent = await deps.items.get(user.id, parentId);
-      const { item } = await deps.items.capture(user, { text, project_id: parent.project_id });
+      const { item } = await deps.capture.capture(user, { text, project_id: parent.project_id });
       try {
         return await deps.items.patch(user.id, item.id, { parent_id: parent.id });
       } catch (error) {

@@ -1,14 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { ItemEventName } from '../events/events.service.js';
-import { nextOccurrence, type RecurrenceService } from '../recurrence/recurrence.service.js';
-import type { ItemChange } from './item-writes.js';
-
-/** The occurrence a change completed, when it moved the item on to the next one. */
-export interface CompletedOccurrence {
-  due_at: string;
-  remind_at: string | null;
-  next_due_at: string;
-}
+import type { CompletedOccurrence, ItemChange } from '../items/item-change.js';
+import { nextOccurrence, type RecurrenceService } from './recurrence.service.js';
 
 const after = <K extends 'due_at' | 'remind_at' | 'recurrence_rule' | 'recurrence_from' | 'status'>(change: ItemChange, key: K) =>
   (change.patch[key] !== undefined ? change.patch[key] : change.row[key]) as ItemChange['row'][K];
@@ -22,7 +15,7 @@ const completesOccurrence = (c: ItemChange): boolean =>
  * recorded, and the item moves to its next occurrence (open, status todo, due_at the next
  * occurrence, remind_at moved by the same amount) with item.completed (the occurrence as
  * completed, plus next_due_at) then item.updated. When the rule has ended it is an ordinary completion.
- * Every completion path (toggle, PATCH, bulk, MCP) reaches here through ItemWrites.commit, inside the
+ * Every completion path (toggle, PATCH, bulk, MCP) reaches here through ItemWrites.commit (items/write-changes.ts, by its AdvanceRecurring port), inside the
  * change's transaction on the row as read there: a retried or stale request that no longer
  * completes anything (the item is open again with a new ETag) cannot skip a second occurrence.
  */

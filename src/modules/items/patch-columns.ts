@@ -2,7 +2,6 @@ import type { ItemStatus, ItemType } from '../../db/schema.js';
 import { parseTimestamp } from '../../lib/timestamps.js';
 import { setStatusState, stateDiff, stateOf, type ItemState } from './item-state.js';
 import { badRequest } from '../../errors.js';
-import { checkRecurrence } from '../recurrence/recurrence.service.js';
 import type { ItemRow, Recurrence } from './item-view.js';
 import type { ItemPatch } from './items.repository.js';
 import { searchText } from '../../lib/word-breaks.js';
@@ -25,9 +24,15 @@ const emptyToNull = (value: string | null | undefined): string | null => (value 
 /**
  * The columns a PATCH changes among those that need no lookup (title, notes, due, type, status),
  * with the state before and after. Only what differs from the row is in the patch, so a PATCH that
- * restates the item changes nothing. Throws the contract's 400 on a malformed due_at.
+ * restates the item changes nothing. Throws the contract's 400 on a malformed due_at, and what
+ * `checkRecurrence` (the recurrence rules, through the ItemSchedule port) throws on a bad rule.
  */
-export function patchColumns(row: ItemRow, input: PatchInput, at: string): { patch: ItemPatch; before: ItemState; after: ItemState } {
+export function patchColumns(
+  row: ItemRow,
+  input: PatchInput,
+  at: string,
+  checkRecurrence: (recurrence: Recurrence) => Recurrence,
+): { patch: ItemPatch; before: ItemState; after: ItemState } {
   const patch: ItemPatch = {};
   if (input.title !== undefined) {
     const title = emptyToNull(input.title)?.trim() ?? null;

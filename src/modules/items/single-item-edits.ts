@@ -1,17 +1,16 @@
 import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
-import { defaultRemindAt, type RecurrenceService } from '../recurrence/recurrence.service.js';
-import type { RoutingLearner } from '../organizer/learning/routing-learner.js';
-import type { ProjectsService } from '../projects/projects.service.js';
 import { normalizeTagNames, tagKey, type TagsService } from '../tags/tags.service.js';
 import type { ItemPrecondition } from './item-etag.js';
+import type { NextState } from './item-change.js';
 import type { ItemLoader } from './item-loader.js';
-import { patchColumns, type PatchInput } from './item-patch.js';
+import type { ItemSchedule, MoveLearner, ProjectCheck } from './item-ports.js';
 import { archiveState, stateEventNames, toggleState, unarchiveState } from './item-state.js';
 import { toItemView, type ItemView } from './item-view.js';
 import type { ItemStore } from './item-store.js';
-import type { ItemWrites, NextState } from './item-writes.js';
 import { findAncestorIds, type ItemRowWithTags } from './items.repository.js';
+import { patchColumns, type PatchInput } from './patch-columns.js';
+import type { ItemWrites } from './write-changes.js';
 
 /** The single-item changes of the API, each in its own transaction on the locked row. */
 export interface ItemEdits {
@@ -28,10 +27,10 @@ export function createItemEdits(deps: {
   store: ItemStore;
   loader: ItemLoader;
   tags: TagsService;
-  projects: Pick<ProjectsService, 'requireProject'>;
+  projects: ProjectCheck;
   writes: ItemWrites;
-  learner: Pick<RoutingLearner, 'learnMoves'>;
-  recurrence: Pick<RecurrenceService, 'prefs'>;
+  learner: MoveLearner;
+  schedule: ItemSchedule;
 }): ItemEdits {
   const { db, loader, writes } = deps;
 
@@ -66,10 +65,10 @@ export function createItemEdits(deps: {
         id,
         async (trx, row) => {
           const at = writes.now();
-          const { patch, before, after } = patchColumns(row, input, at);
+          const { patch, before, after } = patchColumns(row, input, at, deps.schedule.checkRecurrence);
           // A new due date without an explicit remind_at gets the user's default reminder, when they have one.
           if (typeof patch.due_at === 'string' && input.remind_at === undefined) {
-            const remind = defaultRemindAt(patch.due_at, (await deps.recurrence.prefs(trx, userId)).reminder_default);
+            const remind = await deps.schedule.defaultRemindAt(trx, userId, patch.due_at);
             if (remind !== null && remind !== row.remind_at) patch.remind_at = remind;
           }
           if (input.project_id !== undefined && input.project_id !== row.project_id) {

@@ -1,0 +1,34 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Nullable, Uuid } from '../../schemas/common.js';
+import { ItemTypeSchema, RecurrenceBody } from '../../schemas/item.js';
+import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
+
+export const CaptureBody = Type.Object({
+  // The limit applies after trim (checked by the service), so padding around a full text is fine.
+  text: Type.String({
+    minLength: 1,
+    pattern: '\\S',
+    description: `1..${CAPTURE_TEXT_MAX} characters after trim; the first line becomes the title, the rest content_md`,
+  }),
+  project_id: Type.Optional(Uuid),
+  type: Type.Optional(ItemTypeSchema),
+  organize: Type.Optional(Type.Boolean({ default: false, description: 'run the AI organizer (Pro)' })),
+  client_id: Type.Optional(Type.String({ format: 'uuid', description: 'idempotency key: repeating it returns the first item with 200' })),
+  due_at: Type.Optional(DateTime),
+  recurrence: Type.Optional(Type.Union([RecurrenceBody, Type.Null()], { description: 'a repeating schedule; needs a due_at' })),
+  remind_at: Type.Optional(Nullable(DateTime)),
+  tags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, pattern: '^[^,]*$', description: 'tag name: 1..50 characters after trim, no comma' }), {
+      maxItems: 20,
+      description: 'tag names, as PATCH takes them; unknown names are created. Given, they win over tags quick add reads',
+    }),
+  ),
+  parse: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'read the first line with quick add (POST /parse: #Project, @tag, dates, every …) and store what it understands; project_id, due_at, type and tags given here win',
+    }),
+  ),
+});
+export type CaptureBody = Static<typeof CaptureBody>;
