@@ -65,7 +65,7 @@ describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
         expect(await apiSearch(token, q)).toEqual(expected);
       }
       await page.goto('/items');
-      await page.locator('.item .meta').getByRole('link', { name: '#home' }).click();
+      await page.locator('.item .meta').getByRole('link', { name: '@home' }).click();
       await expect.poll(() => page.url()).toContain('tag=home');
       expect(await titles(page)).toEqual(['Buy milk']);
       await accessible(page);
