@@ -79,7 +79,7 @@ describe.skipIf(lacking(CHROMIUM))('live updates in chromium', () => {
     const res = await t.api('PATCH', `items/${item.id}`, { title: 'Draft and send the newsletter', tags: ['writing'] }, token);
     expect(res.status).toBe(200);
     await page.locator('h1', { hasText: 'Draft and send the newsletter' }).waitFor({ timeout: 5_000 });
-    expect(await page.locator('.item-meta .tag').allTextContents()).toEqual(['#writing']);
+    expect(await page.locator('.item-meta .tag').allTextContents()).toEqual(['@writing']);
     expect(await subtask.inputValue()).toBe('typed, not added');
   }, 60_000);
 });
