@@ -11,7 +11,18 @@ import { buildClient } from '../dist/web/client-build.js';
 // Native addons; packages that find files next to their own code at run time; and CommonJS packages
 // the server loads with import() only when needed. Every import of one gets its `default` export
 // only (module.exports; see requireExternals), so the code takes named exports from `default`.
-const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg-native', 'pino', 'pino-pretty', '@fastify/swagger-ui', 'undici', 'ioredis', 'pg'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'better-sqlite3-napi',
+  '@node-rs/argon2',
+  'pg-native',
+  'pino',
+  'pino-pretty',
+  '@fastify/swagger-ui',
+  'undici',
+  'ioredis',
+  'pg',
+];
 
 /*
  * The external packages are all CommonJS, and are loaded with require(), not import. Node's ES

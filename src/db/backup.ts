@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import SqliteDriver from './sqlite/sqlite-driver.js';
 import { dialectOf } from './create-db.js';
 
 class BackupRefused extends Error {
@@ -17,7 +17,7 @@ export async function backupDatabase(databaseUrl: string, to: string): Promise<{
   const path = databaseUrl.slice('sqlite:'.length);
   if (path === '' || path === ':memory:') throw new BackupRefused('an in-memory database has nothing to back up');
   if (existsSync(to)) throw new BackupRefused(`${to} exists already; choose a new file`);
-  const source = new Database(path, { fileMustExist: true });
+  const source = new SqliteDriver(path, { fileMustExist: true });
   try {
     await source.backup(to);
   } finally {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import SqliteDriver from '../../src/db/sqlite/sqlite-driver.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../../src/db/create-db.js';
@@ -178,7 +178,7 @@ describe.each(DIALECTS)('the admin CLI next to a running server (%s)', (dialect)
       writing = false;
       await writer;
       expect(result).toMatchObject({ to: target });
-      const copy = new Database(target, { readonly: true });
+      const copy = new SqliteDriver(target, { readonly: true });
       try {
         expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
         const count = (copy.prepare("select count(*) as n from items where title like 'written during the backup%'").get() as { n: number }).n;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SqliteDriver from '../../src/db/sqlite/sqlite-driver.js';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/create-db.js';
@@ -35,7 +35,7 @@ async function tempDb(): Promise<{ db: AnyDb; path: string; commits: number[] }>
 const insert = (db: AnyDb, id: number, v = `v${id}`) => sql`insert into t (id, v) values (${id}, ${v})`.execute(db);
 const ids = async (db: AnyDb) => (await sql<{ id: number }>`select id from t order by id`.execute(db)).rows.map((r) => r.id);
 const otherConnection = (path: string) => {
-  const other = new SQLite(path);
+  const other = new SqliteDriver(path);
   cleanups.push(() => {
     other.close();
   });

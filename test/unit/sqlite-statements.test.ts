@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SqliteDriver from '../../src/db/sqlite/sqlite-driver.js';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/create-db.js';
@@ -61,7 +61,7 @@ break", 5 as a, 6 as a`.execute(handle.db);
     expect(await all()).toEqual([{ a: 1 }]);
     await sql`alter table t add column b text default 'x'`.execute(handle.db);
     expect(await all()).toEqual([{ a: 1, b: 'x' }]);
-    const other = new SQLite(path);
+    const other = new SqliteDriver(path);
     other.exec(`alter table t add column c integer default 7`);
     other.close();
     // Reads run back to back share a snapshot (read-snapshot.ts); the next turn of the loop takes a new one.
@@ -73,7 +73,7 @@ break", 5 as a, 6 as a`.execute(handle.db);
   it('starts transactions with the write lock, so a writer in another process waits instead of failing', async () => {
     const { path, handle } = tempDb();
     await sql`create table t (a integer)`.execute(handle.db);
-    const other = new SQLite(path);
+    const other = new SqliteDriver(path);
     other.pragma('busy_timeout = 0');
     await handle.db.transaction().execute(async (trx) => {
       await sql`select count(*) from t`.execute(trx);
@@ -88,7 +88,7 @@ break", 5 as a, 6 as a`.execute(handle.db);
   it("waits for another process's write lock without blocking the event loop, then commits", async () => {
     const { path, handle } = tempDb();
     await sql`create table t (a integer)`.execute(handle.db);
-    const other = new SQLite(path);
+    const other = new SqliteDriver(path);
     other.exec('begin immediate');
     let ticks = 0;
     const ticker = setInterval(() => {

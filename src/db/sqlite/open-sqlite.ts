@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import SqliteDriver from './sqlite-driver.js';
 
 /** How long a reader waits on a lock (WAL readers rarely do: only during a checkpoint's restart or recovery). */
 const READER_BUSY_TIMEOUT_MS = 5_000;
@@ -20,7 +21,7 @@ export interface OpenOptions {
  */
 export function openSqlite(path: string, options: OpenOptions): SQLite.Database {
   if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
-  const database = new SQLite(path, { readonly: options.readonly ?? false });
+  const database = new SqliteDriver(path, { readonly: options.readonly ?? false });
   if (!options.readonly) {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import SqliteDriver from './sqlite-driver.js';
 
 /*
  * One server per SQLite file (decisions/0067). A server's live-stream wake-ups and its rate-limit
@@ -69,7 +70,7 @@ export function claimSqliteServer(
   const file = sqliteFileOf(url);
   if (file === undefined) return undefined;
   mkdirSync(dirname(file), { recursive: true });
-  const lock = new SQLite(`${file}-server`);
+  const lock = new SqliteDriver(`${file}-server`);
   const refuse = (): never => {
     const holder = readHolder(lock);
     lock.close();
