@@ -5,6 +5,7 @@ import { Value } from 'typebox/value';
 import { databaseUrlProblem } from './db/database-url.js';
 import { parseSecretKey } from './lib/secret-key.js';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
+import { parseTrustedTargets, type TrustedTargets } from './lib/trusted-targets.js';
 
 const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
@@ -38,6 +39,8 @@ const ConfigSchema = Type.Object({
   PATH: Type.Optional(Type.String()),
   SECRET_KEY: Type.Optional(Type.String()),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
+  // Host names, addresses and CIDR ranges trusted although private (src/lib/trusted-targets.ts).
+  PRIVATE_TARGETS_ALLOW: Type.Optional(Type.String()),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
   // Exactly two delays: the spec's three attempts are fixed, only their spacing is a setting.
   WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', default: '1000,5000' }),
@@ -178,6 +181,8 @@ export function loadEnvFile(path: string = ENV_FILE): boolean {
 export interface WebhookDeliveryConfig {
   /** Testing only: lifts the address checks (loopback, private ranges); https and name rules stay. */
   readonly allowPrivateTargets: boolean;
+  /** PRIVATE_TARGETS_ALLOW: private destinations the owner trusts (http allowed); absent when empty. */
+  readonly trustedTargets?: TrustedTargets;
   readonly timeoutMs: number;
   /** Delays before attempts 2 and 3. */
   readonly retryDelaysMs: readonly number[];
@@ -206,24 +211,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, given));
   const valid = Value.Check(ConfigSchema, raw);
   const problems = valid ? [] : [...new Set(Value.Errors(ConfigSchema, raw).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`))];
-  let secretKey: Buffer | undefined;
-  if (typeof given.SECRET_KEY === 'string') {
+  /** A setting read by its own parser; a parser's complaint joins the others in the one error. */
+  const parsed = <T>(name: string, parse: (text: string) => T, fallback: T): T => {
+    const text = given[name];
+    if (typeof text !== 'string') return fallback;
     try {
-      secretKey = parseSecretKey(given.SECRET_KEY);
+      return parse(text);
     } catch (error) {
-      problems.push(`SECRET_KEY ${(error as Error).message}`);
+      problems.push(`${name} ${(error as Error).message}`);
+      return fallback;
     }
-  }
+  };
+  const secretKey = parsed<Buffer | undefined>('SECRET_KEY', parseSecretKey, undefined);
   const databaseProblem = typeof given.DATABASE_URL === 'string' ? databaseUrlProblem(given.DATABASE_URL) : null;
   if (databaseProblem) problems.push(databaseProblem);
-  let trustProxy: TrustProxy = false;
-  if (typeof given.TRUST_PROXY === 'string') {
-    try {
-      trustProxy = parseTrustProxy(given.TRUST_PROXY);
-    } catch (error) {
-      problems.push(`TRUST_PROXY ${(error as Error).message}`);
-    }
-  }
+  const trustProxy = parsed<TrustProxy>('TRUST_PROXY', parseTrustProxy, false);
+  const trustedTargets = parsed<TrustedTargets | undefined>('PRIVATE_TARGETS_ALLOW', parseTrustedTargets, undefined);
   if (!valid || problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   if (raw.ORGANIZER_ENGINE === 'openai' && (!raw.OPENAI_BASE_URL || !raw.ORGANIZER_MODEL)) {
     throw new ConfigError('invalid settings: ORGANIZER_ENGINE=openai needs OPENAI_BASE_URL and ORGANIZER_MODEL');
@@ -276,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey,
     webhooks: Object.freeze({
       allowPrivateTargets: raw.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      ...(trustedTargets && (trustedTargets.names.size > 0 || trustedTargets.ranges.length > 0) ? { trustedTargets } : {}),
       timeoutMs: raw.WEBHOOK_TIMEOUT_MS,
       retryDelaysMs: Object.freeze(raw.WEBHOOK_RETRY_DELAYS_MS.split(',').map((d) => Number(d.trim()))),
     }),

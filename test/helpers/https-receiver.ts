@@ -35,7 +35,8 @@ export class HttpsReceiver {
     public responder: Responder = () => ({ status: 200 }),
   ) {}
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1 unless told otherwise (`::1`: a second loopback address to tell apart). */
+  async start(host = '127.0.0.1'): Promise<this> {
     const server = createServer({ cert: this.certs.certPem, key: this.certs.keyPem }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -62,7 +63,7 @@ export class HttpsReceiver {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
     const address = server.address();
     if (address && typeof address === 'object') this.port = address.port;
     this.server = server;

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js';
-import { checkWebhookUrl, DestinationRuleError } from './transports/destination-rules.js';
+import { checkWebhookUrl, DestinationRuleError, type DestinationPolicy } from './transports/destination-rules.js';
 import type { ChannelKind } from './channels.repository.js';
 
 /** A create request as the route's schema lets it through; the rules of each kind are checked here. */
@@ -22,9 +22,9 @@ export interface CheckedChannel {
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
-function checkedUrl(input: string, field: string, allowPrivateTargets: boolean): URL {
+function checkedUrl(input: string, field: string, policy: DestinationPolicy): URL {
   try {
-    return checkWebhookUrl(input, { allowPrivateTargets });
+    return checkWebhookUrl(input, policy);
   } catch (error) {
     if (error instanceof DestinationRuleError) throw badRequest(error.message, field);
     throw error;
@@ -33,13 +33,13 @@ function checkedUrl(input: string, field: string, allowPrivateTargets: boolean):
 
 const bytesOf = (text: string): number => (BASE64URL.test(text) ? Buffer.from(text, 'base64url').length : -1);
 
-export function checkChannelInput(input: ChannelInput, o: { allowPrivateTargets: boolean; smtpConfigured: boolean }): CheckedChannel {
+export function checkChannelInput(input: ChannelInput, o: DestinationPolicy & { smtpConfigured: boolean }): CheckedChannel {
   switch (input.kind) {
     case 'webpush': {
       const sub = input.subscription;
       if (!sub)
         throw badRequest('a webpush channel needs subscription: { endpoint, keys: { p256dh, auth } } as PushManager.subscribe gives it', 'subscription');
-      const url = checkedUrl(sub.endpoint, 'subscription.endpoint', o.allowPrivateTargets);
+      const url = checkedUrl(sub.endpoint, 'subscription.endpoint', o);
       // P-256 public key, uncompressed (65 bytes); auth secret 16 bytes (RFC 8291).
       if (bytesOf(sub.keys.p256dh) !== 65) throw badRequest('subscription.keys.p256dh must be the 65-byte P-256 key, base64url', 'subscription.keys.p256dh');
       if (bytesOf(sub.keys.auth) !== 16) throw badRequest('subscription.keys.auth must be the 16-byte secret, base64url', 'subscription.keys.auth');
@@ -47,7 +47,7 @@ export function checkChannelInput(input: ChannelInput, o: { allowPrivateTargets:
     }
     case 'ntfy': {
       if (!input.url) throw badRequest('an ntfy channel needs url: the topic URL, e.g. https://ntfy.sh/my-topic', 'url');
-      const url = checkedUrl(input.url, 'url', o.allowPrivateTargets);
+      const url = checkedUrl(input.url, 'url', o);
       if (!/^\/[^/]+/.test(url.pathname)) throw badRequest('url must name a topic, e.g. https://ntfy.sh/my-topic', 'url');
       return { kind: 'ntfy', url: url.href, target: null, secrets: input.token ? { token: input.token } : {} };
     }

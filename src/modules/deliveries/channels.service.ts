@@ -1,3 +1,4 @@
+import type { DestinationPolicy } from './transports/destination-rules.js';
 import type { Db } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -60,7 +61,7 @@ export function createChannelsService(deps: {
   vault: TargetSecretVault;
   vapid: VapidKeyStore;
   notify: Notify;
-  allowPrivateTargets: boolean;
+  destinations: DestinationPolicy;
   smtpConfigured: boolean;
 }): ChannelsService {
   const { db } = deps;
@@ -71,7 +72,7 @@ export function createChannelsService(deps: {
     },
 
     async create(userId, input) {
-      const checked = checkChannelInput(input, { allowPrivateTargets: deps.allowPrivateTargets, smtpConfigured: deps.smtpConfigured });
+      const checked = checkChannelInput(input, { ...deps.destinations, smtpConfigured: deps.smtpConfigured });
       const id = deps.newId();
       const row: ChannelRow = {
         id,

@@ -12,6 +12,7 @@ import { createNotifier } from './notifier.js';
 import { leaseFor } from './retry-policy.js';
 import { createTargetSecretVault } from './target-secrets.js';
 import { systemResolver, type Resolver } from './transports/delivery-transport.js';
+import type { DestinationPolicy } from './transports/destination-rules.js';
 import { createTargetTransports } from './transports/target-transports.js';
 import { createVapidKeyStore } from './vapid-keys.js';
 import { createWebhooksService, type WebhooksService } from './webhooks.service.js';
@@ -60,10 +61,14 @@ export function createDeliveries(deps: {
   const settings = config.webhooks;
   const vault = createTargetSecretVault(config.secretKey);
   const vapid = createVapidKeyStore({ instance: deps.instance, vault });
+  const destinations: DestinationPolicy = {
+    allowPrivateTargets: settings.allowPrivateTargets,
+    ...(settings.trustedTargets ? { trustedTargets: settings.trustedTargets } : {}),
+  };
   const transports = createTargetTransports({
     clock,
     resolver: inject.resolver ?? systemResolver,
-    allowPrivateTargets: settings.allowPrivateTargets,
+    ...destinations,
     timeoutMs: settings.timeoutMs,
     ...(inject.ca ? { ca: inject.ca } : {}),
     vapid: vapid.pair,
@@ -72,7 +77,7 @@ export function createDeliveries(deps: {
     smtpFrom: config.mail.from,
   });
   const notify = createNotifier({ db, publicUrl: config.publicUrl, transports });
-  const webhooks = createWebhooksService({ db, dialect, clock, newId, events: deps.events, vault, allowPrivateTargets: settings.allowPrivateTargets });
+  const webhooks = createWebhooksService({ db, dialect, clock, newId, events: deps.events, vault, destinations });
   const channels = createChannelsService({
     db,
     clock,
@@ -80,7 +85,7 @@ export function createDeliveries(deps: {
     vault,
     vapid,
     notify,
-    allowPrivateTargets: settings.allowPrivateTargets,
+    destinations,
     smtpConfigured: Boolean(config.mail.smtpUrl),
   });
   const worker = createDeliveryWorker({

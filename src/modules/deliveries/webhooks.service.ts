@@ -6,7 +6,7 @@ import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { EventsService, ItemEventName } from '../events/events.service.js';
 import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
-import { checkWebhookUrl, DestinationRuleError } from './transports/destination-rules.js';
+import { checkWebhookUrl, DestinationRuleError, type DestinationPolicy } from './transports/destination-rules.js';
 import type { TargetSecretVault } from './target-secrets.js';
 import { newWebhookSecret, signingKeyOf } from './transports/signing.js';
 import { countWebhooks, deleteWebhookById, findWebhooks, insertWebhook, lockUserRow, type WebhookRow } from './webhooks.repository.js';
@@ -37,7 +37,7 @@ export function createWebhooksService(deps: {
   newId: IdGenerator;
   events: EventsService;
   vault: TargetSecretVault;
-  allowPrivateTargets: boolean;
+  destinations: DestinationPolicy;
 }): WebhooksService {
   const { db } = deps;
   const now = () => toTimestamp(deps.clock.now());
@@ -50,7 +50,7 @@ export function createWebhooksService(deps: {
     async create(userId, input) {
       let url: URL;
       try {
-        url = checkWebhookUrl(input.url, { allowPrivateTargets: deps.allowPrivateTargets });
+        url = checkWebhookUrl(input.url, deps.destinations);
       } catch (error) {
         if (error instanceof DestinationRuleError) throw badRequest(error.message, 'url');
         throw error;

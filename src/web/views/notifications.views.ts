@@ -88,7 +88,7 @@ function addSection(d: NotificationsPageData, errors: Errors): SafeHtml {
   return html`<section class="card" aria-labelledby="ntfy-heading"><h2 id="ntfy-heading">Add an ntfy topic</h2>
   <p>Install the ntfy app (Android, iOS) or open ntfy in a browser, subscribe to a topic, and add the same topic's address here. Anyone who knows a topic on ntfy.sh can read it: choose a long, random name.</p>
   <form method="post" action="/account/notifications/ntfy">${csrfField(d.csrf)}
-    ${textField('ntfy_url', 'Topic URL', html`type="url" required maxlength="2000" autocomplete="off" spellcheck="false" placeholder="https://ntfy.sh/my-long-random-topic" value="${v.ntfy_url ?? ''}"`, errors, 'HTTPS, on ntfy.sh or your own ntfy server.')}
+    ${textField('ntfy_url', 'Topic URL', html`type="url" required maxlength="2000" autocomplete="off" spellcheck="false" placeholder="https://ntfy.sh/my-long-random-topic" value="${v.ntfy_url ?? ''}"`, errors, 'HTTPS, on ntfy.sh or your own ntfy server. One on your own network (plain http too) works once the server owner lists it in PRIVATE_TARGETS_ALLOW.')}
     ${textField('ntfy_token', 'Access token (optional)', html`type="password" maxlength="500" autocomplete="off"`, errors, 'For a protected topic on your own server (ntfy token add); it is never shown again.')}
     <button type="submit">Add ntfy topic</button>
   </form></section>

@@ -3,7 +3,8 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Agent } from 'undici';
-import { bareHost, checkWebhookUrl, classifyAddress, DestinationRuleError } from './destination-rules.js';
+import { isTrustedAddress, trustedResolution } from '../../../lib/trusted-targets.js';
+import { bareHost, checkWebhookUrl, classifyAddress, DestinationRuleError, type DestinationPolicy } from './destination-rules.js';
 
 /** Answers every address of a host name. Injected so tests decide what names mean and never use real DNS. */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
@@ -30,9 +31,8 @@ export interface DeliveryTransport {
   close(): Promise<void>;
 }
 
-export interface TransportOptions {
+export interface TransportOptions extends DestinationPolicy {
   resolver: Resolver;
-  allowPrivateTargets: boolean;
   timeoutMs: number;
   /** Extra trusted CA certificates (PEM), added to Node's defaults; tests trust their own CA this way. */
   ca?: string[];
@@ -64,17 +64,19 @@ const explain = (error: unknown): string =>
  * and hands exactly the checked addresses to the socket: the connection is pinned to what was
  * checked, so a DNS answer that changes between check and connect (rebinding) cannot get through.
  */
-function pinnedLookup(resolver: Resolver, allowPrivateTargets: boolean): LookupFunction {
+function pinnedLookup(resolver: Resolver, policy: DestinationPolicy): LookupFunction {
   return (hostname, options, callback) => {
     const checked = async (): Promise<LookupAddress[]> => {
       const host = hostname.replace(/^\[|\]$/g, '');
       const found = ipaddr.isValid(host) ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }] : await resolver(host);
       const wanted = options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
       if (wanted.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
-      if (!allowPrivateTargets) {
+      if (!policy.allowPrivateTargets) {
         for (const { address } of wanted) {
           const verdict = classifyAddress(address);
-          if (verdict.blocked) throw new BlockedDestinationError(`${host} resolves to a ${verdict.range} address`);
+          if (verdict.blocked && !(policy.trustedTargets && trustedResolution(host, address, policy.trustedTargets))) {
+            throw new BlockedDestinationError(`${host} resolves to a ${verdict.range} address`);
+          }
         }
       }
       return wanted;
@@ -101,7 +103,7 @@ export function createDeliveryTransport(options: TransportOptions): DeliveryTran
       request,
       agent: new Agent({
         connect: {
-          lookup: pinnedLookup(options.resolver, options.allowPrivateTargets),
+          lookup: pinnedLookup(options.resolver, options),
           timeout: options.timeoutMs,
           ...(options.ca ? { ca: options.ca } : {}),
         },
@@ -112,14 +114,14 @@ export function createDeliveryTransport(options: TransportOptions): DeliveryTran
   async function send(delivery: OutgoingDelivery, stop?: AbortSignal): Promise<AttemptOutcome> {
     let url: URL;
     try {
-      url = checkWebhookUrl(delivery.url, { allowPrivateTargets: options.allowPrivateTargets });
+      url = checkWebhookUrl(delivery.url, options);
     } catch (error) {
       if (error instanceof DestinationRuleError) return { kind: 'failed', status: 0, reason: 'blocked_destination', detail: error.message };
       throw error;
     }
     // An IP literal never reaches the lookup, so its check happens here, before any connection.
     const host = bareHost(url);
-    if (!options.allowPrivateTargets && ipaddr.isValid(host)) {
+    if (!options.allowPrivateTargets && ipaddr.isValid(host) && !(options.trustedTargets && isTrustedAddress(host, options.trustedTargets))) {
       const verdict = classifyAddress(host);
       if (verdict.blocked) return { kind: 'failed', status: 0, reason: 'blocked_destination', detail: `${host} is a ${verdict.range} address` };
     }

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { isTrustedHost, type TrustedTargets } from '../../../lib/trusted-targets.js';
 
 /*
  * Where a webhook may point. Registration checks the URL text (no DNS); delivery checks it again
@@ -41,6 +42,12 @@ export function classifyAddress(text: string): AddressVerdict {
   return { blocked: false };
 }
 
+/** What may be reached besides public https: everything (testing only), or the owner's trusted targets. */
+export interface DestinationPolicy {
+  allowPrivateTargets: boolean;
+  trustedTargets?: TrustedTargets;
+}
+
 export class DestinationRuleError extends Error {
   override readonly name = 'DestinationRuleError';
 }
@@ -55,20 +62,25 @@ export function bareHost(url: URL): string {
  * The URL rules of the spec and the contract, on the text only. Node's WHATWG parser has already
  * turned every IPv4 notation it accepts (decimal, octal, hex, short forms) into a dotted quad and
  * IPv6 into its canonical form, so one check covers all spellings. `allowPrivateTargets` lifts only
- * the address rule; https, credentials and the name rules always hold. Throws DestinationRuleError
- * with a message naming the rule.
+ * the address rule; https, credentials and the name rules always hold. A trusted target
+ * (PRIVATE_TARGETS_ALLOW) may be private, use plain http and any name; its addresses are checked at
+ * connect. Throws DestinationRuleError with a message naming the rule.
  */
-export function checkWebhookUrl(input: string, options: { allowPrivateTargets: boolean }): URL {
+export function checkWebhookUrl(input: string, options: DestinationPolicy): URL {
   let url: URL;
   try {
     url = new URL(input);
   } catch {
     throw new DestinationRuleError('url must be an absolute https:// URL');
   }
-  if (url.protocol !== 'https:') throw new DestinationRuleError(`url must use https (got ${url.protocol.replace(/:$/, '')})`);
   if (url.username !== '' || url.password !== '') throw new DestinationRuleError('url must not contain credentials (user:password@)');
   const host = bareHost(url).toLowerCase();
+  const trusted = options.trustedTargets !== undefined && host !== '' && isTrustedHost(host, options.trustedTargets);
+  if (url.protocol !== 'https:' && !(trusted && url.protocol === 'http:')) {
+    throw new DestinationRuleError(`url must use https (got ${url.protocol.replace(/:$/, '')})`);
+  }
   if (host === '') throw new DestinationRuleError('url must name a host');
+  if (trusted) return url;
   if (ipaddr.isValid(host)) {
     if (options.allowPrivateTargets) return url;
     const verdict = classifyAddress(host);

@@ -1,15 +1,15 @@
 import type { Clock } from '../../../lib/clock.js';
 import { createDeliveryTransport, type Resolver } from './delivery-transport.js';
+import type { DestinationPolicy } from './destination-rules.js';
 import { createEmailTransport } from './email-transport.js';
 import { createNtfyTransport } from './ntfy-transport.js';
 import type { TargetTransports } from './target-transport.js';
 import { createWebPushTransport, type VapidKeys } from './web-push-transport.js';
 import { createWebhookTransport } from './webhook-transport.js';
 
-export interface TargetTransportOptions {
+export interface TargetTransportOptions extends DestinationPolicy {
   clock: Clock;
   resolver: Resolver;
-  allowPrivateTargets: boolean;
   timeoutMs: number;
   ca?: string[];
   vapid: () => Promise<VapidKeys>;
@@ -23,6 +23,7 @@ export function createTargetTransports(o: TargetTransportOptions): TargetTranspo
   const http = createDeliveryTransport({
     resolver: o.resolver,
     allowPrivateTargets: o.allowPrivateTargets,
+    ...(o.trustedTargets ? { trustedTargets: o.trustedTargets } : {}),
     timeoutMs: o.timeoutMs,
     ...(o.ca ? { ca: o.ca } : {}),
   });
