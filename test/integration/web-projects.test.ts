@@ -28,8 +28,30 @@ describe.each(DIALECTS)('web projects (%s)', (dialect) => {
     expect(page.body).toContain('Plant tulips');
     expect(page.body).not.toContain('Not in the garden');
     expect(page.body).toMatch(
-      new RegExp(`href="/projects/${garden.id}" aria-current="page"><span>Garden</span><span class="count" aria-label="1 items">1</span>`),
+      new RegExp(`href="/projects/${garden.id}" aria-current="page"><span>Garden</span><span class="count" aria-label="1 open">1</span>`),
     );
+  });
+
+  it('counts open items beside a project, and every item in all on the projects page; the API keeps counting all', async () => {
+    const shed = await t.services.projects.findOrCreate(userId, 'Shed');
+    for (const text of ['Oil the hinges', 'Sweep', 'Old paint']) {
+      await web.submit('/projects', '/inbox/capture', { text, project_id: shed.id, return: '/projects' });
+    }
+    const { items } = await t.services.items.inProject(userId, shed.id, { limit: 10 });
+    const byTitle = (title: string) => items.find((i) => i.title === title)!.id;
+    await t.services.items.toggle(userId, byTitle('Sweep'));
+    await t.services.items.archive(userId, byTitle('Old paint'));
+    const page = await web.get('/projects');
+    const own = await web.get(`/projects/${shed.id}`);
+    expect(own.body).toMatch(new RegExp(`href="/projects/${shed.id}" aria-current="page"><span>Shed</span><span class="count" aria-label="1 open">1</span>`));
+    expect(page.body).toMatch(/<a href="\/projects\/[^"]+">Shed<\/a><\/p>\s*<p class="meta">1 open · 3 items in all<\/p>/);
+    const api = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${shed.id}`,
+      headers: { authorization: `Bearer ${(await t.services.keys.mint(userId, 'count check')).token}` },
+    });
+    expect(api.json()).toEqual(expect.objectContaining({ id: shed.id, item_count: 3 }));
+    expect(api.json()).not.toHaveProperty('open_count');
   });
 
   it('refuses a blank or duplicate name next to the field, keeping what was typed, writing nothing', async () => {

@@ -10,7 +10,8 @@ export interface ProjectRow {
   updated_at: string;
 }
 
-export type ProjectWithCount = ProjectRow & { item_count: number };
+/** `item_count` counts every item (the API's, contract "Projects and tags"); `open_count` the open, unarchived ones (the web app's). */
+export type ProjectWithCount = ProjectRow & { item_count: number; open_count: number };
 
 const PROJECT_COLUMNS = ['id', 'user_id', 'name', 'name_key', 'is_default', 'created_at', 'updated_at'] as const;
 
@@ -40,11 +41,15 @@ export async function findProjectsWithCounts(db: Executor, userId: string, id?: 
   let query = db
     .selectFrom('projects')
     .leftJoin('items', (join) => join.onRef('items.user_id', '=', 'projects.user_id').onRef('items.project_id', '=', 'projects.id'))
-    .select((eb) => [...PROJECT_COLUMNS.map((c) => `projects.${c}` as const), eb.fn.count<number | string>('items.id').as('item_count')])
+    .select((eb) => [
+      ...PROJECT_COLUMNS.map((c) => `projects.${c}` as const),
+      eb.fn.count<number | string>('items.id').as('item_count'),
+      eb.fn.count<number | string>(eb.case().when('items.status', 'in', ['backlog', 'todo', 'doing']).then(eb.ref('items.id')).end()).as('open_count'),
+    ])
     .where('projects.user_id', '=', userId);
   if (id) query = query.where('projects.id', '=', id);
   const rows = await query.groupBy(PROJECT_COLUMNS.map((c) => `projects.${c}` as const)).execute();
-  return rows.map((r) => ({ ...r, item_count: Number(r.item_count) }));
+  return rows.map((r) => ({ ...r, item_count: Number(r.item_count), open_count: Number(r.open_count) }));
 }
 
 export async function updateProjectName(db: Executor, userId: string, id: string, name: string, nameKey: string, now: string): Promise<void> {

@@ -24,6 +24,8 @@ export interface ProjectView {
   name: string;
   is_default: boolean;
   item_count: number;
+  /** Open, unarchived items: what the web app shows beside a project. Not in the API's shape (its schema leaves it out). */
+  open_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -64,6 +66,7 @@ const toView = (row: ProjectWithCount): ProjectView => ({
   name: row.name,
   is_default: Boolean(row.is_default),
   item_count: row.item_count,
+  open_count: row.open_count,
   created_at: row.created_at,
   updated_at: row.updated_at,
 });

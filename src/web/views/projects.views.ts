@@ -28,7 +28,7 @@ ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : 
 <ul class="items project-list">
 ${d.projects.map(
   (p) => html`<li class="item"><div class="row"><div class="body"><p class="title"><a href="/projects/${p.id}">${p.name}</a></p>
-  <p class="meta">${plural(p.item_count)}${p.is_default ? ' · captures without a project land here' : ''}</p></div></div></li>`,
+  <p class="meta">${p.open_count} open${p.item_count > p.open_count ? html` · ${plural(p.item_count)} in all` : ''}${p.is_default ? ' · captures without a project land here' : ''}</p></div></div></li>`,
 )}
 </ul>`;
   return renderPage({ title: 'Projects', section: 'projects', user: d.user, csrf: d.csrf, body });

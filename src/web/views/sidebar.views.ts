@@ -15,7 +15,7 @@ export function sidebar(d: SidebarData): SafeHtml {
   return html`<aside class="sidebar" id="sidebar" aria-label="Projects and tags">
   <h2 id="projects-heading">Projects</h2>
   <ul class="nav-list" aria-labelledby="projects-heading">
-    ${d.projects.map((p) => html`<li><a href="/projects/${p.id}"${current(p.id === d.currentProject)}><span>${p.name}</span><span class="count" aria-label="${p.item_count} items">${p.item_count}</span></a></li>`)}
+    ${d.projects.map((p) => html`<li><a href="/projects/${p.id}"${current(p.id === d.currentProject)}><span>${p.name}</span><span class="count" aria-label="${p.open_count} open">${p.open_count}</span></a></li>`)}
   </ul>
   <p class="small"><a href="/projects">New project…</a></p>
   ${
