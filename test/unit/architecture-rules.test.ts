@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 /*
  * The module rules of docs/architecture.md that a reader cannot see broken from one file: which
  * files may ask what database they run on, who writes the outbox, and that app code never reaches
- * into a migration, and how the modules under src/modules may import each other (decisions/0065).
- * Each check lists the offending lines, so a failure says where to look.
+ * into a migration, how the modules under src/modules may import each other (decisions/0065), which
+ * module writes each table, how long a file may be, and which services each consumer is given
+ * (decisions/0082). Each check lists the offending lines, so a failure says where to look.
  */
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -310,5 +311,53 @@ describe('one writer per table', () => {
         return [table![0]!, [...owner!, ...also!]] as const;
       });
     expect(new Map(rows)).toEqual(allowedWriters());
+  });
+});
+
+describe('file size', () => {
+  it('keeps every code file in src/ at 300 lines or fewer (one job per file)', () => {
+    // Data (the organizer's word vectors) is not code; every script and module is.
+    const code = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        return entry.isDirectory() ? code(path) : /\.[cm]?[jt]s$/.test(entry.name) ? [path] : [];
+      });
+    const long = code(SRC)
+      .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length }))
+      .filter(({ lines }) => lines > 300)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+});
+
+describe('services', () => {
+  /** The files under src/ that name Services, with their text. */
+  const consumers = () =>
+    sourceFiles(SRC)
+      .map((path) => ({ file: relative(SRC, path).split('\\').join('/'), text: readFileSync(path, 'utf8') }))
+      .filter(({ file, text }) => /\bServices\b/.test(text) && file !== 'container.ts' && !file.startsWith('container/'));
+
+  it('gives each consumer only the services it names (Pick<Services, …>), the whole only to the processes that own them', () => {
+    // admin.ts builds the services for a command and closes them after; every other consumer picks.
+    const lineAt = (text: string, index: number) => text.slice(text.lastIndexOf('\n', index) + 1, text.indexOf('\n', index));
+    const whole = consumers().filter(({ text }) =>
+      [...text.matchAll(/\bServices\b/g)].some(
+        (m) => !/Pick<\s*$/.test(text.slice(0, m.index)) && text[m.index + 'Services'.length] !== '[' && !/^\s*import\b/.test(lineAt(text, m.index)),
+      ),
+    );
+    expect(whole.map(({ file }) => file)).toEqual(['cli/admin.ts']);
+  });
+
+  it('uses every service a consumer picks (no consumer receives what it does not use)', () => {
+    const unused = consumers().flatMap(({ file, text }) =>
+      [...text.matchAll(/Pick<\s*Services,([^>]*)>/g)].flatMap((m) => {
+        const rest = text.slice(0, m.index) + text.slice(m.index + m[0].length);
+        return [...m[1]!.matchAll(/'(\w+)'/g)]
+          .map((k) => k[1]!)
+          .filter((name) => !new RegExp(`\\b${name}\\b`).test(rest))
+          .map((name) => `${file}: ${name}`);
+      }),
+    );
+    expect(unused).toEqual([]);
   });
 });
