@@ -6,7 +6,7 @@ import { buildWorkers } from './container/build-workers.js';
 import type { ServiceInputs } from './container/inputs.js';
 import type { Services } from './container/services.js';
 
-export type { ClusterWorkerLink, Injections, ServiceDb, ServiceInputs, ServiceSettings, WebhookInjections } from './container/inputs.js';
+export type { ClusterWorkerLink, Injections, ServiceDb, ServiceInputs, WebhookInjections } from './container/inputs.js';
 export type { Services } from './container/services.js';
 
 /**
