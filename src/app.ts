@@ -55,10 +55,45 @@ const API_PREFIX = '/api/v1';
 const ONE_MIB = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The services the HTTP layer hands to its plugins: all but the workers the server process starts and the container's close. */
+type AppServices = Pick<
+  Services,
+  | 'accounts'
+  | 'accountSettings'
+  | 'bulk'
+  | 'capture'
+  | 'channels'
+  | 'clock'
+  | 'db'
+  | 'emailIn'
+  | 'events'
+  | 'idempotency'
+  | 'instance'
+  | 'items'
+  | 'keys'
+  | 'limits'
+  | 'live'
+  | 'logger'
+  | 'metrics'
+  | 'organizer'
+  | 'pairing'
+  | 'projects'
+  | 'quickAdd'
+  | 'recurrence'
+  | 'reminders'
+  | 'search'
+  | 'subtasks'
+  | 'tags'
+  | 'transfer'
+  | 'users'
+  | 'voice'
+  | 'webhooks'
+>;
+
 export interface BuildAppOptions {
   config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'trustProxy' | 'metricsToken' | 'corsOrigins' | 'signup' | 'mcp' | 'mail'>>;
   /** Their logger is the app's logger too, so service and request log lines look alike. */
-  services: Services;
+  services: AppServices;
 }
 
 /** Fastify's own request log fields, with the URL's secret query values redacted. */

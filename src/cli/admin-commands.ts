@@ -69,7 +69,10 @@ async function newUserPassword(flags: Flags, io: CommandIo): Promise<string | un
 const write = (out: Writable, text: string): Promise<void> => new Promise((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
 
 /** Each command returns the one JSON value it prints (or PRINTED); operations.md fixes the names and shapes. */
-export const COMMANDS: Record<string, (services: Services, flags: Flags, io: CommandIo) => Promise<unknown>> = {
+/** The services the commands call; admin.ts builds them all and closes them after the command. */
+type AdminServices = Pick<Services, 'accounts' | 'channels' | 'keys' | 'transfer' | 'users'>;
+
+export const COMMANDS: Record<string, (services: AdminServices, flags: Flags, io: CommandIo) => Promise<unknown>> = {
   'user create': async (s, f, io) => {
     const email = need(f, 'email');
     const password = await newUserPassword(f, io);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { KeysService } from '../modules/keys/keys.service.js';
 import type { Scope } from '../modules/keys/scopes.js';
-import type { AuthUser } from '../modules/users/auth-user.js';
+import type { AuthUser } from '../schemas/auth-user.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

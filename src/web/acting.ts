@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LimitsService } from '../modules/limits/limits.service.js';
-import type { AuthUser } from '../modules/users/auth-user.js';
+import type { AuthUser } from '../schemas/auth-user.js';
 import type { Clock } from '../lib/clock.js';
 import { localeFrom, type DateContext } from './dates.js';
 import { webContext } from './session.js';

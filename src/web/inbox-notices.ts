@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../container.js';
 import { AppError } from '../errors.js';
 import type { ItemView } from '../modules/items/item-view.js';
-import type { AuthUser } from '../modules/users/auth-user.js';
+import type { AuthUser } from '../schemas/auth-user.js';
 import type { DateContext } from './dates.js';
 import { html, type SafeHtml } from './html.js';
 import { decodeUndo, organizedNotice } from './organize-notice.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../container.js';
 import type { ItemView } from '../modules/items/item-view.js';
-import type { AuthUser } from '../modules/users/auth-user.js';
+import type { AuthUser } from '../schemas/auth-user.js';
 import { dateContext } from './acting.js';
 import { dayHeading, dayStart, type DateContext } from './dates.js';
 import { html, type SafeHtml } from './html.js';

@@ -1,4 +1,4 @@
-import type { AuthUser } from '../../src/modules/users/auth-user.js';
+import type { AuthUser } from '../../src/schemas/auth-user.js';
 import type { Browser, Page } from 'playwright-core';
 import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
 import type { DialectName } from '../../src/db/create-db.js';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthUser } from '../../src/modules/users/auth-user.js';
+import type { AuthUser } from '../../src/schemas/auth-user.js';
 import { seriousViolations } from './axe.js';
 import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthUser } from '../../src/modules/users/auth-user.js';
+import type { AuthUser } from '../../src/schemas/auth-user.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { signedInBrowser, type WebClient } from '../helpers/web-client.js';

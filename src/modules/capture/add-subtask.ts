@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { AuthUser } from '../users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import type { ItemView } from '../items/item-view.js';
 import type { ItemsService } from '../items/items.service.js';
 import type { CaptureService } from './capture.service.js';

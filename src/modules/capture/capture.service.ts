@@ -16,7 +16,7 @@ import type { OrganizerService } from '../organizer/organizer.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { QuickAddService } from '../quick-add/quick-add.service.js';
 import { normalizeTagNames } from '../tags/tags.service.js';
-import type { AuthUser } from '../users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 
 export type { CapturedItem } from '../organizer/organizer.schemas.js';
 

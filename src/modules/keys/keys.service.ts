@@ -5,7 +5,7 @@ import { mintKey, parseToken, secretMatches } from '../../lib/api-keys.js';
 import type { Clock } from '../../lib/clock.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import type { AuthUser } from '../users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import { formatScopes, parseStoredScopes, SCOPES, storedScopesOf, type Scope } from './scopes.js';
 import { findKeyById, findKeyWithUserByPrefix, findKeysOfUser, insertKey, markKeyRevoked, updateKeyLastUsed } from './keys.repository.js';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../../errors.js';
 import type { Change, EventsService } from '../events/events.service.js';
-import type { AuthUser } from '../users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import type { LiveHub } from './live-hub.js';
 import type { StreamRegistry } from './stream-registry.js';
 

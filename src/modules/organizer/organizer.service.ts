@@ -5,7 +5,7 @@ import type { PatchInput } from '../items/patch-columns.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import type { AuthUser } from '../users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import { applyDecision, type FixedFields, type OrganizedFields } from './apply-decision.js';
 import type { AiView, CapturedItem } from './organizer.schemas.js';
 import type { RoutingLearner } from './learning/routing-learner.js';

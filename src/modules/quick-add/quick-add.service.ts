@@ -2,7 +2,7 @@ import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { CAPTURE_TEXT_MAX, splitCapturedText, type CapturedText } from '../../lib/capture-text.js';
 import type { Clock } from '../../lib/clock.js';
-import type { AuthUser } from '../users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import type { QuickAdd } from './grammar.js';
 import { findProjectNames } from './quick-add.repository.js';
 

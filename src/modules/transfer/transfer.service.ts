@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Readable as ReadableStream } from 'node:stream';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import type { AuthUser } from '../users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import type { ExportFormat, ExportService } from './export.service.js';
 import { readExportDocument } from './export-reader.js';
 import type { ImportService } from './import.service.js';

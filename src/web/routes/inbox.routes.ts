@@ -7,7 +7,7 @@ import { splitCapturedText } from '../../lib/capture-text.js';
 import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemPrecondition as Precondition } from '../../modules/items/item-etag.js';
-import type { AuthUser } from '../../modules/users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import { actingUser, overLimit, signInFirst } from '../acting.js';
 import { parseDueInputs } from '../dates.js';
 import { sentence } from '../format.js';

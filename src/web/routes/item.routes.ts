@@ -5,7 +5,7 @@ import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js';
 import type { ItemView } from '../../modules/items/item-view.js';
-import type { AuthUser } from '../../modules/users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import { actingUser, dateContext, overLimit, signInFirst } from '../acting.js';
 import { fieldOfError, patchOf, valuesFromBody, valuesOf, type FieldErrors, type ItemFormValues } from '../item-form.js';
 import { sendPage } from '../layout.js';

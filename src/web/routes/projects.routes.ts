@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
-import type { AuthUser } from '../../modules/users/auth-user.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import { actingUser, overLimit, signInFirst } from '../acting.js';
 import { createInboxRenderer, type InboxSources } from '../inbox-render.js';
 import { sendPage } from '../layout.js';

@@ -1,5 +1,5 @@
 import type { Counter } from 'prom-client';
-import type { OrganizerEngine } from '../organizer/organizer.types.js';
+import type { OrganizerEngine } from './organizer.types.js';
 
 /** The engine, counting each run under the engine that actually decided (after any fallback). */
 export function countedEngine(engine: OrganizerEngine, runs: Counter<'engine'>): OrganizerEngine {

@@ -1,0 +1,31 @@
+import { createSubtasksService } from '../modules/capture/add-subtask.js';
+import { createCaptureService } from '../modules/capture/capture.service.js';
+import { createImportedItems } from '../modules/items/imported-items.js';
+import { createItemsService } from '../modules/items/items.service.js';
+import type { LimitsService } from '../modules/limits/limits.service.js';
+import { countedEngine } from '../modules/organizer/counted-engine.js';
+import { createOrganizerEngine } from '../modules/organizer/engines.js';
+import { createOrganizerService } from '../modules/organizer/organizer.service.js';
+import { createQuickAddService } from '../modules/quick-add/quick-add.service.js';
+import type { Basics } from './build-basics.js';
+import type { ItemParts } from './build-items.js';
+import type { ServiceInputs } from './inputs.js';
+
+/** The organizer and everything that makes or reads items whole: quick add, items, capture, subtasks. */
+export function buildCapture(
+  { db, clock, newId, logger, metrics }: Basics,
+  { loader, tags, events, itemStore, projects, learner, schedule, edits }: ItemParts,
+  limits: LimitsService,
+  { config, inject = {} }: ServiceInputs,
+) {
+  const engine = countedEngine(createOrganizerEngine(config.organizer, { logger, ...(inject.fetch ? { fetch: inject.fetch } : {}) }), metrics.organizerRuns);
+  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
+  const imports = createImportedItems({ loader, tags, events });
+  const quickAdd = createQuickAddService({ db, clock });
+  const items = createItemsService({ db, loader, projects, edits, imports });
+  const capture = createCaptureService({ db, clock, newId, store: itemStore, loader, projects, organizer, quickAdd, schedule });
+  const subtasks = createSubtasksService({ items, capture });
+  return { organizer, quickAdd, items, capture, subtasks };
+}
+
+export type CaptureParts = ReturnType<typeof buildCapture>;
