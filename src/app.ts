@@ -210,6 +210,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       subtasks,
       tags,
       transfer,
+      undo: services.undo,
       users,
       voice,
     },

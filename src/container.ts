@@ -42,6 +42,7 @@ import { createTagsService, type TagsService } from './modules/tags/tags.service
 import { createQuickAddService, type QuickAddService } from './modules/quick-add/quick-add.service.js';
 import { createRecurrenceService, type RecurrenceService } from './modules/recurrence/recurrence.service.js';
 import { advanceRecurring } from './modules/recurrence/recurring-completion.js';
+import { createUndoService, type UndoService } from './modules/undo/undo.service.js';
 import { createExportService } from './modules/transfer/export.service.js';
 import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
@@ -72,6 +73,8 @@ export interface Services {
   quickAdd: QuickAddService;
   /** Recurring items' completions and the user's zone for occurrences. */
   recurrence: RecurrenceService;
+  /** Undo kept by the server: each action in place keeps its inverse (decision 0076). */
+  undo: UndoService;
   /** Adds a subtask under an item (the web app's "add subtask"). */
   subtasks: SubtasksService;
   events: EventsService;
@@ -218,6 +221,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const items = createItemsService({ db, loader, projects, edits, imports });
   const capture = createCaptureService({ ...base, store: itemStore, loader, projects, organizer, quickAdd, schedule });
   const subtasks = createSubtasksService({ items, capture });
+  const undo = createUndoService({ ...base, items });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
@@ -300,6 +304,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     db,
     dialect,
     clock,
+    undo,
     users,
     keys,
     projects,
