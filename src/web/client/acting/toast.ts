@@ -5,7 +5,7 @@
  */
 
 /** How long the toast stays, in milliseconds. */
-export const SHOWN_FOR = 8000;
+const SHOWN_FOR = 8000;
 
 export interface ToastAction {
   label: string;

@@ -29,7 +29,7 @@ function projectOf(row: HTMLElement): string {
 }
 
 /** The row's due date and time as the date field shows them, in the user's zone (the page's #act says which). */
-export function localDue(iso: string, zone: string): [string, string] {
+function localDue(iso: string, zone: string): [string, string] {
   if (!iso) return ['', ''];
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone: zone || 'UTC',
