@@ -73,7 +73,7 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
     expect(items.idea.due_at).toBeNull();
   }, 90_000);
 
-  it('completes, archives, moves and re-dates in place with Undo, and deletes after a confirmation', async () => {
+  it('completes, archives, moves and re-dates in place with Undo, and deletes with a grace period', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
     const { items, work } = await seed(userId);
     await page.goto('/');

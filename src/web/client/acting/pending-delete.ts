@@ -13,6 +13,8 @@ export function deleteWithGrace(row: HTMLElement, url: string, data: URLSearchPa
   const name = row.querySelector(':scope > .line .title')?.textContent ?? 'the item';
   let settled = false;
   row.hidden = true;
+  // Back after Undo, the row shows closed, as a row does.
+  row.querySelector<HTMLDetailsElement>(':scope > .line > details.more')?.removeAttribute('open');
   recount();
   const send = (): void => {
     if (settled) return;
