@@ -23,7 +23,7 @@ function formsOf(page: string, body: string): FoundForm[] {
       fields[name!] ??= value ?? 'some text';
     }
     // A form whose only submitters sit outside it (`form="act"`, the list rows' done buttons) is posted to their formaction.
-    const id = /id="([^"]+)"/.exec(whole!.slice(0, whole!.indexOf('>')))?.[1];
+    const id = /id="([^"]+)"/.exec(whole.slice(0, whole.indexOf('>')))?.[1];
     const outside = id ? [...body.matchAll(new RegExp(`<button[^>]*form="${id}"[^>]*formaction="([^"]+)"`, 'g'))].map((m) => m[1]!) : [];
     const own = /<button(?![^>]*type="button")/.test(inner!) ? [action!] : [];
     const targets = [...own, ...[...inner!.matchAll(/formaction="([^"]+)"/g)].map((m) => m[1]!), ...outside];
