@@ -85,6 +85,7 @@ type AppServices = Pick<
   | 'subtasks'
   | 'tags'
   | 'transfer'
+  | 'undo'
   | 'users'
   | 'voice'
   | 'webhooks'
@@ -245,6 +246,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       subtasks,
       tags,
       transfer,
+      undo: services.undo,
       users,
       voice,
     },

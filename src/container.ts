@@ -22,7 +22,7 @@ export function createServices(inputs: ServiceInputs): Services {
   const workers = buildWorkers(basics, kernel, made, people, limits, inputs);
   const { db, dialect, clock, logger, metrics } = basics;
   const { projects, tags, recurrence, events, search, bulk } = kernel;
-  const { organizer, quickAdd, items, capture, subtasks } = made;
+  const { organizer, quickAdd, items, capture, subtasks, undo } = made;
   const { users, keys, idempotency, voice, instance, accounts, accountSettings, pairing, transfer } = people;
   const { webhooks, channels, webhookWorker, reminders, reminderScheduler, live, emailIn, emailInReader } = workers;
 
@@ -39,6 +39,7 @@ export function createServices(inputs: ServiceInputs): Services {
     quickAdd,
     recurrence,
     subtasks,
+    undo,
     events,
     idempotency,
     search,

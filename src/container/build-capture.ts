@@ -7,11 +7,12 @@ import { countedEngine } from '../modules/organizer/counted-engine.js';
 import { createOrganizerEngine } from '../modules/organizer/engines.js';
 import { createOrganizerService } from '../modules/organizer/organizer.service.js';
 import { createQuickAddService } from '../modules/quick-add/quick-add.service.js';
+import { createUndoService } from '../modules/undo/undo.service.js';
 import type { Basics } from './build-basics.js';
 import type { ItemParts } from './build-items.js';
 import type { ServiceInputs } from './inputs.js';
 
-/** The organizer and everything that makes or reads items whole: quick add, items, capture, subtasks. */
+/** The organizer and everything that makes or reads items whole: quick add, items, capture, subtasks, undo. */
 export function buildCapture(
   { db, clock, newId, logger, metrics }: Basics,
   { loader, tags, events, itemStore, projects, learner, schedule, edits }: ItemParts,
@@ -25,7 +26,8 @@ export function buildCapture(
   const items = createItemsService({ db, loader, projects, edits, imports });
   const capture = createCaptureService({ db, clock, newId, store: itemStore, loader, projects, organizer, quickAdd, schedule });
   const subtasks = createSubtasksService({ items, capture });
-  return { organizer, quickAdd, items, capture, subtasks };
+  const undo = createUndoService({ db, clock, newId, items });
+  return { organizer, quickAdd, items, capture, subtasks, undo };
 }
 
 export type CaptureParts = ReturnType<typeof buildCapture>;

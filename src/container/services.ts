@@ -30,6 +30,7 @@ import type { RemindersService } from '../modules/reminders/reminders.service.js
 import type { SearchService } from '../modules/search/search.service.js';
 import type { TagsService } from '../modules/tags/tags.service.js';
 import type { TransferService } from '../modules/transfer/transfer.service.js';
+import type { UndoService } from '../modules/undo/undo.service.js';
 import type { UsersService } from '../modules/users/users.service.js';
 import type { VoiceService } from '../modules/voice/voice.service.js';
 
@@ -54,6 +55,8 @@ export interface Services {
   recurrence: RecurrenceService;
   /** Adds a subtask under an item (the web app's "add subtask"). */
   subtasks: SubtasksService;
+  /** Undo kept by the server: each action in place keeps its inverse (decision 0076). */
+  undo: UndoService;
   events: EventsService;
   /** Kept answers of POSTs sent with an Idempotency-Key. */
   idempotency: IdempotencyService;

@@ -164,6 +164,17 @@ export interface ItemCompletionsTable {
   completed_at: string;
 }
 
+/** The inverse of an action in place, kept until used or expired (modules/undo, decision 0076). */
+export interface UndoActionsTable {
+  id: string;
+  user_id: string;
+  item_id: string;
+  item_etag: string;
+  inverse: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface ReminderFiresTable {
   id: string;
   user_id: string;
@@ -277,6 +288,7 @@ export interface DatabaseSchema {
   instance_settings: InstanceSettingsTable;
   organizer_models: OrganizerModelsTable;
   item_completions: ItemCompletionsTable;
+  undo_actions: UndoActionsTable;
   reminder_fires: ReminderFiresTable;
   email_in_tokens: EmailInTokensTable;
   email_in_lease: EmailInLeaseTable;

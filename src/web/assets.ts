@@ -116,7 +116,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .item.sub .check { width: 2.25rem; height: 2.25rem; }
 .item.sub .more > summary { top: .25rem; right: 0; }
 .toast { position: fixed; left: 50%; bottom: 1.25rem; transform: translateX(-50%); z-index: 20; display: flex; gap: .75rem; align-items: center; background: var(--fg); color: var(--bg); padding: .5rem .6rem .5rem 1rem; border-radius: 999px; box-shadow: 0 4px 16px rgb(0 0 0 / .25); max-width: calc(100% - 2rem); }
-.toast span { white-space: nowrap; }
+.toast span { white-space: normal; }
 .toast button { background: var(--bg); color: var(--fg); border-color: var(--bg); }
 .checklist { list-style: decimal; padding-left: 1.5rem; margin: 0 0 1rem; }
 .checklist li { padding: .25rem 0; }
@@ -177,6 +177,7 @@ main.wide { max-width: 72rem; }
 form.snooze { align-items: center; margin-top: 1rem; }
 #channels td code { white-space: normal; overflow-wrap: anywhere; min-width: 0; }
 .due.overdue { color: var(--danger); }
+.due.overdue::before { content: "⚠ " / ""; }
 .check-label { display: inline-flex; align-items: center; gap: .4rem; font-weight: 400; margin: 0; min-height: 2.75rem; }
 .check-label input { width: 1.1rem; height: 1.1rem; margin: 0; }
 .field-error { color: var(--danger); margin: .3rem 0 0; font-size: .92rem; font-weight: 600; }
@@ -234,6 +235,10 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 fieldset.scopes { border: 1px solid var(--line); border-radius: var(--radius); padding: .5rem .75rem; margin: .75rem 0; }
 fieldset.scopes label { font-weight: 400; display: flex; gap: .5rem; align-items: center; margin: .25rem 0; }
 fieldset.scopes input { width: 1.1rem; height: 1.1rem; margin: 0; flex: none; }
+/* Actions in place (issue 47): a tick shows at once; a row whose change is on its way or waiting offline is greyed. */
+html:not(.js) .item .more { display: none; }
+.item.pending > .line { opacity: .55; }
+.item.pending > .line .check { border-style: dashed; }
 `;
 
 export interface Asset {

@@ -23,6 +23,9 @@ const CONTENT_SECURITY_POLICY = [
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
+  // The install manifest and the service worker: without manifest-src, default-src 'none' blocks the manifest (issue 47).
+  "manifest-src 'self'",
+  "worker-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

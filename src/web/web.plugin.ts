@@ -46,6 +46,7 @@ export type WebServices = Pick<
   | 'subtasks'
   | 'tags'
   | 'transfer'
+  | 'undo'
   | 'users'
   | 'voice'
 >;
@@ -105,6 +106,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       subtasks,
       tags,
       transfer,
+      undo,
       users,
       voice,
     } = opts.services;
@@ -117,7 +119,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
     const inboxList: InboxSources = { clock, items, projects, search, tags, voice };
     await pages.register(authRoutes, { accounts, instance, cookies });
-    await pages.register(inboxRoutes, { ...inboxList, capture, limits });
+    await pages.register(inboxRoutes, { ...inboxList, capture, limits, undo });
     await pages.register(itemRoutes, { clock, items, limits, projects, reminders, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
     await pages.register(accountRoutes, { accountSettings, transfer, users, emailIn, cookies });

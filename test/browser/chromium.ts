@@ -18,24 +18,22 @@ export async function launchChromium(extraArgs: readonly string[] = []): Promise
   // Each browser test file skips first when chromium is absent (helpers/system-programs.ts).
   const executablePath = findProgram(CHROMIUM);
   if (!executablePath) throw new Error('chromium is missing: apt-get install chromium (.ci/run does this)');
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-proxy-server',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
+
+/** The switches of every launch (launchChromium, and the persistent profile of the installability test). */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-proxy-server',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
 
 /** A fresh browser profile (cookies and all) that may only talk to the app under test. */
 export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {

@@ -37,7 +37,7 @@ describe.skipIf(lacking(CHROMIUM))('live updates in chromium', () => {
 
     // Acting in place: the Undo toast is up when the change from elsewhere arrives.
     await page.getByRole('button', { name: 'Mark “Water the plants” done' }).click();
-    await page.getByRole('status').filter({ hasText: 'Marked done.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Marked “Water the plants” done.' }).waitFor();
     // Half a thought typed in the capture box, the focus in it.
     const box = page.getByLabel('Capture a note or todo');
     await box.fill('half a thought, not saved yet');
@@ -61,7 +61,7 @@ describe.skipIf(lacking(CHROMIUM))('live updates in chromium', () => {
     const other = await page.context().newPage();
     await other.goto('/');
     await other.getByRole('button', { name: 'Mark “Call the plumber” done' }).click();
-    await other.getByRole('status').filter({ hasText: 'Marked done.' }).waitFor();
+    await other.getByRole('status').filter({ hasText: 'Marked “Call the plumber” done.' }).waitFor();
     await expect.poll(() => page.locator('#done-today li.item').count(), { timeout: 5_000 }).toBe(2);
     expect(await page.locator('#due-today').count()).toBe(0);
     expect(await box.inputValue()).toBe('half a thought, not saved yet');

@@ -55,19 +55,17 @@ describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Call mom']);
     expect(await page.locator(':focus').getAttribute('data-item-id')).toBe(await page.locator('.item', { hasText: 'Call mom' }).getAttribute('data-item-id'));
-    expect(await page.locator('[data-toast]').textContent()).toContain('Marked done.');
+    expect(await page.locator('[data-toast]').textContent()).toContain('Marked “Buy milk” done.');
 
-    // Delete asks first: dismissing keeps the item, accepting deletes it.
+    // Delete takes the row at once with Undo (issue 47: a grace period, no confirm()); Undo keeps the item.
     await page.getByLabel('More actions for “Call mom”').click();
-    page.once('dialog', (dialog) => void dialog.dismiss());
     await page.getByRole('button', { name: 'Delete' }).click();
-    expect(await page.locator('.item .title').allTextContents()).toEqual(['Call mom']);
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toBe('Delete “Call mom” and its subtasks? This cannot be undone.');
-      void dialog.accept();
-    });
+    await expect.poll(() => page.locator('.item:not([hidden]) .title').allTextContents()).toEqual([]);
+    await page.locator('[data-toast]').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.locator('.item:not([hidden]) .title').allTextContents()).toEqual(['Call mom']);
+    await page.getByLabel('More actions for “Call mom”').click();
     await page.getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual([]);
+    await expect.poll(() => page.locator('.item:not([hidden]) .title').allTextContents()).toEqual([]);
 
     // "/" jumps to search, which looks through every item; done ones under Show: Done.
     await page.locator('body').click({ position: { x: 5, y: 5 } });

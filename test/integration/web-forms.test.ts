@@ -13,7 +13,7 @@ interface FoundForm {
 
 /** Every POST target of a page (a form's action and its buttons' formaction), with the form's fields. */
 function formsOf(page: string, body: string): FoundForm[] {
-  return [...body.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].flatMap(([, action, inner]) => {
+  return [...body.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].flatMap(([whole, action, inner]) => {
     const fields: Record<string, string> = {};
     for (const [, name, options] of inner!.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
       const selected = /<option(?: value="([^"]*)")? selected>([^<]*)/.exec(options!) ?? /<option(?: value="([^"]*)")?[^>]*>([^<]*)/.exec(options!);
@@ -22,9 +22,23 @@ function formsOf(page: string, body: string): FoundForm[] {
     for (const [, name, value] of inner!.matchAll(/<(?:input|textarea|button)[^>]*name="([^"]+)"(?:[^>]*value="([^"]*)")?/g)) {
       fields[name!] ??= value ?? 'some text';
     }
-    const targets = [action!, ...[...inner!.matchAll(/formaction="([^"]+)"/g)].map((m) => m[1]!)];
+    // A form whose only submitters sit outside it (`form="act"`, the list rows' done buttons) is posted to their formaction.
+    const id = /id="([^"]+)"/.exec(whole.slice(0, whole.indexOf('>')))?.[1];
+    const outside = id ? [...body.matchAll(new RegExp(`<button[^>]*form="${id}"[^>]*formaction="([^"]+)"`, 'g'))].map((m) => m[1]!) : [];
+    const own = /<button(?![^>]*type="button")/.test(inner!) ? [action!] : [];
+    const targets = [...own, ...[...inner!.matchAll(/formaction="([^"]+)"/g)].map((m) => m[1]!), ...outside];
     return targets.map((target) => ({ page, action: target.replaceAll('&amp;', '&'), fields }));
   });
+}
+
+/** The forms the page script builds in each row's ⋯ menu (client/regions/row-menu.ts): the row's done form's fields, other routes. */
+function menuForms(forms: readonly FoundForm[], inbox: string): FoundForm[] {
+  const toggle = forms.find((f) => f.action.endsWith('/toggle'))!;
+  const base = toggle.action.replace(/\/toggle$/, '');
+  // The page's project choices (its <template id="project-options">) feed the Move list.
+  const projectId = /<template id="project-options"><option value="([^"]+)"/.exec(inbox)![1]!;
+  const fields = { ...toggle.fields, due_date: '2026-12-01', due_time: '', project_id: projectId };
+  return ['due', 'move', 'archive', 'delete'].map((action) => ({ ...toggle, action: `${base}/${action}`, fields }));
 }
 
 describe.each(DIALECTS)('every web form (%s)', (dialect) => {
@@ -47,7 +61,7 @@ describe.each(DIALECTS)('every web form (%s)', (dialect) => {
     const forms = (await Promise.all(pages.map(async (p) => formsOf(p, (await web.get(p)).body)))).flat();
     const anonymous = webClient(t.app);
     for (const p of ['/login', '/signup']) forms.push(...formsOf(p, (await anonymous.get(p)).body));
-    return forms;
+    return [...forms, ...menuForms(forms, (await web.get('/inbox')).body)];
   }
 
   it('is refused with 403 and writes nothing when posted without its CSRF token', async () => {

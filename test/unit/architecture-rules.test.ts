@@ -137,6 +137,7 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   live_streams: 'live',
   items_fts: 'search',
   items_fts_pending: 'search',
+  undo_actions: 'undo',
 };
 
 /** The only writes a module makes to another module's tables: each in one file, with the verbs named. */

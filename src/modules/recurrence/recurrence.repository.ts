@@ -58,3 +58,16 @@ export async function findUserTimePrefs(db: Executor, userId: string): Promise<{
 export async function itemExists(db: Executor, userId: string, itemId: string): Promise<boolean> {
   return (await db.selectFrom('items').select('id').where('user_id', '=', userId).where('id', '=', itemId).executeTakeFirst()) !== undefined;
 }
+
+/**
+ * (Undo of a completion, decision 0076.) Forgets the completion a recurring item's completion logged: the one at `completedAt` for the
+ * occurrence due at `dueAt`, else (a clock that moved between the write and its log) the newest
+ * for that occurrence. Whether one was found.
+ */
+export async function deleteCompletion(db: Executor, userId: string, itemId: string, dueAt: string, completedAt: string): Promise<boolean> {
+  const of = db.selectFrom('item_completions').select('id').where('user_id', '=', userId).where('item_id', '=', itemId).where('due_at', '=', dueAt);
+  const found = (await of.where('completed_at', '=', completedAt).executeTakeFirst()) ?? (await of.orderBy('completed_at', 'desc').executeTakeFirst());
+  if (!found) return false;
+  await db.deleteFrom('item_completions').where('user_id', '=', userId).where('id', '=', found.id).execute();
+  return true;
+}

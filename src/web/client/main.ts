@@ -1,4 +1,5 @@
 import { installActingInPlace } from './acting/acting-in-place.js';
+import { upgradeRows } from './regions/row-menu.js';
 import { installConfirm } from './confirm.js';
 import { installCopyButtons } from './copy-buttons.js';
 import { installEnterCaptures } from './enter-captures.js';
@@ -28,6 +29,7 @@ installOfflineCapture();
 installOfflinePages();
 installPushSubscribe();
 installFieldKeys();
+upgradeRows(document);
 installActingInPlace();
 installLiveUpdates();
 installConfirm();

@@ -8,7 +8,8 @@ import { ifMatchPrecondition, itemEtag } from '../../modules/items/item-etag.js'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemPrecondition as Precondition } from '../../modules/items/item-etag.js';
 import type { AuthUser } from '../../schemas/auth-user.js';
-import { actingUser, overLimit, signInFirst } from '../acting.js';
+import type { ItemView } from '../../modules/items/item-view.js';
+import { actingUser, dateContext, overLimit, signInFirst } from '../acting.js';
 import { parseDueInputs } from '../dates.js';
 import { sentence } from '../format.js';
 import {
@@ -26,6 +27,9 @@ import { NOTES_MAX } from '../item-form.js';
 import { decodeUndo, encodeUndo, proHint, undoPatch, type Undo } from '../organize-notice.js';
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
+import { placeOf } from '../row-placement.js';
+import { actedMessage, undoneMessage } from '../undo-message.js';
+import { itemName, itemRow } from '../views/item-row.views.js';
 import { projectHeader } from '../views/projects.views.js';
 import { CSRF_FIELD, field, queryOf, safeReturn } from './forms.js';
 
@@ -57,6 +61,8 @@ const ActionBody = Type.Object({
   due_time: field(20),
 });
 const UndoBody = Type.Object({ ...CSRF_FIELD, return: field(2000), undo: field(4000) });
+const UndoActionBody = Type.Object({ ...CSRF_FIELD, return: field(2000) });
+const UndoParams = Type.Object({ undoId: Type.String({ maxLength: 100 }) });
 const ItemParams = Type.Object({ id: Type.String({ maxLength: 100 }), action: Type.String({ maxLength: 30 }) });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
@@ -64,8 +70,16 @@ const YEAR_S = 365 * 24 * 3600;
 const UNDO_FIELDS = ['type', 'project_id', 'due_at', 'title'] as const;
 const PREFERENCE = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge: YEAR_S };
 
-export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'capture' | 'items' | 'limits'>> = async (app, options) => {
-  const { capture, items, limits, projects } = options;
+/**
+ * The page script's actions in place send this header: they are answered `{ message, undo }` (what
+ * the toast says, and the id of the kept inverse) instead of a redirect to the page (decision 0076).
+ */
+const IN_PLACE = 'cin-in-place';
+
+export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'capture' | 'items' | 'limits' | 'undo'>> = async (app, options) => {
+  const { capture, clock, items, limits, projects, undo } = options;
+  const inPlace = (request: FastifyRequest): boolean => request.headers[IN_PLACE] === '1';
+  const projectName = async (userId: string, projectId: string) => (await projects.get(userId, projectId).catch(() => null))?.name ?? 'its project';
   const render = createInboxRenderer(options);
 
   /** The list a return target names, to render it again with a message. */
@@ -185,11 +199,12 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
   });
 
   type Body = Static<typeof ActionBody>;
-  const actions: Record<string, (userId: string, id: string, precondition: Precondition | undefined, body: Body, user: AuthUser) => Promise<unknown>> = {
+  type Action = (userId: string, id: string, precondition: Precondition | undefined, body: Body, user: AuthUser) => Promise<ItemView>;
+  // Each answers the item as it left it: what the undo service reads the inverse from.
+  const actions: Record<string, Action> = {
     toggle: (userId, id, p) => items.toggle(userId, id, p),
     archive: (userId, id, p) => items.archive(userId, id, p),
     unarchive: (userId, id, p) => items.unarchive(userId, id, p),
-    delete: (userId, id, p) => items.remove(userId, id, p),
     move: (userId, id, p, body) => items.patch(userId, id, { project_id: body.project_id ?? '' }, p),
     due: (userId, id, p, body, user) => {
       const due = parseDueInputs(body.due_date ?? '', body.due_time ?? '', user.timezone);
@@ -197,18 +212,100 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       return items.patch(userId, id, { due_at: due.iso }, p);
     },
   };
+  const both =
+    (first: Precondition | undefined, second: Precondition): Precondition =>
+    (current) => {
+      first?.(current);
+      second(current);
+    };
+
+  /**
+   * The item's row as the page at `back` now shows it, for the script to put in place of the old
+   * one (issue 47 item 8): where it goes (row-placement.ts) and its markup. Null for a page
+   * without such rows (an item's own page): the script then fetches the page's lists.
+   */
+  async function rowAnswer(request: FastifyRequest, user: AuthUser, item: ItemView, back: string): Promise<{ place: string | null; html: string } | null> {
+    if (back.startsWith('/inbox/items/')) return null;
+    const [{ list }, inboxId] = await Promise.all([listOf(request, user, back), projects.inboxId(user.id)]);
+    const dates = dateContext(request, user.timezone, clock);
+    const place = placeOf(list, item, dates, inboxId);
+    if (place === null) return { place, html: '' };
+    const [projectList, children, parent] = await Promise.all([
+      projects.list(user.id),
+      items.childrenOf(user.id, [item.id]),
+      item.parent_id ? items.get(user.id, item.parent_id).catch(() => null) : Promise.resolve(null),
+    ]);
+    const row = itemRow(
+      {
+        csrf: webContext(request).csrf,
+        self: back,
+        dates,
+        projects: projectList,
+        projectNames: new Map(projectList.map((p) => [p.id, p.name])),
+        children,
+        ...(parent ? { parentNames: new Map([[parent.id, itemName(parent)]]) } : {}),
+      },
+      item,
+    );
+    return { place, html: row.value };
+  }
+
+  /** What an answer in place says of the item: the script skips the live echo of this very change. */
+  const changed = (item: ItemView) => ({ id: item.id, updated_at: item.updated_at });
+
+  /** Runs the action; in place, through the undo service, answering what the toast says and the undo's id. */
+  async function perform(request: FastifyRequest, params: Static<typeof ItemParams>, body: Body, reply: FastifyReply, user: AuthUser) {
+    const { id, action } = params;
+    // The item page's buttons carry the version it shows: an item changed since is not archived or deleted blindly.
+    const precondition = body.version ? ifMatchPrecondition(body.version) : undefined;
+    if (action === 'delete') {
+      await items.remove(user.id, id, precondition);
+      return inPlace(request) ? reply.send({ message: 'Deleted.', undo: null }) : null;
+    }
+    const run = Object.hasOwn(actions, action) ? actions[action]! : undefined;
+    if (!run) throw new AppError('not_found', 'no such action');
+    if (!inPlace(request)) {
+      await run(user.id, id, precondition, body, user);
+      return null;
+    }
+    const acted = await undo.act(user.id, id, (p) => run(user.id, id, both(precondition, p), body, user));
+    const dates = dateContext(request, user.timezone, clock);
+    const message = actedMessage(acted.undo?.kind ?? null, acted.item, await projectName(user.id, acted.item.project_id), dates);
+    const row = await rowAnswer(request, user, acted.item, safeReturn(body.return));
+    return reply.send({ message, undo: acted.undo?.id ?? null, item: changed(acted.item), row });
+  }
+
+  app.post('/inbox/undo/:undoId', { schema: { params: UndoParams, body: UndoActionBody } }, async (request, reply) => {
+    const user = actingUser(request);
+    if (!user) return reply.redirect('/login', 303);
+    let done;
+    try {
+      done = await undo.undo(user.id, request.params.undoId);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      const message =
+        error.code === 'precondition_failed'
+          ? 'Not undone: the item was changed after that action. Open it to see how it is now.'
+          : 'Not undone: it was undone already, or it is too old to undo.';
+      if (inPlace(request)) return reply.code(error.code === 'precondition_failed' ? 409 : 404).send({ message });
+      throw new PageError(error.code === 'precondition_failed' ? 409 : 404, 'Not undone', message);
+    }
+    const dates = dateContext(request, user.timezone, clock);
+    const message = undoneMessage(done.inverse, done.item, await projectName(user.id, done.item.project_id), dates);
+    if (inPlace(request))
+      return reply.send({ message, item: changed(done.item), row: await rowAnswer(request, user, done.item, safeReturn(request.body.return)) });
+    return reply.redirect(`${safeReturn(request.body.return)}#item-${done.item.id}`, 303);
+  });
 
   app.post('/inbox/items/:id/:action', { schema: { params: ItemParams, body: ActionBody } }, async (request, reply) => {
     const user = actingUser(request);
     if (!user) return reply.redirect('/login', 303);
-    const run = Object.hasOwn(actions, request.params.action) ? actions[request.params.action] : undefined;
-    if (!run) throw new AppError('not_found', 'no such action');
+    if (request.params.action !== 'delete' && !Object.hasOwn(actions, request.params.action)) throw new AppError('not_found', 'no such action');
     const limited = await overLimit(limits, user, reply);
     if (limited) throw new PageError(429, 'Too many requests', limited);
-    // The item page's buttons carry the version it shows: an item changed since is not archived or deleted blindly.
-    const precondition = request.body.version ? ifMatchPrecondition(request.body.version) : undefined;
     try {
-      await run(user.id, request.params.id, precondition, request.body, user);
+      const answered = await perform(request, request.params, request.body, reply, user);
+      if (answered) return answered;
     } catch (error) {
       if (error instanceof AppError && error.code === 'precondition_failed') {
         throw new PageError(

@@ -15,7 +15,7 @@ const MANIFEST = {
   theme_color: '#2451b7',
   icons: ICON_SIZES.map((size) => ({ src: `/icons/icon-${size}.png`, sizes: `${size}x${size}`, type: 'image/png', purpose: 'any maskable' })),
   // GET: the shared text lands in the capture box to be saved with one tap (docs/decisions/0021).
-  share_target: { action: '/share', method: 'GET', params: { title: 'title', text: 'text', url: 'url' } },
+  share_target: { action: '/share', method: 'GET', enctype: 'application/x-www-form-urlencoded', params: { title: 'title', text: 'text', url: 'url' } },
   shortcuts: [{ name: 'Projects', url: '/projects' }],
 };
 

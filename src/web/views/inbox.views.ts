@@ -7,7 +7,7 @@ import { html, type SafeHtml } from '../html.js';
 import type { InboxFilters, Show } from '../inbox-query.js';
 import { renderPage, type Section } from '../layout.js';
 import { captureForm, type CaptureFormData } from './capture.views.js';
-import { itemRow, type RowContext } from './item-row.views.js';
+import { itemRow, projectOptions, rowActionsForm, type RowContext } from './item-row.views.js';
 import { sidebar } from './sidebar.views.js';
 
 export type { InboxFilters } from '../inbox-query.js';
@@ -117,7 +117,9 @@ ${d.error ? html`<div class="alert error" role="alert">${sentence(d.error)}</div
 ${d.notice ?? ''}
 ${captureForm({ csrf: d.csrf, self: d.self, projects: d.projects, project: d.filters.project, ...d.capture })}
 ${filterForm(d)}
+${rowActionsForm(d.csrf, d.self, d.dates.zone)}
 ${lists}
+${projectOptions(d.projects)}
 <div class="toast" data-toast role="status" aria-live="polite" hidden></div>
 </div>
 ${sidebar({ projects: d.projects, tags: d.tags, currentProject: d.filters.project, currentTag: d.filters.tag })}

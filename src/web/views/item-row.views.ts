@@ -1,6 +1,6 @@
 import type { ItemView } from '../../modules/items/item-view.js';
 import type { ProjectView } from '../../modules/projects/projects.service.js';
-import { dueInputs, dueLabel, formatDueAbsolute, type DateContext } from '../dates.js';
+import { dueLabel, formatDueAbsolute, type DateContext } from '../dates.js';
 import { recurrenceInWords } from '../recurrence-choice.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
@@ -21,9 +21,10 @@ export interface RowContext {
 
 export const itemName = (item: ItemView): string => item.title ?? item.content_md?.split('\n')[0] ?? '(untitled)';
 
-export function dueBadge(iso: string, dates: DateContext): SafeHtml {
+export function dueBadge(iso: string, dates: DateContext, full = true): SafeHtml {
   const due = dueLabel(iso, dates);
-  return html`<span class="due${due.overdue ? ' overdue' : ''}">${due.overdue ? html`<span aria-hidden="true">⚠ </span>` : ''}<time datetime="${iso}" title="${due.full}">${due.text}</time></span>`;
+  // The ⚠ of an overdue date is drawn by the stylesheet (.due.overdue::before); a list row leaves out the full date (decision 0077).
+  return html`<span class="due${due.overdue ? ' overdue' : ''}"><time datetime="${iso}"${full ? html` title="${due.full}"` : ''}>${due.text}</time></span>`;
 }
 
 /** A small ↻ for a repeating item (its rule in words for screen readers and as a tooltip), and the next reminder. */
@@ -35,30 +36,31 @@ export function reminderMarks(item: ItemView, dates: DateContext): SafeHtml {
   }`;
 }
 
-const option = (value: string, label: string, selected: boolean): SafeHtml =>
-  html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
+/**
+ * The page's project choices, once: each row's Move list holds only its own project, and the page
+ * script copies these into it when its ⋯ menu opens (issue 47 item 8: a `<select>` of every project
+ * in every row made Today's 150 rows weigh most of a megabyte). Without the script, an item moves
+ * from its own page, which the row's menu links to.
+ */
+export const projectOptions = (projects: readonly ProjectView[]): SafeHtml =>
+  html`<template id="project-options">${projects.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</template>`;
 
 /**
- * The row's other actions behind one disclosure: set a date, move, archive, delete. Its own form,
- * whose first button is "Set date", so Return in the date field sets the date (never the done toggle).
+ * The row's other actions behind one "⋯" (set a date, move, archive, delete). The page script
+ * builds their form from the row (client/regions/row-menu.ts), so a row stays small (issue 47
+ * item 8, decision 0077); without the script the "⋯" is hidden and the title's link leads to the
+ * item's page, which has every one of them.
  */
-function moreActions(c: RowContext, item: ItemView, name: string): SafeHtml {
-  const base = `/inbox/items/${item.id}`;
-  const due = dueInputs(item.due_at, c.dates.zone);
-  const archived = item.status === 'archived';
-  return html`<details class="more">
-  <summary aria-label="More actions for “${name}”" title="Date, move, archive, delete"><span aria-hidden="true">⋯</span></summary>
-  <form class="more-form" method="post" action="${base}/due" data-inplace>${csrfField(c.csrf)}<input type="hidden" name="return" value="${c.self}"><input type="hidden" name="due_time" value="${due.time}">
-    <div class="more-line"><label for="due-${item.id}">Due date</label><input id="due-${item.id}" type="date" name="due_date" value="${due.date}"><button class="small" type="submit" formaction="${base}/due">Set date</button></div>
-    <div class="more-line"><label for="move-${item.id}">Project</label><select id="move-${item.id}" name="project_id">${c.projects.map((p) => option(p.id, p.name, p.id === item.project_id))}</select><button class="small" type="submit" formaction="${base}/move">Move</button></div>
-    <div class="more-line">${
-      archived
-        ? html`<button class="small" type="submit" formaction="${base}/unarchive">Unarchive</button>`
-        : html`<button class="small" type="submit" formaction="${base}/archive">Archive</button>`
-    }<button class="small danger" type="submit" formaction="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">Delete</button></div>
-  </form>
-</details>`;
+function moreActions(item: ItemView, name: string): SafeHtml {
+  return html`<details class="more"><summary aria-label="More actions for “${name}”"><span aria-hidden="true">⋯</span></summary></details>`;
 }
+
+/**
+ * The page's one form for the rows' done buttons (`form="act"`): its CSRF token and return
+ * address once, instead of a form in each row. Each button names its item in `formaction`.
+ */
+export const rowActionsForm = (csrf: string, self: string, zone: string): SafeHtml =>
+  html`<form id="act" method="post" action="/inbox/items" data-inplace data-zone="${zone}">${csrfField(csrf)}<input type="hidden" name="return" value="${self}"></form>`;
 
 /**
  * One item of a list: the done toggle, its title linking to its page, its facts, and the other
@@ -70,29 +72,16 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
   const done = item.is_completed;
   const archived = item.status === 'archived';
   const base = `/inbox/items/${item.id}`;
-  const due = dueInputs(item.due_at, c.dates.zone);
   const children = nested ? [] : (c.children?.get(item.id) ?? []);
   const parentName = !nested && item.parent_id ? c.parentNames?.get(item.parent_id) : undefined;
-  return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}" data-project-id="${item.project_id}" data-due-date="${due.date}" data-due-time="${due.time}" data-name="${name}">
-<div class="line">
-<form class="row" method="post" action="${base}/toggle" data-inplace>${csrfField(c.csrf)}<input type="hidden" name="return" value="${c.self}">
-  <button class="check" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button>
-  <div class="body">
-    <p class="title"><a href="${base}">${name}</a></p>
-    ${item.title && item.content_md && !nested ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}
-    <p class="meta">
-      ${nested ? '' : html`<a class="badge" tabindex="-1" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>`}
-      ${item.type === 'note' ? html`<span>Note</span>` : ''}
-      ${parentName ? html`<span class="parent">Subtask of ${parentName}</span>` : item.parent_id && !nested ? html`<span>Subtask</span>` : ''}
-      ${archived ? html`<span>Archived</span>` : ''}
-      ${item.due_at && !done ? dueBadge(item.due_at, c.dates) : ''}${reminderMarks(item, c.dates)}
-      ${children.length > 0 ? html`<span>${children.filter((s) => s.is_completed).length}/${children.length} subtasks</span>` : ''}
-      ${item.tags.map((t) => html`<a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}
-    </p>
-  </div>
-</form>
-${moreActions(c, item, name)}
-</div>
-${children.length > 0 ? html`<ul class="subtasks" aria-label="Subtasks of “${name}”">${children.map((s) => itemRow(c, s, true))}</ul>` : ''}
-</li>`;
+  // The script's menu reads the due date from the row's <time> (in the zone of #act), the project from its badge.
+  return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}"${
+    nested ? html` data-project-id="${item.project_id}"` : ''
+  }${archived ? html` data-archived` : ''}><div class="line"><div class="row"><button class="check" form="act" formaction="${base}/toggle" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}">${done ? '✓' : ''}</button><div class="body"><p class="title"><a href="${base}">${name}</a></p>${item.title && item.content_md && !nested ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}<p class="meta">${
+    nested ? '' : html`<a class="badge" tabindex="-1" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>`
+  }${item.type === 'note' ? html` <span>Note</span>` : ''}${
+    parentName ? html` <span class="parent">Subtask of ${parentName}</span>` : item.parent_id && !nested ? html` <span>Subtask</span>` : ''
+  }${archived ? html` <span>Archived</span>` : ''}${item.due_at && !done ? html` ${dueBadge(item.due_at, c.dates, false)}` : ''}${reminderMarks(item, c.dates)}${
+    children.length > 0 ? html` <span>${children.filter((s) => s.is_completed).length}/${children.length} subtasks</span>` : ''
+  }${item.tags.map((t) => html` <a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}</p></div></div>${moreActions(item, name)}</div>${children.length > 0 ? html`<ul class="subtasks" aria-label="Subtasks of “${name}”">${children.map((s) => itemRow(c, s, true))}</ul>` : ''}</li>`;
 }

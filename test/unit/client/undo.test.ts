@@ -1,58 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import { actedMessage, undoRequest, type ActedOn } from '../../../src/web/client/acting/undo.js';
+import { insertionIndex, orderOf, parseActAnswer, undoRequest } from '../../../src/web/client/acting/undo.js';
 
-const ROW = { projectId: 'p-1', dueDate: '2026-12-01', dueTime: '09:30' };
-const acted = (action: string, extra: Partial<ActedOn> = {}): ActedOn => ({
-  action,
-  formAction: `http://127.0.0.1/items/i-1/${action}`,
-  csrf: 'token',
-  returnTo: '/inbox',
-  row: ROW,
-  ...extra,
-});
-const entries = (data: URLSearchParams | undefined) => (data ? [...data.entries()] : null);
+describe('answers of actions in place (decision 0076)', () => {
+  it('reads the server’s answer, and refuses what is not one', () => {
+    const answer = {
+      message: 'Marked “A” done.',
+      undo: 'u-1',
+      item: { id: 'i-1', updated_at: '2026-11-26T10:00:00.000Z' },
+      row: { place: 'done-today', html: '<li></li>' },
+    };
+    expect(parseActAnswer(answer)).toEqual(answer);
+    expect(parseActAnswer({ message: 'Deleted.', undo: null, item: null, row: { place: null, html: '' } })).toEqual({
+      message: 'Deleted.',
+      undo: null,
+      item: null,
+      row: { place: null, html: '' },
+    });
+    expect(parseActAnswer({ ...answer, row: null })?.row).toBeNull();
+    expect(parseActAnswer('<html>')).toBeNull();
+    expect(parseActAnswer({ undo: 'u-1' })).toBeNull();
+    expect(parseActAnswer({ message: 'x', row: { place: 3, html: '' } })?.row).toBeNull();
+  });
 
-describe('undoing an action in place', () => {
-  it.each([
-    ['toggle', 'toggle'],
-    ['archive', 'unarchive'],
-    ['unarchive', 'archive'],
-  ])('undoes %s with %s on the same item, with the form token and return address', (action, inverse) => {
-    const undo = undoRequest(acted(action));
-    expect(undo?.url).toBe(`http://127.0.0.1/items/i-1/${inverse}`);
-    expect(entries(undo?.data)).toEqual([
+  it('undoes by sending back the id of the inverse the server kept, with the form token and return address', () => {
+    const undo = undoRequest('0190f5e2-7c3a', 'token', '/inbox');
+    expect(undo.url).toBe('/inbox/undo/0190f5e2-7c3a');
+    expect([...undo.data.entries()]).toEqual([
       ['_csrf', 'token'],
       ['return', '/inbox'],
     ]);
+    expect([...undoRequest('a/b', 't', null).data.keys()]).toEqual(['_csrf']);
+    expect(undoRequest('a/b', 't', null).url).toBe('/inbox/undo/a%2Fb');
   });
 
-  it('moves an item back to the project its row was in, and sets back the date it had', () => {
-    expect(entries(undoRequest(acted('move'))?.data)).toContainEqual(['project_id', 'p-1']);
-    const due = undoRequest(acted('due'));
-    expect(due?.url).toBe('http://127.0.0.1/items/i-1/due');
-    expect(entries(due?.data)).toEqual([
-      ['_csrf', 'token'],
-      ['return', '/inbox'],
-      ['due_date', '2026-12-01'],
-      ['due_time', '09:30'],
-    ]);
-  });
-
-  it('cannot undo a move or a date without the row that says what it was, nor a delete or a subtask', () => {
-    expect(undoRequest(acted('move', { row: null }))).toBeNull();
-    expect(undoRequest(acted('due', { row: null }))).toBeNull();
-    expect(undoRequest(acted('delete'))).toBeNull();
-    expect(undoRequest(acted('subtasks'))).toBeNull();
-  });
-
-  it('sends no return address when the form had none', () => {
-    expect(entries(undoRequest(acted('toggle', { returnTo: null }))?.data)).toEqual([['_csrf', 'token']]);
-  });
-
-  it('says what was done, and that a done item was reopened', () => {
-    expect(actedMessage('toggle', false)).toBe('Marked done.');
-    expect(actedMessage('toggle', true)).toBe('Marked not done.');
-    expect(actedMessage('delete', false)).toBe('Deleted.');
-    expect(actedMessage('something-new', false)).toBe('Done.');
+  it('puts a row where its group keeps it: by due time, newest first, or the latest done first', () => {
+    expect(orderOf('overdue')).toBe('due');
+    expect(orderOf('day-3')).toBe('due');
+    expect(orderOf('open')).toBe('created');
+    expect(orderOf('done-today')).toBe('latest');
+    const dues = ['2026-11-24T16:00:00.000Z', '2026-11-25T08:00:00.000Z'];
+    expect(insertionIndex('due', dues, '2026-11-25T07:00:00.000Z')).toBe(1);
+    expect(insertionIndex('due', dues, '2026-11-20T07:00:00.000Z')).toBe(0);
+    expect(insertionIndex('due', dues, '2026-11-26T07:00:00.000Z')).toBe(2);
+    // Undated rows come last.
+    expect(insertionIndex('due', [...dues, ''], '2026-11-26T07:00:00.000Z')).toBe(2);
+    expect(insertionIndex('due', dues, '')).toBe(2);
+    const created = ['2026-11-26T09:00:00.000Z', '2026-11-20T09:00:00.000Z'];
+    expect(insertionIndex('created', created, '2026-11-22T09:00:00.000Z')).toBe(1);
+    expect(insertionIndex('created', created, '2026-11-27T09:00:00.000Z')).toBe(0);
+    expect(insertionIndex('latest', created, '2026-11-22T09:00:00.000Z')).toBe(0);
   });
 });

@@ -1,19 +1,36 @@
 /*
- * The undo of an action in place: the form that reverses it, sent to the same item. Pure (no DOM):
- * the caller reads the acting form and the item's row into an ActedOn.
+ * The answers of actions in place (decision 0076), apart from the DOM: the server says what the
+ * toast says, the id of the inverse it keeps (Undo sends it back), the item as changed (so the
+ * live echo of this very change is skipped) and the item's row as the page now shows it.
  */
 
-/** What undoing needs to know of the form that acted and of the item's row before the action. */
-export interface ActedOn {
-  /** The last segment of the form's URL: toggle, archive, move, due, delete, subtasks… */
-  action: string;
-  /** The acting form's URL. */
-  formAction: string;
-  csrf: string;
-  /** The acting form's `return` field, when it has one. */
-  returnTo: string | null;
-  /** The item's row before the action (null on an item's own page): what move and due restore. */
-  row: { projectId: string; dueDate: string; dueTime: string } | null;
+/** Where the row goes (a group's id, `here`, or null: off this page) and its markup. */
+export interface RowAnswer {
+  place: string | null;
+  html: string;
+}
+
+export interface ActAnswer {
+  message: string;
+  undo: string | null;
+  item: { id: string; updated_at: string } | null;
+  /** Null: the page has no such rows (an item's page); its lists are fetched instead. */
+  row: RowAnswer | null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The answer, or null when it is not one (an old server, a proxy's page). */
+export function parseActAnswer(value: unknown): ActAnswer | null {
+  if (!isObject(value) || typeof value.message !== 'string') return null;
+  const item = isObject(value.item) && typeof value.item.id === 'string' && typeof value.item.updated_at === 'string' ? value.item : null;
+  const row = isObject(value.row) && typeof value.row.html === 'string' && (typeof value.row.place === 'string' || value.row.place === null) ? value.row : null;
+  return {
+    message: value.message,
+    undo: typeof value.undo === 'string' ? value.undo : null,
+    item: item && { id: item.id as string, updated_at: item.updated_at as string },
+    row: row && { place: row.place as string | null, html: row.html as string },
+  };
 }
 
 export interface UndoRequest {
@@ -21,39 +38,27 @@ export interface UndoRequest {
   data: URLSearchParams;
 }
 
-/** The request that reverses the action, or null for one that cannot be undone here. */
-export function undoRequest(acted: ActedOn): UndoRequest | null {
+/** The request that applies the inverse the server kept for an action. */
+export function undoRequest(undoId: string, csrf: string, returnTo: string | null): UndoRequest {
   const data = new URLSearchParams();
-  data.append('_csrf', acted.csrf);
-  if (acted.returnTo !== null) data.append('return', acted.returnTo);
-  const base = acted.formAction.replace(/\/[a-z]+$/, '');
-  if (acted.action === 'toggle') return { url: `${base}/toggle`, data };
-  if (acted.action === 'archive') return { url: `${base}/unarchive`, data };
-  if (acted.action === 'unarchive') return { url: `${base}/archive`, data };
-  if (!acted.row) return null;
-  if (acted.action === 'move') {
-    data.append('project_id', acted.row.projectId);
-    return { url: `${base}/move`, data };
-  }
-  if (acted.action === 'due') {
-    data.append('due_date', acted.row.dueDate);
-    data.append('due_time', acted.row.dueTime);
-    return { url: `${base}/due`, data };
-  }
-  return null;
+  data.append('_csrf', csrf);
+  if (returnTo !== null) data.append('return', returnTo);
+  return { url: `/inbox/undo/${encodeURIComponent(undoId)}`, data };
 }
 
-const MESSAGES: Record<string, string> = {
-  toggle: 'Marked done.',
-  archive: 'Archived.',
-  unarchive: 'Unarchived.',
-  move: 'Moved.',
-  due: 'Date set.',
-  delete: 'Deleted.',
-  subtasks: 'Subtask added.',
-};
+/** How groups keep their rows: by due time, newest first, or latest done first. */
+export type RowOrder = 'due' | 'created' | 'latest';
 
-/** What the toast says once the action is done. */
-export function actedMessage(action: string, wasDone: boolean): string {
-  return action === 'toggle' && wasDone ? 'Marked not done.' : (MESSAGES[action] ?? 'Done.');
+export function orderOf(place: string): RowOrder {
+  if (place === 'done-today') return 'latest';
+  if (place === 'open') return 'created';
+  return 'due';
+}
+
+/** The index among `keys` (the group's rows, in order) where a row with `key` goes. */
+export function insertionIndex(order: RowOrder, keys: readonly string[], key: string): number {
+  if (order === 'latest') return 0;
+  const before = order === 'due' ? (other: string) => key !== '' && (other === '' || key < other) : (other: string) => key > other;
+  const index = keys.findIndex(before);
+  return index < 0 ? keys.length : index;
 }

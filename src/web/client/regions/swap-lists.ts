@@ -1,4 +1,5 @@
 import { focusPlace, keepState, refocus } from './region-state.js';
+import { upgradeRows } from './row-menu.js';
 
 /** The regions an action's answer replaces: the lists of a list page, the subtasks of an item page. */
 const REGIONS = ['lists', 'subtasks'];
@@ -10,6 +11,8 @@ const REGIONS = ['lists', 'subtasks'];
  */
 export function swapLists(text: string, focusId: string | null, fallbackIndex: number, focusedBefore?: Element | null): void {
   const fresh = new DOMParser().parseFromString(text, 'text/html');
+  // Rows' menus are built in the parsed copy, before it takes the old one's place, so open ones stay open.
+  upgradeRows(fresh);
   const moved = document.activeElement !== focusedBefore && document.activeElement !== document.body;
   const pairs = REGIONS.flatMap((id) => {
     const mine = document.getElementById(id);

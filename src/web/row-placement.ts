@@ -1,0 +1,37 @@
+import type { ItemView } from '../modules/items/item-view.js';
+import { dayStart, type DateContext } from './dates.js';
+import type { ListKind } from './inbox-render.js';
+
+/** Upcoming's days (inbox-render.ts shows as many). */
+const UPCOMING_DAYS = 14;
+
+/**
+ * Where an item belongs on a list page after an action in place (issue 47 item 8): the id of the
+ * group whose list holds its row (`overdue`, `due-today`, `done-today`, `day-3`, `open`), `here`
+ * to replace the row where it is (search results, whose filters the script cannot judge), or null
+ * when the page no longer lists it. The same rules as the page's own queries (inbox-render.ts).
+ */
+export function placeOf(list: ListKind, item: ItemView, dates: DateContext, inboxId: string): string | null {
+  const open = !item.is_completed && item.status !== 'archived';
+  switch (list.kind) {
+    case 'today': {
+      if (item.status === 'archived') return null;
+      if (item.is_completed) return item.updated_at >= dayStart(dates, 0).toISOString() ? 'done-today' : null;
+      if (!item.due_at || item.due_at >= dayStart(dates, 1).toISOString()) return null;
+      return item.due_at < dates.now.toISOString() ? 'overdue' : 'due-today';
+    }
+    case 'upcoming': {
+      if (!open || !item.due_at) return null;
+      for (let day = 0; day < UPCOMING_DAYS; day += 1) {
+        if (item.due_at >= dayStart(dates, day).toISOString() && item.due_at < dayStart(dates, day + 1).toISOString()) return `day-${day}`;
+      }
+      return null;
+    }
+    case 'inbox':
+      return open && item.parent_id === null && item.project_id === inboxId ? 'open' : null;
+    case 'project':
+      return open && item.parent_id === null && item.project_id === list.projectId ? 'open' : null;
+    case 'items':
+      return 'here';
+  }
+}
