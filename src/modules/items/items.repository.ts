@@ -198,6 +198,12 @@ export async function findAncestorIds(db: Executor, userId: string, itemId: stri
   return rows.map((r) => r.id);
 }
 
+/** The user's all-day items that have a due date (a timezone change moves them to the same day in the new zone). */
+export async function findAllDayItemIds(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('items').select('id').where('user_id', '=', userId).where('all_day', '=', 1).where('due_at', 'is not', null).execute();
+  return rows.map((r) => r.id);
+}
+
 export async function deleteItemsByIds(db: Executor, userId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('items').where('user_id', '=', userId).where('id', 'in', ids).execute();
