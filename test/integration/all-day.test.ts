@@ -113,7 +113,11 @@ describe.each(DIALECTS)('all-day dates (%s)', (dialect) => {
   it('completing a recurring all-day item moves it to 00:00 local of the next day the rule gives', async () => {
     t.clock.set(SATURDAY_EVENING);
     const a = await newYorker();
-    const item = await capture(a.c, 'stretch', { due_at: '2026-11-21T05:00:00.000Z', all_day: true, recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO,TH', from: 'due' } });
+    const item = await capture(a.c, 'stretch', {
+      due_at: '2026-11-21T05:00:00.000Z',
+      all_day: true,
+      recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO,TH', from: 'due' },
+    });
     const moved = ok(await a.c.post(`items/${item.id}/toggle`));
     expect(moved).toMatchObject({ all_day: true, is_completed: false, due_at: '2026-11-23T05:00:00.000Z' });
     const again = ok(await a.c.post(`items/${item.id}/toggle`));
@@ -134,7 +138,7 @@ describe.each(DIALECTS)('all-day dates (%s)', (dialect) => {
   });
 
   describe('export and import', () => {
-    it('the export carries all_day; import keeps the calendar date in the importing user\'s zone', async () => {
+    it("the export carries all_day; import keeps the calendar date in the importing user's zone", async () => {
       t.clock.set(SATURDAY_EVENING);
       const from = await newYorker();
       await capture(from.c, 'holiday', { due_at: '2026-12-24T05:00:00.000Z', all_day: true });
@@ -152,7 +156,13 @@ describe.each(DIALECTS)('all-day dates (%s)', (dialect) => {
     it('a Todoist DATE without a time is all-day; with a time it is timed', async () => {
       t.clock.set(SATURDAY_EVENING);
       const a = await newYorker();
-      const csv = ['TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,DATE', 'task,Day task,,4,1,Dec 24', 'task,Timed task,,4,1,Dec 24 3pm', 'task,Old day,,4,1,2026-01-05', ''].join('\n');
+      const csv = [
+        'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,DATE',
+        'task,Day task,,4,1,Dec 24',
+        'task,Timed task,,4,1,Dec 24 3pm',
+        'task,Old day,,4,1,2026-01-05',
+        '',
+      ].join('\n');
       ok(await a.c.post('import', csv, { 'content-type': 'text/csv' }));
       const byTitle = new Map((ok(await a.c.get('items')).items as Array<{ title: string }>).map((i) => [i.title, i]));
       expect(byTitle.get('Day task')).toMatchObject({ all_day: true, due_at: '2026-12-24T05:00:00.000Z' });
