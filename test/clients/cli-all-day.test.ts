@@ -47,5 +47,6 @@ describe.each(DIALECTS)('cin and all-day dates (%s)', (dialect) => {
     expect(again.all_day).toBe(true);
     const cleared = json(await cin(['edit', added.id, '--due', 'none', '--json']));
     expect(cleared).toMatchObject({ due_at: null, all_day: false });
-  });
+    // Seven cin processes, each a fresh Node start: generous on a loaded machine.
+  }, 180_000);
 });

@@ -73,9 +73,9 @@ describe('describeItem', () => {
 });
 
 describe('organizerNote', () => {
-  const ai = { engine: 'local' as const, type: 'todo' as const, project_id: null, due_at: null, title: null, reason: null };
+  const ai = { engine: 'local' as const, type: 'todo' as const, project_id: null, due_at: null, all_day: false, title: null, reason: null };
   it('names the fields the organizer changed, says when it changed none, and is empty when it did not run', () => {
-    expect(organizerNote({ ...ai, applied: ['project_id', 'due_at'] })).toBe(' (the organizer set its project, due date)');
+    expect(organizerNote({ ...ai, applied: ['project_id', 'due_at', 'all_day'] })).toBe(' (the organizer set its project, due date, all-day)');
     expect(organizerNote({ ...ai, applied: [] })).toBe(' (the organizer changed nothing)');
     expect(organizerNote(null)).toBe('');
   });
