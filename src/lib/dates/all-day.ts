@@ -7,7 +7,7 @@ import { instantOf, wallTimeAt } from './zoned-time.js';
  */
 
 /** 00:00 of the calendar day `instant` falls on in `zone`: where an all-day due is stored. */
-export function startOfLocalDay(zone: string, instant: Date): Date {
+function startOfLocalDay(zone: string, instant: Date): Date {
   const { year, month, day } = wallTimeAt(zone, instant);
   return instantOf(zone, { year, month, day, hour: 0, minute: 0 });
 }
