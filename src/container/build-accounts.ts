@@ -18,13 +18,13 @@ import type { ServiceInputs } from './inputs.js';
 /** Users and what they hold besides items: keys, accounts and sessions, pairing, voice, export and import. */
 export function buildAccounts(
   { db, clock, newId, logger }: Basics,
-  { projects, tags, search, recurrence, learner, events }: ItemParts,
+  { projects, tags, search, recurrence, learner, events, allDayZoneMove }: ItemParts,
   { items }: Pick<CaptureParts, 'items'>,
   limits: LimitsService,
   { config, inject = {} }: ServiceInputs,
 ) {
   const base = { db, clock, newId };
-  const users = createUsersService({ ...base, projects });
+  const users = createUsersService({ ...base, projects, allDayItems: allDayZoneMove });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
 

@@ -2,6 +2,7 @@ import { createBulkService } from '../modules/bulk/bulk.service.js';
 import { createSchedule } from '../modules/capture/schedule.js';
 import { createEventsService } from '../modules/events/events.service.js';
 import { createItemLoader } from '../modules/items/item-loader.js';
+import { createAllDayZoneMove } from '../modules/items/all-day-zone.js';
 import { createItemEdits } from '../modules/items/single-item-edits.js';
 import { createItemWrites } from '../modules/items/write-changes.js';
 import { createRoutingLearner } from '../modules/organizer/learning/routing-learner.js';
@@ -38,7 +39,9 @@ export function buildItems({ db, dialect, clock, newId, logger }: Basics, { port
   const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, schedule });
   const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects, learner });
-  return { events, tags, loader, recurrence, itemStore, projects, learner, schedule, edits, search, bulk };
+  // A user's timezone change moves their all-day items to the same dates (contract "All-day dates").
+  const allDayZoneMove = createAllDayZoneMove({ dialect, writes });
+  return { events, tags, loader, recurrence, itemStore, projects, learner, schedule, edits, search, bulk, allDayZoneMove };
 }
 
 export type ItemParts = ReturnType<typeof buildItems>;

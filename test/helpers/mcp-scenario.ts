@@ -66,6 +66,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(byName.get('capture')?.inputSchema.required).toEqual(['text']);
     expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual([
+      'all_day',
       'due',
       'organize',
       'parent',
@@ -76,6 +77,7 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       'type',
     ]);
     expect(Object.keys(byName.get('update_item')?.inputSchema.properties ?? {}).sort()).toEqual([
+      'all_day',
       'content_md',
       'due_at',
       'id',

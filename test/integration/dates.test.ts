@@ -20,9 +20,9 @@ describe.each(DIALECTS)('GET /api/v1/dates/read (%s)', (dialect) => {
   it("reads plain words in the user's zone by the organizer's rules", async () => {
     const res = await api.get(`dates/read?text=${encodeURIComponent('tomorrow 5pm')}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ text: 'tomorrow 5pm', due_at: '2026-11-22T16:00:00.000Z' });
-    // A day without a time is 09:00 local.
-    expect((await api.get('dates/read?text=monday')).body.due_at).toBe('2026-11-23T08:00:00.000Z');
+    expect(res.body).toEqual({ text: 'tomorrow 5pm', due_at: '2026-11-22T16:00:00.000Z', all_day: false });
+    // A day without a time is all-day: 00:00 local.
+    expect((await api.get('dates/read?text=monday')).body).toMatchObject({ due_at: '2026-11-22T23:00:00.000Z', all_day: true });
   });
 
   it('refuses words that name no date, or only a past one, with 400 bad_request', async () => {

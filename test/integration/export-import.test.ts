@@ -195,7 +195,7 @@ describe.each(DIALECTS)('export and import (%s)', (dialect) => {
       expect(trip).toMatchObject({ type: 'todo', status: 'todo', tags: ['travel'], content_md: 'Book the hotel first' });
       expect(byTitle.get('Pack the bags')).toMatchObject({ parent_id: trip.id, content_md: 'Remember the charger, and the adapter' });
       const errands = doc.projects.find((p: JsonBody) => p.name === 'Errands');
-      expect(byTitle.get('Buy stamps')).toMatchObject({ project_id: errands.id, tags: ['errands', 'post'], due_at: '2031-03-04T09:00:00.000Z' });
+      expect(byTitle.get('Buy stamps')).toMatchObject({ project_id: errands.id, tags: ['errands', 'post'], due_at: '2031-03-04T00:00:00.000Z', all_day: true });
       const again = ok(await a.c.post('import', TODOIST_CSV, { 'content-type': 'text/csv' }));
       expect(again.imported.items).toBe(0);
       expect(again.skipped.map((s: JsonBody) => s.reason)).toEqual(['exists', 'exists', 'exists']);

@@ -43,6 +43,7 @@ describe.each(DIALECTS)('organizer routes (%s)', (dialect) => {
         type: 'todo',
         project_id: null,
         due_at: '2026-11-22T16:00:00.000Z',
+        all_day: false,
         title: 'call mom',
         reason: 'nothing like it in your projects',
         applied: ['due_at', 'title'],
@@ -57,7 +58,7 @@ describe.each(DIALECTS)('organizer routes (%s)', (dialect) => {
       const events = await a.events.take();
       expect(events.map((e) => e.event)).toEqual(['item.created']);
       expect(events[0]!.data.item).toEqual(item);
-      expect(item).toMatchObject({ title: 'pay rent', due_at: '2026-11-27T08:00:00.000Z' });
+      expect(item).toMatchObject({ title: 'pay rent', due_at: '2026-11-26T23:00:00.000Z' });
     });
 
     it('routes to an existing project by #Name, by "for name" and by similarity to its items', async () => {
@@ -132,9 +133,9 @@ describe.each(DIALECTS)('organizer routes (%s)', (dialect) => {
       const work = await project(a, 'Work', ['standup notes']);
       const home = await project(a, 'Home', ['vacuum the stairs']);
       const body = ok(await a.c.post('capture', { text: 'fix the door #Work friday', project_id: home, organize: true }), 201);
-      expect(body).toMatchObject({ project_id: home, title: 'fix the door', due_at: '2026-11-27T08:00:00.000Z' });
+      expect(body).toMatchObject({ project_id: home, title: 'fix the door', due_at: '2026-11-26T23:00:00.000Z' });
       expect(body.ai.project_id).toBe(home);
-      expect(body.ai.applied).toEqual(['due_at', 'title']);
+      expect(body.ai.applied).toEqual(['due_at', 'all_day', 'title']);
       expect(body.project_id).not.toBe(work);
     });
 
@@ -164,17 +165,18 @@ describe.each(DIALECTS)('organizer routes (%s)', (dialect) => {
         id: item.id,
         project_id: home,
         title: 'fix the leaking bathroom faucet',
-        due_at: '2026-11-22T08:00:00.000Z',
+        due_at: '2026-11-21T23:00:00.000Z',
         updated_at: t.clock.now().toISOString(),
       });
       expect(body.ai).toEqual({
         engine: 'local',
         type: 'todo',
         project_id: home,
-        due_at: '2026-11-22T08:00:00.000Z',
+        due_at: '2026-11-21T23:00:00.000Z',
+        all_day: true,
         title: 'fix the leaking bathroom faucet',
         reason: 'like 1 item in Home: leaking, faucet',
-        applied: ['project_id', 'due_at', 'title'],
+        applied: ['project_id', 'due_at', 'all_day', 'title'],
       });
       const { ai: _ai, ...view } = body;
       const events = await a.events.take();

@@ -31,6 +31,7 @@ describe.each(DIALECTS)('quick add (%s)', (dialect) => {
         title: 'Call Sam',
         content_md: 'bring the contract',
         due_at: '2026-11-22T16:00:00.000Z',
+        all_day: false,
         project_id: a.work,
         tags: ['calls'],
         recurrence: null,
@@ -137,7 +138,7 @@ describe.each(DIALECTS)('quick add (%s)', (dialect) => {
       expect(body).toMatchObject({
         title: 'idea: game night with the neighbours',
         tags: ['fun'],
-        due_at: '2026-11-27T08:00:00.000Z',
+        due_at: '2026-11-26T23:00:00.000Z',
         project_id: a.user.inboxId,
       });
       expect(body.ai).toMatchObject({ engine: 'local', type: body.type });

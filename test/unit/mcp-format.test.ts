@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeItem, formatDue, organizerNote, quoteTitle } from '../../packages/mcp/src/format.js';
+import { describeItem, formatDay, formatDue, organizerNote, quoteTitle } from '../../packages/mcp/src/format.js';
 import type { ItemView } from '../../packages/mcp/src/schemas.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
@@ -15,6 +15,26 @@ describe('formatDue', () => {
     ['not a date', 'UTC', 'not a date'],
   ])('%s in %s is %s', (iso, zone, expected) => {
     expect(formatDue(iso, zone, NOW)).toBe(expected);
+  });
+});
+
+describe("an all-day due in a summary: the date in the user's zone, no time", () => {
+  it('says the date and "all day", in the zone, with the year only when it is not this one', () => {
+    expect(formatDay('2026-11-27T23:00:00.000Z', 'Europe/Berlin', NOW)).toBe('Sat 28 Nov (all day)');
+    expect(formatDay('2027-01-04T23:00:00.000Z', 'Europe/Berlin', NOW)).toBe('Tue 5 Jan 2027 (all day)');
+    const item = { id: 'id-2', project_id: 'p', project_name: null, type: 'todo' as const, title: 'Pay rent', content_md: null, is_completed: false };
+    const view: ItemView = {
+      ...item,
+      status: 'todo',
+      due_at: '2026-11-27T23:00:00.000Z',
+      all_day: true,
+      parent_id: null,
+      tags: [],
+      archived_at: null,
+      created_at: '',
+      updated_at: '',
+    };
+    expect(describeItem(view, 'Europe/Berlin')).toMatch(/due Sat 28 Nov(?: 2026)? \(all day\)/);
   });
 });
 
@@ -53,9 +73,9 @@ describe('describeItem', () => {
 });
 
 describe('organizerNote', () => {
-  const ai = { engine: 'local' as const, type: 'todo' as const, project_id: null, due_at: null, title: null, reason: null };
+  const ai = { engine: 'local' as const, type: 'todo' as const, project_id: null, due_at: null, all_day: false, title: null, reason: null };
   it('names the fields the organizer changed, says when it changed none, and is empty when it did not run', () => {
-    expect(organizerNote({ ...ai, applied: ['project_id', 'due_at'] })).toBe(' (the organizer set its project, due date)');
+    expect(organizerNote({ ...ai, applied: ['project_id', 'due_at', 'all_day'] })).toBe(' (the organizer set its project, due date, all-day)');
     expect(organizerNote({ ...ai, applied: [] })).toBe(' (the organizer changed nothing)');
     expect(organizerNote(null)).toBe('');
   });

@@ -9,8 +9,17 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}
  * the CLI never reads dates differently from the rest of the product. `none` clears a due date.
  */
 export async function dueAt(inbox: CaptureInbox, when: string): Promise<string | null> {
+  return (await readDue(inbox, when)).due_at;
+}
+
+/**
+ * `--due WHEN` as the API's due_at and all_day: words naming a day without a time ("friday",
+ * "dec 24", "2026-12-01") are all-day, as the server reads them (contract "All-day dates").
+ */
+export async function readDue(inbox: CaptureInbox, when: string): Promise<{ due_at: string | null; all_day: boolean }> {
   const text = when.trim();
-  if (/^(none|clear)$/i.test(text)) return null;
-  if (ISO_INSTANT.test(text) && !Number.isNaN(Date.parse(text))) return new Date(text).toISOString();
-  return (await inbox.dates.read(text)).due_at;
+  if (/^(none|clear)$/i.test(text)) return { due_at: null, all_day: false };
+  if (ISO_INSTANT.test(text) && !Number.isNaN(Date.parse(text))) return { due_at: new Date(text).toISOString(), all_day: false };
+  const read = await inbox.dates.read(text);
+  return { due_at: read.due_at, all_day: read.all_day };
 }

@@ -1,12 +1,13 @@
 import type { Item, Project } from '@capture-inbox/sdk';
 import { cut, paint, PLAIN, widthOf, type Display, type Style } from './display.js';
+import { startOfLocalDay } from './local-day.js';
 
 /** UUIDv7 ids begin with their creation time, so items of one minute share a prefix: the short id is the random end. */
 const SHORT_ID_LENGTH = 8;
 export const shortId = (id: string): string => id.replace(/-/g, '').slice(-SHORT_ID_LENGTH);
 
-/** "Sun 22 Nov 17:00" in the user's zone; the year only when it is not this year's. */
-export function formatDue(iso: string | null, zone: string, now = new Date()): string {
+/** "Sun 22 Nov 17:00" in the user's zone; the year only when it is not this year's; an all-day due is its date alone. */
+export function formatDue(iso: string | null, zone: string, now = new Date(), allDay = false): string {
   if (!iso) return '';
   const at = new Date(iso);
   const year = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric' }).format(d);
@@ -22,7 +23,7 @@ export function formatDue(iso: string | null, zone: string, now = new Date()): s
     hourCycle: 'h23',
   }).formatToParts(at);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return [get('weekday'), get('day'), get('month'), ...(sameYear ? [] : [get('year')]), `${get('hour')}:${get('minute')}`].join(' ');
+  return [get('weekday'), get('day'), get('month'), ...(sameYear ? [] : [get('year')]), ...(allDay ? [] : [`${get('hour')}:${get('minute')}`])].join(' ');
 }
 
 /** Done, archived, open todo, or a note (a note is never done or open: it is kept, not worked on). */
@@ -68,12 +69,14 @@ const MIN_TITLE = 8;
  */
 export function itemRows(items: Item[], ctx: RowContext, display: Display = PLAIN, indent = 0, now = new Date()): string[] {
   const rows = items.map((item) => {
-    const overdue = item.due_at !== null && !item.is_completed && item.status !== 'archived' && Date.parse(item.due_at) < now.getTime();
+    // An all-day item is overdue only once its day has ended in the user's zone.
+    const dueEnds = item.due_at === null ? 0 : item.all_day ? startOfLocalDay(new Date(item.due_at), ctx.zone, 1).getTime() : Date.parse(item.due_at) + 1;
+    const overdue = item.due_at !== null && !item.is_completed && item.status !== 'archived' && dueEnds <= now.getTime();
     return {
       id: { text: shortId(item.id), style: 'dim' as const },
       mark: mark(item),
       project: { text: ctx.projects.get(item.project_id)?.name ?? shortId(item.project_id), style: 'blue' as const },
-      due: { text: formatDue(item.due_at, ctx.zone), style: overdue ? ('red' as const) : undefined },
+      due: { text: formatDue(item.due_at, ctx.zone, now, item.all_day), style: overdue ? ('red' as const) : undefined },
       item,
     };
   });
@@ -105,7 +108,7 @@ export function itemDetails(item: Item, ctx: RowContext, display: Display = PLAI
     ['type', item.type],
     ['status', item.status],
   ];
-  if (item.due_at) lines.push(['due', `${formatDue(item.due_at, ctx.zone)} (${ctx.zone})`]);
+  if (item.due_at) lines.push(['due', `${formatDue(item.due_at, ctx.zone, new Date(), item.all_day)}${item.all_day ? ', all day' : ''} (${ctx.zone})`]);
   if (item.recurrence)
     lines.push(['repeats', `${item.recurrence.rule} (${item.recurrence.from === 'completion' ? 'from each completion' : 'from the due date'})`]);
   if (item.remind_at) lines.push(['reminder', `${formatDue(item.remind_at, ctx.zone)} (${ctx.zone})`]);

@@ -39,10 +39,20 @@ export function formatDue(iso: string, timeZone: string | null, now: Date = new 
   return `${p.weekday} ${p.day} ${p.month}${year} ${p.hour}:${p.minute} (${zone})`;
 }
 
+/** "Fri 28 Nov (all day)": an all-day due is a date in the user's zone, with no time to shift. */
+export function formatDay(iso: string, timeZone: string | null, now: Date = new Date()): string {
+  const zone = timeZone ?? 'UTC';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const year = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric' }).format(d);
+  const day = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' }).format(date).replace(',', '');
+  return `${day}${year(date) !== year(now) ? ` ${year(date)}` : ''} (all day)`;
+}
+
 /** 'Title' → Project, due …, done · id …: one item as one line; a note goes before the id. */
 export function describeItem(item: ItemView, timeZone: string | null, note = ''): string {
   const parts = [`${quoteTitle(item.title)}${item.project_name ? ` → ${item.project_name}` : ''}`];
-  if (item.due_at) parts.push(`due ${formatDue(item.due_at, timeZone)}`);
+  if (item.due_at) parts.push(`due ${item.all_day ? formatDay(item.due_at, timeZone) : formatDue(item.due_at, timeZone)}`);
   if (item.status !== 'todo') parts.push(item.status);
   if (item.tags.length > 0) parts.push(item.tags.map((t) => `@${t}`).join(' '));
   return `${parts.join(', ')}${note} · id ${item.id}`;
@@ -53,7 +63,7 @@ export function describeList(summary: string, items: readonly ItemView[], timeZo
   return [summary, ...items.map((item) => `- ${describeItem(item, timeZone)}`)].join('\n');
 }
 
-const FIELD_NAMES: Record<string, string> = { project_id: 'project', due_at: 'due date', type: 'type', title: 'title' };
+const FIELD_NAMES: Record<string, string> = { project_id: 'project', due_at: 'due date', all_day: 'all-day', type: 'type', title: 'title' };
 
 /** What the organizer changed, for the summary line; empty when it did not run. */
 export function organizerNote(ai: AiDecision | null | undefined): string {

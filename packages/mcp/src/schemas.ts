@@ -33,6 +33,7 @@ export const ItemView = listedAsObject(
     is_completed: z.boolean(),
     status: ItemStatus,
     due_at: z.string().nullable().describe('UTC ISO 8601'),
+    all_day: z.boolean().optional().describe("due on a day, no time: due_at is 00:00 of that date in the user's zone; say the date only"),
     parent_id: z.string().nullable(),
     tags: z.array(z.string()),
     archived_at: z.string().nullable(),
@@ -53,8 +54,9 @@ const AiDecision = z.object({
   type: ItemType,
   project_id: z.string().nullable(),
   due_at: z.string().nullable(),
+  all_day: z.boolean().optional(),
   title: z.string().nullable(),
-  applied: z.array(z.enum(['type', 'project_id', 'due_at', 'title'])).describe('the fields the organizer changed'),
+  applied: z.array(z.enum(['type', 'project_id', 'due_at', 'all_day', 'title'])).describe('the fields the organizer changed'),
 });
 
 const CapturedItemView = listedAsObject(

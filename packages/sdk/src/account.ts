@@ -45,6 +45,6 @@ export function voiceApi(api: Api) {
 export function datesApi(api: Api) {
   return {
     /** The instant plain words ("tomorrow 5pm") name in the user's zone, by the organizer's rules; ApiError 400 when none. */
-    read: (text: string): Promise<{ text: string; due_at: string }> => unwrap(api.GET('/api/v1/dates/read', { params: { query: { text } } })),
+    read: (text: string): Promise<{ text: string; due_at: string; all_day: boolean }> => unwrap(api.GET('/api/v1/dates/read', { params: { query: { text } } })),
   };
 }

@@ -21,8 +21,8 @@ export interface RowContext {
 
 export const itemName = (item: ItemView): string => item.title ?? item.content_md?.split('\n')[0] ?? '(untitled)';
 
-export function dueBadge(iso: string, dates: DateContext, full = true): SafeHtml {
-  const due = dueLabel(iso, dates);
+export function dueBadge(iso: string, dates: DateContext, allDay = false, full = true): SafeHtml {
+  const due = dueLabel(iso, dates, allDay);
   // The ⚠ of an overdue date is drawn by the stylesheet (.due.overdue::before); a list row leaves out the full date (decision 0077).
   return html`<span class="due${due.overdue ? ' overdue' : ''}"><time datetime="${iso}"${full ? html` title="${due.full}"` : ''}>${due.text}</time></span>`;
 }
@@ -77,11 +77,11 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
   // The script's menu reads the due date from the row's <time> (in the zone of #act), the project from its badge.
   return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}"${
     nested ? html` data-project-id="${item.project_id}"` : ''
-  }${archived ? html` data-archived` : ''}><div class="line"><div class="row"><button class="check" form="act" formaction="${base}/toggle" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}">${done ? '✓' : ''}</button><div class="body"><p class="title"><a href="${base}">${name}</a></p>${item.title && item.content_md && !nested ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}<p class="meta">${
+  }${archived ? html` data-archived` : ''}${item.all_day ? html` data-all-day` : ''}><div class="line"><div class="row"><button class="check" form="act" formaction="${base}/toggle" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}">${done ? '✓' : ''}</button><div class="body"><p class="title"><a href="${base}">${name}</a></p>${item.title && item.content_md && !nested ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}<p class="meta">${
     nested ? '' : html`<a class="badge" tabindex="-1" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>`
   }${item.type === 'note' ? html` <span>Note</span>` : ''}${
     parentName ? html` <span class="parent">Subtask of ${parentName}</span>` : item.parent_id && !nested ? html` <span>Subtask</span>` : ''
-  }${archived ? html` <span>Archived</span>` : ''}${item.due_at && !done ? html` ${dueBadge(item.due_at, c.dates, false)}` : ''}${reminderMarks(item, c.dates)}${
+  }${archived ? html` <span>Archived</span>` : ''}${item.due_at && !done ? html` ${dueBadge(item.due_at, c.dates, item.all_day, false)}` : ''}${reminderMarks(item, c.dates)}${
     children.length > 0 ? html` <span>${children.filter((s) => s.is_completed).length}/${children.length} subtasks</span>` : ''
   }${item.tags.map((t) => html` <a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}</p></div></div>${moreActions(item, name)}</div>${children.length > 0 ? html`<ul class="subtasks" aria-label="Subtasks of “${name}”">${children.map((s) => itemRow(c, s, true))}</ul>` : ''}</li>`;
 }

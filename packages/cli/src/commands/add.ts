@@ -1,7 +1,7 @@
 import type { CaptureInput } from '@capture-inbox/sdk';
 import { captureOrWarn, learnQuickAddProject, placeUnderParent, nameFiledProject, planCapture, printCaptured } from '../capture-flow.js';
 import { UsageError, type Command } from '../command.js';
-import { dueAt } from '../due.js';
+import { readDue } from '../due.js';
 import { rowContext } from '../resolve.js';
 import { unknownProjectNotes } from '../unknown-projects.js';
 import { quickAddLines } from './quick-add-preview.js';
@@ -85,8 +85,11 @@ Examples:
       ...(plan.projectId !== undefined ? { project_id: plan.projectId } : {}),
     };
     if (due !== undefined) {
-      const at = await dueAt(inbox, due);
-      if (at !== null) input.due_at = at;
+      const read = await readDue(inbox, due);
+      if (read.due_at !== null) {
+        input.due_at = read.due_at;
+        input.all_day = read.all_day;
+      }
     }
     // From here on nothing may fail the command: the item exists (capture-flow.ts says why).
     const captured = await captureOrWarn(ctx, inbox, input);

@@ -2,7 +2,7 @@ import type { ItemPatch } from '@capture-inbox/sdk';
 import { CliError, UsageError, type Command } from '../command.js';
 import type { Context } from '../context.js';
 import { editInEditor } from '../editor.js';
-import { dueAt } from '../due.js';
+import { dueAt, readDue } from '../due.js';
 import { readEvery } from '../recurrence-words.js';
 import { resolveItemId, resolveProject } from '../resolve.js';
 import { oneId, printItem } from './item-command.js';
@@ -84,7 +84,8 @@ Example:
     const patch: ItemPatch = {
       ...(title !== undefined ? { title } : {}),
       ...(notes !== undefined ? { content_md: notes.trim() === '' ? null : notes } : {}),
-      ...(due !== undefined ? { due_at: await dueAt(inbox, due) } : {}),
+      // A day without a time is all-day, a time is timed; "none" clears the date (and all_day with it).
+      ...(due !== undefined ? await readDue(inbox, due).then((read) => (read.due_at === null ? { due_at: null } : read)) : {}),
       ...(project !== undefined ? { project_id: (await resolveProject(inbox, project)).id } : {}),
       ...(tags.length > 0 ? { tags } : {}),
       ...(remind !== undefined ? { remind_at: await dueAt(inbox, remind) } : {}),

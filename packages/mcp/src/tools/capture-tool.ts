@@ -12,6 +12,7 @@ const CaptureInput = z.object({
   organize: z.boolean().optional(),
   project: z.string().optional().describe('Name or id; default Inbox.'),
   due: DateTimeInput.optional(),
+  all_day: z.boolean().optional().describe('With due: due on its date, no time.'),
   tags: z.array(z.string()).max(20).optional(),
   type: ItemType.optional(),
   parent: z.string().min(1).optional().describe('Item id: capture a subtask of it (needs read and write).'),
@@ -40,7 +41,7 @@ export function registerCaptureTool(tools: ToolCatalog, ctx: ToolContext): void 
           ...(projectId !== undefined ? { project_id: projectId } : {}),
           ...(input.type !== undefined ? { type: input.type } : {}),
           ...(input.organize !== undefined ? { organize: input.organize } : {}),
-          ...(input.due !== undefined ? { due_at: input.due } : {}),
+          ...(input.due !== undefined ? { due_at: input.due, ...(input.all_day !== undefined ? { all_day: input.all_day } : {}) } : {}),
         });
         const item = parent === undefined ? captured : { ...(await placeUnder(ctx, captured, parent)), ai: captured.ai };
         if (item.ai) ctx.invalidateProjects();

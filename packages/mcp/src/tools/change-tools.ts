@@ -14,6 +14,7 @@ const UpdateInput = z.object({
   title: z.string().nullable().optional(),
   content_md: z.string().nullable().optional().describe('Markdown body.'),
   due_at: DateTimeInput.nullable().optional(),
+  all_day: z.boolean().optional().describe('Due on the date of due_at, no time (needs a due date); a new due_at alone keeps it.'),
   project: z.string().optional().describe('Move to this project (name or id).'),
   tags: z.array(z.string()).max(20).optional().describe('The whole new set.'),
   status: ItemStatus.optional(),

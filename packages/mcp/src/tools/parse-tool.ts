@@ -19,6 +19,7 @@ const QuickAddView = z.object({
   title: z.string(),
   content_md: z.string().nullable(),
   due_at: z.string().nullable(),
+  all_day: z.boolean().optional(),
   project_id: z.string().nullable(),
   tags: z.array(z.string()),
   recurrence: listedAsObject(z.object({ rule: z.string(), from: z.enum(['due', 'completion']) })).nullable(),

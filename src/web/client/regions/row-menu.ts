@@ -64,7 +64,8 @@ function menuForm(row: HTMLElement, id: string): HTMLElement {
     { class: 'more-form', method: 'post', action: `${base}/due`, 'data-inplace': true },
     hidden('_csrf', csrf),
     hidden('return', back),
-    hidden('due_time', time),
+    // An all-day item's time stays empty, so setting its date keeps it all-day (the server reads no time as a day).
+    hidden('due_time', row.hasAttribute('data-all-day') ? '' : time),
     el(
       'div',
       { class: 'more-line' },
