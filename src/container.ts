@@ -37,6 +37,8 @@ import { createRoutingLearner } from './modules/organizer/learning/routing-learn
 import { createOrganizerService, type OrganizerService } from './modules/organizer/organizer.service.js';
 import { createPairingService, type PairingService } from './modules/pairing/pairing.service.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
+import { createFilterItems } from './modules/filters/filter-items.js';
+import { createFiltersService, type FiltersService } from './modules/filters/filters.service.js';
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
 import { createTagsService, type TagsService } from './modules/tags/tags.service.js';
 import { createQuickAddService, type QuickAddService } from './modules/quick-add/quick-add.service.js';
@@ -65,6 +67,7 @@ export interface Services {
   users: UsersService;
   keys: KeysService;
   projects: ProjectsService;
+  filters: FiltersService;
   tags: TagsService;
   items: ItemsService;
   /** Every new item: read, resolve the project, organize, schedule, store, learn (modules/capture). */
@@ -207,6 +210,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, schedule });
   const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects, learner });
+  const filters = createFiltersService({ ...base, dialect, events, filterItems: createFilterItems({ db, dialect, clock }) });
   const store: CounterStore = config.redisUrl
     ? createRedisStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, ...inject.redis })
     : (inject.cluster?.counterStore ?? createMemoryStore(clock));
@@ -303,6 +307,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     users,
     keys,
     projects,
+    filters,
     tags,
     items,
     capture,
