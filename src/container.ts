@@ -246,8 +246,9 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
       items,
       organizerModel: learner.exportModel,
       completions: (userId) => recurrence.allCompletions(db, userId),
+      filters: (userId) => filters.exportFilters(db, userId),
     }),
-    importer: createImportService({ db, items, projects, tags, search, recurrence }),
+    importer: createImportService({ db, items, projects, tags, search, recurrence, importFilters: filters.importFilters }),
   });
 
   // Webhooks, notification channels and their worker: one module, built whole (decision 0066).

@@ -81,7 +81,7 @@ export const filtersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'filters'>>
         operationId: 'deleteFilter',
         summary: 'Delete a saved filter (its items stay as they are)',
         params: IdParams,
-        response: { 200: OkSchema, ...errorResponses(401, 404, 429) },
+        response: { 200: OkSchema, ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
     },
     async (request) => {

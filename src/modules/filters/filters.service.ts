@@ -7,6 +7,7 @@ import { toTimestamp } from '../../lib/timestamps.js';
 import { FILTER_NAME_MAX, FILTER_QUERY_MAX, type SavedFilterView } from '../../schemas/filter.js';
 import type { EventsService, FilterEventName } from '../events/events.service.js';
 import type { FilterItems, FilterItemsQuery, FilterUser, ItemPage } from './filter-items.js';
+import { parseFilter } from './language/parse.js';
 import {
   deleteSavedFilter,
   findHeldFilterIds,
@@ -207,7 +208,8 @@ export function createFiltersService(deps: {
       const seen = new Set<string>();
       const rows: SavedFilterRow[] = [];
       for (const f of [...filters].sort((a, b) => a.position - b.position)) {
-        if (held.has(f.id) || seen.has(f.id) || rows.length >= room) continue;
+        // A query this service cannot read (a hand-edited document) would only ever answer 400: left out.
+        if (held.has(f.id) || seen.has(f.id) || rows.length >= room || !parseFilter(f.query).ok) continue;
         seen.add(f.id);
         rows.push({ id: f.id, user_id: userId, name: f.name, query: f.query, color: cleanColor(f.color), position: next++, created_at: at, updated_at: at });
       }
