@@ -2,27 +2,30 @@ import { z } from 'zod';
 import { describeList } from '../format.js';
 import { guarded, toolResult } from '../results.js';
 import { ItemPage, PageInput } from '../schemas.js';
-import type { ToolCatalog } from '../tool-catalog.js';
+import { listedAsObject, type ToolCatalog } from '../tool-catalog.js';
 import type { ToolContext } from '../tool-context.js';
 
 const READ = { readOnlyHint: true } as const;
 const DEFAULT_LIMIT = 20;
 
-/** The language in one paragraph (docs/filters.md is the reference); the server parses, this only teaches. */
+/**
+ * The language in one short paragraph (docs/filters.md is the reference): tools/list stays under
+ * 10 KiB, so every word here is one the model needs to write a query. The server parses it.
+ */
 const SYNTAX =
-  'Filter syntax (Todoist-like): today, tomorrow, overdue, no date, 7 days, due: D / due before: D / due after: D (D like friday, dec 24, 2026-12-24, +3 days), ' +
-  '#Project or #"Two words", @tag, @home* (wildcard), no tags, todos, notes, subtasks, recurring, no reminder, search: words; done, archived or all ' +
-  '(else only open items); & and, | or (& binds tighter), ! not, parentheses. Example: (today | overdue) & #Work & !@waiting.';
+  'Terms: today, overdue, no date, 7 days, due before: friday, #Project, #"Two words", @tag, @tag*, todos, notes, subtasks, ' +
+  'search: words, done, all (else open only); & | ! ( ). E.g. (today | overdue) & #Work & !@waiting.';
 
-const SavedFilterView = z.object({ id: z.string(), name: z.string(), query: z.string(), color: z.string().nullable(), position: z.number() });
-const FilterList = z.object({ filters: z.array(SavedFilterView) });
+const FilterList = listedAsObject(
+  z.object({ filters: z.array(z.object({ id: z.string(), name: z.string(), query: z.string(), color: z.string().nullable(), position: z.number() })) }),
+);
 
 export function registerFilterTools(tools: ToolCatalog, ctx: ToolContext): void {
   tools.add(
     'find_items',
     {
-      description: `Items a filter query picks, by due date (none last). ${SYNTAX} A query that does not parse is an error naming the position. Pages: pass next_cursor back as cursor.`,
-      input: z.object({ filter: z.string().min(1).max(1000), ...PageInput }),
+      description: `Items a filter picks, soonest due first, in pages. ${SYNTAX}`,
+      input: z.object({ filter: z.string(), ...PageInput }),
       output: ItemPage,
       hints: READ,
     },
@@ -39,7 +42,7 @@ export function registerFilterTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'list_filters',
     {
-      description: "The user's saved filters (name and query), in their order; pass a query to find_items for its items.",
+      description: "Saved filters in the user's order, each a name and a query for find_items.",
       input: z.object({}),
       output: FilterList,
       hints: READ,
