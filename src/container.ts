@@ -48,6 +48,7 @@ import { createExportService } from './modules/transfer/export.service.js';
 import { createImportService } from './modules/transfer/import.service.js';
 import { createTransferService, type TransferService } from './modules/transfer/transfer.service.js';
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
+import { createAllDayZoneMove } from './modules/items/all-day-zone.js';
 import { createVoiceService, defaultVoiceOptions, type VoiceOptions, type VoiceService } from './modules/voice/voice.service.js';
 import type { ChannelsService } from './modules/deliveries/channels.service.js';
 import { createDeliveries, type DeliveryInjections } from './modules/deliveries/deliveries.js';
@@ -222,7 +223,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const items = createItemsService({ db, loader, projects, edits, imports });
   const capture = createCaptureService({ ...base, store: itemStore, loader, projects, organizer, quickAdd, schedule });
   const subtasks = createSubtasksService({ items, capture });
-  const users = createUsersService({ ...base, projects });
+  const users = createUsersService({ ...base, projects, allDayItems: createAllDayZoneMove({ dialect, writes }) });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
 

@@ -1,3 +1,4 @@
+import { endOfAllDay } from '../lib/dates/all-day.js';
 import { compareDays, instantOf, wallTimeAt, type WallTime } from '../lib/dates/zoned-time.js';
 
 /** How the pages show dates: in the user's zone, formatted in the browser's locale. */
@@ -71,10 +72,45 @@ export function formatMoment(iso: string, c: Pick<DateContext, 'locale' | 'zone'
   return `${day}, ${formatTimeOfDay(at, c)}`;
 }
 
-/** A due date as a person scanning a list wants it: relative when near, highlighted when past. */
-export function dueLabel(iso: string, c: DateContext): DueLabel {
+/** "Fri 28 Nov" (the year only when it is not this year's): an all-day due, which has no time. */
+function formatDay(at: Date, c: DateContext): string {
+  const sameYear = wallTimeAt(c.zone, at).year === wallTimeAt(c.zone, c.now).year;
+  return new Intl.DateTimeFormat(c.locale, {
+    timeZone: c.zone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+  }).format(at);
+}
+
+/**
+ * Overdue as the contract counts it: a timed item once its instant has passed, an all-day item only
+ * once its day has ended in the user's zone (due today is not overdue, all day long).
+ */
+export function isOverdue(item: { due_at: string | null; all_day: boolean }, c: Pick<DateContext, 'zone' | 'now'>): boolean {
+  if (item.due_at === null) return false;
+  return item.all_day ? endOfAllDay(c.zone, item.due_at).getTime() <= c.now.getTime() : Date.parse(item.due_at) < c.now.getTime();
+}
+
+/** An all-day due: the date only ("today", "tomorrow", "Fri", "Fri 28 Nov", "overdue 2 days"). */
+function allDayLabel(at: Date, days: number, c: DateContext): DueLabel {
+  const full = `${new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, dateStyle: 'full' }).format(at)}, all day`;
+  const overdue = days < 0;
+  let text: string;
+  if (overdue) text = `overdue ${-days} day${days === -1 ? '' : 's'}`;
+  else if (days === 0) text = 'today';
+  else if (days === 1) text = 'tomorrow';
+  else if (days < 7) text = new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, weekday: 'short' }).format(at);
+  else text = formatDay(at, c);
+  return { text, full, overdue };
+}
+
+/** A due date as a person scanning a list wants it: relative when near, highlighted when past; an all-day one shows its date only. */
+export function dueLabel(iso: string, c: DateContext, allDay = false): DueLabel {
   const at = new Date(iso);
   const days = compareDays(wallTimeAt(c.zone, at), wallTimeAt(c.zone, c.now)) / DAY_MS;
+  if (allDay) return allDayLabel(at, days, c);
   const full = `${new Intl.DateTimeFormat(c.locale, { timeZone: c.zone, dateStyle: 'full' }).format(at)}, ${formatTimeOfDay(at, c)}`;
   const overdue = at.getTime() < c.now.getTime();
   let text: string;
@@ -87,34 +123,34 @@ export function dueLabel(iso: string, c: DateContext): DueLabel {
   return { text, full, overdue };
 }
 
-/** The value of `<input type="date">` and `<input type="time">` for an instant in the zone. */
-export function dueInputs(iso: string | null, zone: string): { date: string; time: string } {
+/** The value of `<input type="date">` and `<input type="time">` for an instant in the zone; an all-day due has no time. */
+export function dueInputs(iso: string | null, zone: string, allDay = false): { date: string; time: string } {
   if (!iso) return { date: '', time: '' };
   const w = wallTimeAt(zone, new Date(iso));
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return { date: `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`, time: `${pad(w.hour)}:${pad(w.minute)}` };
+  return { date: `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`, time: allDay ? '' : `${pad(w.hour)}:${pad(w.minute)}` };
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2})(?::\d{2})?$/;
 
 /**
- * The instant a date and time typed in the user's zone name; a date without a time is due at the
- * end of that day's working hours' usual deadline (17:00), like the organizer's "tomorrow".
+ * The instant a date and time typed in the user's zone name; a date without a time is all-day
+ * (00:00 of that day, all_day true), like the organizer's "tomorrow" (contract "All-day dates").
  * Null for no date; an error message for a date or time that does not exist.
  */
-export function parseDueInputs(date: string, timeOfDay: string, zone: string): { iso: string | null } | { error: string } {
+export function parseDueInputs(date: string, timeOfDay: string, zone: string): { iso: string | null; allDay: boolean } | { error: string } {
   const d = DATE.exec(date.trim());
   const t = TIME.exec(timeOfDay.trim());
-  if (date.trim() === '') return timeOfDay.trim() === '' ? { iso: null } : { error: 'Choose a date for this time.' };
+  if (date.trim() === '') return timeOfDay.trim() === '' ? { iso: null, allDay: false } : { error: 'Choose a date for this time.' };
   if (!d) return { error: 'Enter the date as YYYY-MM-DD.' };
   if (timeOfDay.trim() !== '' && !t) return { error: 'Enter the time as HH:MM.' };
-  const wall: WallTime = { year: Number(d[1]), month: Number(d[2]), day: Number(d[3]), hour: t ? Number(t[1]) : 17, minute: t ? Number(t[2]) : 0 };
+  const wall: WallTime = { year: Number(d[1]), month: Number(d[2]), day: Number(d[3]), hour: t ? Number(t[1]) : 0, minute: t ? Number(t[2]) : 0 };
   const check = new Date(Date.UTC(wall.year, wall.month - 1, wall.day));
   if (wall.year < 1970 || wall.year > 9999 || check.getUTCMonth() !== wall.month - 1 || check.getUTCDate() !== wall.day)
     return { error: 'That date does not exist.' };
   if (wall.hour > 23 || wall.minute > 59) return { error: 'That time does not exist.' };
-  return { iso: instantOf(zone, wall).toISOString() };
+  return { iso: instantOf(zone, wall).toISOString(), allDay: !t };
 }
 
 /** The browser's preferred locale from Accept-Language, when Intl knows it; else British English. */

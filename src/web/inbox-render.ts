@@ -3,7 +3,7 @@ import type { Services } from '../container.js';
 import type { ItemView } from '../modules/items/item-view.js';
 import type { AuthUser } from '../modules/users/auth-user.js';
 import { dateContext } from './acting.js';
-import { dayHeading, dayStart, type DateContext } from './dates.js';
+import { dayHeading, dayStart, isOverdue, type DateContext } from './dates.js';
 import { html, type SafeHtml } from './html.js';
 import { filtersOf, inboxUrl, searchOf, unfiltered, type InboxFilters } from './inbox-query.js';
 import { sendPage, type Section } from './layout.js';
@@ -67,11 +67,10 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
   async function today(userId: string, dates: DateContext): Promise<Listed> {
     const start = dayStart(dates, 0).toISOString();
     const [due, doneToday] = await Promise.all([items.agenda(userId, { dueBefore: dayStart(dates, 1).toISOString() }), items.doneSince(userId, start)]);
-    // Overdue (its time has passed, earlier today included) first: the service answers soonest
-    // first, so the split keeps each part in due order.
-    const now = dates.now.toISOString();
-    const overdue = due.filter((i) => i.due_at! < now);
-    const rest = due.filter((i) => i.due_at! >= now);
+    // Overdue (its time has passed, earlier today included; an all-day item once its day has ended)
+    // first: the service answers soonest first, so the split keeps each part in due order.
+    const overdue = due.filter((i) => isOverdue(i, dates));
+    const rest = due.filter((i) => !isOverdue(i, dates));
     return {
       title: 'Today',
       section: 'today',

@@ -12,6 +12,8 @@ export interface ItemFormValues {
   status: ItemStatus;
   due_date: string;
   due_time: string;
+  /** Due on the date, without a time (the time field is then ignored). */
+  all_day: boolean;
   project_id: string;
   /** The tags kept (ticked boxes). */
   tags: string[];
@@ -29,7 +31,7 @@ const TYPES: readonly ItemType[] = ['todo', 'note'];
 export const STATUSES: readonly ItemStatus[] = ['backlog', 'todo', 'doing', 'done', 'archived'];
 
 export function valuesOf(item: ItemView, zone: string): ItemFormValues {
-  const due = dueInputs(item.due_at, zone);
+  const due = dueInputs(item.due_at, zone, item.all_day);
   return {
     title: item.title ?? '',
     notes: item.content_md ?? '',
@@ -37,6 +39,7 @@ export function valuesOf(item: ItemView, zone: string): ItemFormValues {
     status: item.status,
     due_date: due.date,
     due_time: due.time,
+    all_day: item.all_day,
     project_id: item.project_id,
     tags: item.tags,
     new_tags: '',
@@ -51,6 +54,7 @@ export interface EditBody {
   status?: string | undefined;
   due_date?: string | undefined;
   due_time?: string | undefined;
+  all_day?: string | undefined;
   project_id?: string | undefined;
   tag?: string | string[] | undefined;
   new_tags?: string | undefined;
@@ -67,6 +71,7 @@ export function valuesFromBody(body: EditBody, current: ItemFormValues): ItemFor
     status: STATUSES.find((s) => s === body.status) ?? current.status,
     due_date: body.due_date ?? '',
     due_time: body.due_time ?? '',
+    all_day: body.all_day === 'on',
     project_id: body.project_id || current.project_id,
     tags,
     new_tags: body.new_tags ?? '',
@@ -82,7 +87,8 @@ export function patchOf(v: ItemFormValues, zone: string): { patch: PatchInput } 
   const errors: FieldErrors = {};
   if (Array.from(v.title).length > TITLE_MAX) errors.title = `A title has at most ${TITLE_MAX} characters; this one has ${Array.from(v.title).length}.`;
   if (Array.from(v.notes).length > NOTES_MAX) errors.notes = `Notes have at most ${NOTES_MAX.toLocaleString('en')} characters.`;
-  const due = parseDueInputs(v.due_date, v.due_time, zone);
+  // "All day" ticked: the date alone; a date without a time is all-day as well.
+  const due = parseDueInputs(v.due_date, v.all_day ? '' : v.due_time, zone);
   if ('error' in due) errors.due_date = due.error;
   if (Object.keys(errors).length > 0 || 'error' in due) return { errors };
   const added = v.new_tags
@@ -96,6 +102,7 @@ export function patchOf(v: ItemFormValues, zone: string): { patch: PatchInput } 
       type: v.type,
       status: v.status,
       due_at: due.iso,
+      ...(due.iso ? { all_day: due.allDay } : {}),
       project_id: v.project_id,
       tags: [...v.tags, ...added],
       parent_id: v.parent_id === '' ? null : v.parent_id,

@@ -28,7 +28,7 @@ describe('quick add: fields read from the first line', () => {
     ['Buy milk @home.', { title: 'Buy milk.', tags: ['home'] }],
     ['Errands @Home @home @shop', { title: 'Errands', tags: ['Home', 'shop'] }],
     ['(@calls) ring back', { tags: ['calls'] }],
-    ['Pay rent on Friday #home', { title: 'Pay rent #home', due_at: '2026-11-20T14:00:00.000Z', project_id: null }],
+    ['Pay rent on Friday #home', { title: 'Pay rent #home', due_at: '2026-11-20T05:00:00.000Z', all_day: true, project_id: null }],
     ['call @5pm', { title: 'call', tags: [], due_at: '2026-11-18T22:00:00.000Z' }],
     ['#Work @calls', { title: '#Work @calls', project_id: 'p-work', tags: ['calls'] }],
     [
@@ -37,27 +37,27 @@ describe('quick add: fields read from the first line', () => {
     ],
     [
       'Water plants every! 3 days',
-      { title: 'Water plants', due_at: '2026-11-19T14:00:00.000Z', recurrence: { rule: 'FREQ=DAILY;INTERVAL=3', from: 'completion' } },
+      { title: 'Water plants', due_at: '2026-11-18T05:00:00.000Z', all_day: true, recurrence: { rule: 'FREQ=DAILY;INTERVAL=3', from: 'completion' } },
     ],
-    ['Review every day', { due_at: '2026-11-19T14:00:00.000Z', recurrence: { rule: 'FREQ=DAILY', from: 'due' } }],
-    ['Sweep every day 5pm', { due_at: '2026-11-18T22:00:00.000Z', recurrence: { rule: 'FREQ=DAILY', from: 'due' } }],
+    ['Review every day', { due_at: '2026-11-18T05:00:00.000Z', all_day: true, recurrence: { rule: 'FREQ=DAILY', from: 'due' } }],
+    ['Sweep every day 5pm', { due_at: '2026-11-18T22:00:00.000Z', all_day: false, recurrence: { rule: 'FREQ=DAILY', from: 'due' } }],
     ['Sync every week at 4', { due_at: '2026-11-18T21:00:00.000Z', recurrence: { rule: 'FREQ=WEEKLY', from: 'due' } }],
-    ['Payroll every 2 weeks', { due_at: '2026-11-25T14:00:00.000Z', recurrence: { rule: 'FREQ=WEEKLY;INTERVAL=2', from: 'due' } }],
+    ['Payroll every 2 weeks', { due_at: '2026-11-18T05:00:00.000Z', all_day: true, recurrence: { rule: 'FREQ=WEEKLY;INTERVAL=2', from: 'due' } }],
     ['1:1 every other week', { recurrence: { rule: 'FREQ=WEEKLY;INTERVAL=2', from: 'due' } }],
     [
       'Team call every monday 9am #Work',
       { title: 'Team call', project_id: 'p-work', due_at: '2026-11-23T14:00:00.000Z', recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO', from: 'due' } },
     ],
     ['Gym every mon, wed at 7am', { title: 'Gym', due_at: '2026-11-23T12:00:00.000Z', recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO,WE', from: 'due' } }],
-    ['Gym every friday and monday', { recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO,FR', from: 'due' }, due_at: '2026-11-20T14:00:00.000Z' }],
-    ['Backup every month', { due_at: '2026-12-18T14:00:00.000Z', recurrence: { rule: 'FREQ=MONTHLY', from: 'due' } }],
+    ['Gym every friday and monday', { recurrence: { rule: 'FREQ=WEEKLY;BYDAY=MO,FR', from: 'due' }, due_at: '2026-11-20T05:00:00.000Z' }],
+    ['Backup every month', { due_at: '2026-11-18T05:00:00.000Z', all_day: true, recurrence: { rule: 'FREQ=MONTHLY', from: 'due' } }],
     [
       'Pay rent every month on the 15th',
-      { title: 'Pay rent', due_at: '2026-12-15T14:00:00.000Z', recurrence: { rule: 'FREQ=MONTHLY;BYMONTHDAY=15', from: 'due' } },
+      { title: 'Pay rent', due_at: '2026-12-15T05:00:00.000Z', all_day: true, recurrence: { rule: 'FREQ=MONTHLY;BYMONTHDAY=15', from: 'due' } },
     ],
-    ['Invoice every 1st', { recurrence: { rule: 'FREQ=MONTHLY;BYMONTHDAY=1', from: 'due' }, due_at: '2026-12-01T14:00:00.000Z' }],
-    ['Taxes every year due april 15', { title: 'Taxes', due_at: '2027-04-15T13:00:00.000Z', recurrence: { rule: 'FREQ=YEARLY', from: 'due' } }],
-    ['Walk every weekend', { recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SA,SU', from: 'due' }, due_at: '2026-11-21T14:00:00.000Z' }],
+    ['Invoice every 1st', { recurrence: { rule: 'FREQ=MONTHLY;BYMONTHDAY=1', from: 'due' }, due_at: '2026-12-01T05:00:00.000Z' }],
+    ['Taxes every year due april 15', { title: 'Taxes', due_at: '2027-04-15T04:00:00.000Z', all_day: true, recurrence: { rule: 'FREQ=YEARLY', from: 'due' } }],
+    ['Walk every weekend', { recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SA,SU', from: 'due' }, due_at: '2026-11-21T05:00:00.000Z', all_day: true }],
     ['every thing matters', { title: 'every thing matters', recurrence: null, due_at: null }],
     ['Eat every day 5 apples', { title: 'Eat 5 apples', recurrence: { rule: 'FREQ=DAILY', from: 'due' } }],
     ['Do everyday stuff', { title: 'Do everyday stuff', recurrence: null }],
@@ -87,7 +87,12 @@ describe('quick add: fields read from the first line', () => {
       ['recurrence', 32, 43],
     ]);
     for (const s of spans) expect(party.slice(s.start, s.end)).toBe(s.text);
-    expect(read(party)).toMatchObject({ title: '🎉 Party 👩‍👩‍👧', due_at: '2026-11-19T14:00:00.000Z', recurrence: { rule: 'FREQ=WEEKLY', from: 'completion' } });
+    expect(read(party)).toMatchObject({
+      title: '🎉 Party 👩‍👩‍👧',
+      due_at: '2026-11-19T05:00:00.000Z',
+      all_day: true,
+      recurrence: { rule: 'FREQ=WEEKLY', from: 'completion' },
+    });
   });
 
   it('never answers overlapping spans: a date read across a token is two pieces', () => {
@@ -114,7 +119,11 @@ describe('quick add: fields read from the first line', () => {
 
   it('a date given with a rule is the first due date; a rule alone gives its first occurrence', () => {
     expect(read('Report every friday 3pm')).toMatchObject({ due_at: '2026-11-20T20:00:00.000Z' });
-    expect(read('Report every friday starting tomorrow')).toMatchObject({ due_at: '2026-11-19T14:00:00.000Z', recurrence: { rule: 'FREQ=WEEKLY;BYDAY=FR' } });
+    expect(read('Report every friday starting tomorrow')).toMatchObject({
+      due_at: '2026-11-19T05:00:00.000Z',
+      all_day: true,
+      recurrence: { rule: 'FREQ=WEEKLY;BYDAY=FR' },
+    });
   });
 
   it('keeps the wall time across a daylight-saving change', () => {
@@ -122,8 +131,9 @@ describe('quick add: fields read from the first line', () => {
     const now = new Date('2027-03-10T15:00:00Z');
     expect(read('Standup every monday 9am', { now }).due_at).toBe('2027-03-15T13:00:00.000Z');
     expect(read('Standup every day 9am', { now }).due_at).toBe('2027-03-11T14:00:00.000Z');
-    expect(read('Rent every month on the 15th', { now, zone: 'Europe/Berlin' }).due_at).toBe('2027-03-15T08:00:00.000Z');
-    expect(read('Rent every month on the 31st', { now: new Date('2027-03-31T12:00:00Z'), zone: 'Europe/Berlin' }).due_at).toBe('2027-05-31T07:00:00.000Z');
+    expect(read('Rent every month on the 15th', { now, zone: 'Europe/Berlin' }).due_at).toBe('2027-03-14T23:00:00.000Z');
+    // An all-day rule that matches today starts today, past nine or not (the 31st, in summer time).
+    expect(read('Rent every month on the 31st', { now: new Date('2027-03-31T12:00:00Z'), zone: 'Europe/Berlin' }).due_at).toBe('2027-03-30T22:00:00.000Z');
   });
 
   it('never fails: odd input is text', () => {

@@ -1,8 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { dueInputs, dueLabel, localeFrom, parseDueInputs } from '../../src/web/dates.js';
+import { dueInputs, dueLabel, isOverdue, localeFrom, parseDueInputs } from '../../src/web/dates.js';
 
 const now = new Date('2026-11-26T10:00:00.000Z'); // Thursday, 11:00 in Berlin
 const berlin = { zone: 'Europe/Berlin', locale: 'en-GB', now };
+
+describe('dueLabel of an all-day due: the date only, overdue once the day has ended', () => {
+  it.each([
+    ['2026-11-25T23:00:00.000Z', 'today', false],
+    ['2026-11-26T23:00:00.000Z', 'tomorrow', false],
+    ['2026-11-29T23:00:00.000Z', 'Mon', false],
+    ['2026-12-23T23:00:00.000Z', 'Thu 24 Dec', false],
+    ['2026-11-24T23:00:00.000Z', 'overdue 1 day', true],
+  ])('%s reads "%s"', (iso, text, overdue) => {
+    expect(dueLabel(iso, berlin, true)).toMatchObject({ text, overdue });
+    expect(dueLabel(iso, berlin, true).full).toMatch(/, all day$/);
+  });
+
+  it('counts an all-day item due today as not overdue until midnight, and a timed one from its instant', () => {
+    const lateEvening = { zone: 'Europe/Berlin', now: new Date('2026-11-26T22:59:00.000Z') };
+    expect(isOverdue({ due_at: '2026-11-25T23:00:00.000Z', all_day: true }, lateEvening)).toBe(false);
+    expect(isOverdue({ due_at: '2026-11-25T23:00:00.000Z', all_day: true }, { ...lateEvening, now: new Date('2026-11-26T23:00:00.000Z') })).toBe(true);
+    expect(isOverdue({ due_at: '2026-11-26T08:00:00.000Z', all_day: false }, lateEvening)).toBe(true);
+    expect(dueInputs('2026-11-26T23:00:00.000Z', 'Europe/Berlin', true)).toEqual({ date: '2026-11-27', time: '' });
+  });
+});
 
 describe('dueLabel', () => {
   it.each([
@@ -33,10 +54,11 @@ describe('dueLabel', () => {
 
 describe('due inputs', () => {
   it('reads a date and time in the zone, across a daylight-saving change', () => {
-    expect(parseDueInputs('2026-11-27', '17:00', 'Europe/Berlin')).toEqual({ iso: '2026-11-27T16:00:00.000Z' });
-    expect(parseDueInputs('2026-07-01', '17:00', 'Europe/Berlin')).toEqual({ iso: '2026-07-01T15:00:00.000Z' });
-    expect(parseDueInputs('2026-11-27', '', 'Europe/Berlin')).toEqual({ iso: '2026-11-27T16:00:00.000Z' });
-    expect(parseDueInputs('', '', 'Europe/Berlin')).toEqual({ iso: null });
+    expect(parseDueInputs('2026-11-27', '17:00', 'Europe/Berlin')).toEqual({ iso: '2026-11-27T16:00:00.000Z', allDay: false });
+    expect(parseDueInputs('2026-07-01', '17:00', 'Europe/Berlin')).toEqual({ iso: '2026-07-01T15:00:00.000Z', allDay: false });
+    // A date without a time is all-day: 00:00 of it in the zone.
+    expect(parseDueInputs('2026-11-27', '', 'Europe/Berlin')).toEqual({ iso: '2026-11-26T23:00:00.000Z', allDay: true });
+    expect(parseDueInputs('', '', 'Europe/Berlin')).toEqual({ iso: null, allDay: false });
   });
 
   it('refuses what does not exist', () => {

@@ -4,8 +4,10 @@ import { normalizeForDates } from './normalize.js';
 import { addDays, compareDays, instantOf, offsetMinutesAt, wallTimeAt, weekdayOf, type WallTime } from './zoned-time.js';
 
 export interface DueDateFinding {
-  /** The due instant, or null when the text names none (or only dates in the past). */
+  /** The due instant, or null when the text names none (or only dates in the past); 00:00 local of the day when allDay. */
   dueAt: Date | null;
+  /** The text names a day without a time of day ("tomorrow", "dec 24"): due on that day, not at a time. */
+  allDay: boolean;
   /** The title with the date phrase cut out; as given when there is no due date. */
   title: string;
   /** A date phrase was found, but it speaks of the past ("notes from tuesday's meeting"). */
@@ -14,8 +16,8 @@ export interface DueDateFinding {
   phrases: [number, number][];
 }
 
-/** The contract's readings of times given without one. */
-const DEFAULT_TIME = { hour: 9, minute: 0 };
+/** An all-day due is stored as 00:00 of its day in the user's zone (contract "All-day dates"). */
+const MIDNIGHT = { hour: 0, minute: 0 };
 const EOD = { hour: 17, minute: 0 };
 const TONIGHT = { hour: 20, minute: 0 };
 const PART_OF_DAY: Record<string, { hour: number; minute: number }> = {
@@ -53,7 +55,7 @@ interface Phrase {
   start: { isCertain(c: Component): boolean; get(c: Component): number | null; date(): Date };
 }
 
-type Reading = { kind: 'due'; at: Date } | { kind: 'past' } | { kind: 'none' };
+type Reading = { kind: 'due'; at: Date; allDay: boolean } | { kind: 'past' } | { kind: 'none' };
 
 interface Context {
   now: Date;
@@ -105,6 +107,8 @@ function read(r: Phrase, ctx: Context): Reading {
   const timeFollows = /^\s*(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)?\b/i.test(after);
   if (WORDLIKE.has(core) && !DATE_LEADS.has(lead) && !endsText && !timeFollows) return { kind: 'none' };
   if (core === 'night' && lead !== 'at') return { kind: 'none' };
+  // "Watch Friday Night Lights": a capitalized date phrase run on into another capitalized word is a name.
+  if (/^[A-Z][a-z]/.test(r.text.trim()) && /^\s+[A-Z][a-z]/.test(after)) return { kind: 'none' };
   // A duration is a date only when anchored to now: "in 15 min", "2 weeks from now", not "15 min after the run".
   const anchored = /^(?:in|within)\b/.test(rt) || /\b(?:from now|later)\b/.test(core);
   if (tags.has('result/relativeDate') && /^\d|^an?\s/.test(core) && !anchored) return { kind: 'none' };
@@ -116,7 +120,7 @@ function read(r: Phrase, ctx: Context): Reading {
   if (ctx.pastSentence && !futureWord && !FUTURE_LEADS.has(lead) && !relative) return { kind: 'past' };
 
   // "in 2 hours": from now, to the minute; chrono counted it on the reference instant.
-  if (tags.has('result/relativeDateAndTime')) return { kind: 'due', at: s.date() };
+  if (tags.has('result/relativeDateAndTime')) return { kind: 'due', at: s.date(), allDay: false };
 
   const time = timeOf(r, tags, rt);
   let day: WallTime;
@@ -124,8 +128,8 @@ function read(r: Phrase, ctx: Context): Reading {
   if (/\bnext week$/.test(core)) day = mondayOfNextWeek(ctx.today);
   else if (/\bnext weekend$/.test(core)) day = addDays(mondayOfNextWeek(ctx.today), 5);
   else if (/\bweekend$/.test(core)) {
-    // "this weekend" on a Saturday is today, even past nine: the text names it.
-    day = nextWeekday(ctx.today, 6, true);
+    // "this weekend" on a Saturday or a Sunday is today: the text names the weekend the user is in.
+    day = weekdayOf(ctx.today) === 0 && !/\bnext\b/.test(core) ? ctx.today : nextWeekday(ctx.today, 6, true);
     mayBeEarlierToday = true;
   } else if (/^next month$/.test(core)) {
     const d = new Date(Date.UTC(ctx.today.year, ctx.today.month, 1));
@@ -171,21 +175,45 @@ function read(r: Phrase, ctx: Context): Reading {
     return { kind: 'none' };
   }
 
-  const at = instantOf(ctx.zone, { ...day, ...(time ?? DEFAULT_TIME) });
+  // A day without a time of day is due on that day (all-day), at 00:00 local; it is past only once the day is.
+  if (time === null) {
+    if (compareDays(day, ctx.today) < 0) return { kind: 'past' };
+    return { kind: 'due', at: instantOf(ctx.zone, { ...day, ...MIDNIGHT }), allDay: true };
+  }
+  const at = instantOf(ctx.zone, { ...day, ...time });
   if (at.getTime() < ctx.now.getTime() && !mayBeEarlierToday) return { kind: 'past' };
-  return { kind: 'due', at };
+  return { kind: 'due', at, allDay: false };
 }
 
 /** Words that introduce a date and go with it when it is cut from the title. */
 const CONNECTOR_BEFORE = /(?:^|\s)(?:due(?:\s+(?:on|by|date))?|by|on|at|in|before|until|till|for|this|@|-)\s*$/i;
+/**
+ * Words that may follow a date phrase that ends a clause ("by friday for Ana", "on monday with Bob").
+ * Any other word after it means the date is used as a modifier inside the sentence ("for Monday
+ * meeting"): its connector then belongs to the sentence and stays (issue 47 item 7).
+ */
+const CLAUSE_AFTER = new Set(
+  'with for to and or about at in on from re regarding then but so please pls because after before if when unless via per as'.split(' '),
+);
 
-function cut(title: string, start: number, end: number): string {
+/** The range cut from the title for a date phrase at [start, end): the phrase, with its connectors when it ends a clause. */
+function cutRange(title: string, start: number, end: number): [number, number] {
+  const next = /^\s*([\p{L}\p{N}]+)/u.exec(title.slice(end))?.[1]?.toLowerCase();
+  if (next !== undefined && !CLAUSE_AFTER.has(next)) return [start, end];
   let from = start;
   for (let i = 0; i < 2; i += 1) {
     const m = CONNECTOR_BEFORE.exec(title.slice(0, from));
     if (!m) break;
     from = m.index + (m[0].startsWith(' ') ? 1 : 0);
   }
+  return [from, end];
+}
+
+/**
+ * The title without [from, end): quick add highlights exactly this range, so nothing but it (and the
+ * spaces and dangling punctuation around it) leaves the title (issue 47 item 7).
+ */
+function cut(title: string, from: number, end: number): string {
   const rest = `${title.slice(0, from)} ${title.slice(end)}`
     .replace(/\s+([,.;:!?])/g, '$1')
     .replace(/\s{2,}/g, ' ')
@@ -229,10 +257,16 @@ export function findDueDate(title: string, now: Date, zone: string): DueDateFind
     if (reading.kind !== 'due') continue;
     const span = (x: ParsedResult): [number, number] => [norm.toOriginal[x.index] ?? 0, norm.toOriginal[x.index + x.text.length] ?? title.length];
     let rest = title;
+    const phrases: [number, number][] = [];
     // Cut the later phrase first, so the earlier one's positions still hold.
-    if (joined && later) rest = cut(rest, ...span(later));
-    const phrases = joined && later ? [span(r), span(later)] : [span(r)];
-    return { dueAt: reading.at, title: cut(rest, ...span(r)), aboutPast: false, phrases };
+    if (joined && later) {
+      const range = cutRange(rest, ...span(later));
+      rest = cut(rest, ...range);
+      phrases.push(range);
+    }
+    const range = cutRange(rest, ...span(r));
+    phrases.unshift(range);
+    return { dueAt: reading.at, allDay: reading.allDay, title: cut(rest, ...range), aboutPast: false, phrases };
   }
-  return { dueAt: null, title, aboutPast, phrases: [] };
+  return { dueAt: null, allDay: false, title, aboutPast, phrases: [] };
 }

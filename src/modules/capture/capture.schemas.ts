@@ -15,6 +15,12 @@ export const CaptureBody = Type.Object({
   organize: Type.Optional(Type.Boolean({ default: false, description: 'run the AI organizer (Pro)' })),
   client_id: Type.Optional(Type.String({ format: 'uuid', description: 'idempotency key: repeating it returns the first item with 200' })),
   due_at: Type.Optional(DateTime),
+  all_day: Type.Optional(
+    Type.Boolean({
+      description:
+        "due on a day, not at a time: due_at is stored at 00:00 of its date in the user's timezone; true needs a due_at (given, or read by parse or the organizer)",
+    }),
+  ),
   recurrence: Type.Optional(Type.Union([RecurrenceBody, Type.Null()], { description: 'a repeating schedule; needs a due_at' })),
   remind_at: Type.Optional(Nullable(DateTime)),
   tags: Type.Optional(

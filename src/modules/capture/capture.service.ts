@@ -5,6 +5,7 @@ import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { parseTimestamp, toTimestamp } from '../../lib/timestamps.js';
+import { allDayDueAt } from '../../lib/dates/all-day.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import type { ItemSchedule } from '../items/item-ports.js';
 import type { ItemStore } from '../items/item-store.js';
@@ -27,6 +28,8 @@ export interface CaptureInput {
   organize?: boolean;
   client_id?: string;
   due_at?: string;
+  /** Due on a day (contract "All-day dates"); needs a due_at. */
+  all_day?: boolean;
   /** Tag names, as PATCH takes them. */
   tags?: string[];
   /** Read the text with quick add first; explicit fields win. */
@@ -82,18 +85,34 @@ export function createCaptureService(deps: CaptureDeps): CaptureService {
 
     // Resolve the project.
     const projectId = input.project_id ? (await deps.projects.requireProject(db, user.id, input.project_id)).id : await deps.projects.inboxId(user.id);
-    let fields = { type: input.type ?? ('todo' as const), project_id: projectId, due_at: dueAt, title: text.title as string | null };
+    let fields = {
+      type: input.type ?? ('todo' as const),
+      project_id: projectId,
+      due_at: dueAt,
+      all_day: input.all_day ?? false,
+      title: text.title as string | null,
+    };
 
     // Organize. The route's `pro` marker already refused free users.
     let ai: AiView | null = null;
     if (input.organize) {
-      const fixed = { type: input.type !== undefined, project_id: input.project_id !== undefined, due_at: input.due_at !== undefined };
+      const fixed = {
+        type: input.type !== undefined,
+        project_id: input.project_id !== undefined,
+        due_at: input.due_at !== undefined,
+        all_day: input.all_day !== undefined,
+      };
       ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
     }
 
     // Schedule.
     if (recurrence && fields.due_at === null) throw badRequest('a recurrence needs a due_at: give one in the same request', 'recurrence');
-    if (fields.due_at !== null && input.remind_at === undefined) remindAt = await deps.schedule.defaultRemindAt(db, user.id, fields.due_at);
+    if (fields.all_day && fields.due_at === null) throw badRequest('all_day needs a due_at: give one in the same request', 'all_day');
+    // An all-day due is 00:00 of its date in the user's zone; it reminds only at an explicit remind_at.
+    if (fields.all_day && fields.due_at !== null) fields = { ...fields, due_at: allDayDueAt(user.timezone, fields.due_at) };
+    if (fields.due_at !== null && !fields.all_day && input.remind_at === undefined) {
+      remindAt = await deps.schedule.defaultRemindAt(db, user.id, fields.due_at);
+    }
 
     // Store.
     const stamped = () =>

@@ -4,7 +4,8 @@ import { checkRecurrence, defaultRemindAt, type RecurrenceService } from '../rec
 
 /**
  * The schedule of an item, the one place its rules are applied: a recurrence must be of the
- * subset, and a due date without an explicit remind_at gets the user's default reminder. Capture
+ * subset, and a timed due date without an explicit remind_at gets the user's default reminder (an
+ * all-day one reminds only at an explicit remind_at, contract "All-day dates"). Capture
  * uses it for new items; the items kernel gets it as its ItemSchedule port for PATCH.
  */
 export function createSchedule(deps: { recurrence: Pick<RecurrenceService, 'prefs'> }): ItemSchedule {
@@ -12,6 +13,9 @@ export function createSchedule(deps: { recurrence: Pick<RecurrenceService, 'pref
     checkRecurrence,
     async defaultRemindAt(db: Executor, userId: string, dueAt: string) {
       return defaultRemindAt(dueAt, (await deps.recurrence.prefs(db, userId)).reminder_default);
+    },
+    async timezone(db: Executor, userId: string) {
+      return (await deps.recurrence.prefs(db, userId)).timezone;
     },
   };
 }

@@ -18,6 +18,7 @@ const ReadDate = Type.Object(
   {
     text: Type.String({ description: 'the text as given' }),
     due_at: Type.Unsafe<string>({ ...UtcTimestamp, description: 'the instant it names, in UTC; send it as due_at' }),
+    all_day: Type.Boolean({ description: 'the words name a day without a time of day: due_at is 00:00 of it in your timezone; send it as all_day' }),
   },
   { description: 'the due date the words name' },
 );
@@ -34,7 +35,7 @@ export const datesRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock'>> = a
         summary: 'Read a due date from plain words',
         description:
           "Reads the words in the user's time zone by the organizer's rules (times without a date are the next such time; a day without " +
-          'a time is 09:00; "eod" is 17:00) and answers the instant. Free on every plan, no AI quota. 400 when the words name no date or only a past one.',
+          'a time is all-day, 00:00 local with all_day true; "eod" is 17:00) and answers the instant. Free on every plan, no AI quota. 400 when the words name no date or only a past one.',
         querystring: DateQuery,
         response: { 200: ReadDate, ...errorResponses(400, 401, 429) },
       },

@@ -32,6 +32,8 @@ export interface MoveLearner {
 export interface ItemSchedule {
   /** The recurrence as stored, or the contract's 400 for a rule outside the subset. */
   checkRecurrence(recurrence: Recurrence): Recurrence;
-  /** The reminder the user's reminder_default gives a due date, or null when they have none. */
+  /** The reminder the user's reminder_default gives a timed due date, or null when they have none. */
   defaultRemindAt(db: Executor, userId: string, dueAt: string): Promise<string | null>;
+  /** The user's IANA zone: an all-day due is 00:00 of its day there. */
+  timezone(db: Executor, userId: string): Promise<string>;
 }

@@ -6,9 +6,10 @@ import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, parseTagNames, tagNamesJson, type ItemRow, type TaggedViewRow } from './item-view.js';
 
-/** Recurrence and reminder columns may be left out (they default to null), as rows written before them do. */
-export type NewItemRow = Omit<ItemRow, 'is_completed' | 'recurrence_rule' | 'recurrence_from' | 'remind_at'> & {
+/** Recurrence and reminder columns may be left out (they default to null), as rows written before them do; all_day defaults to false. */
+export type NewItemRow = Omit<ItemRow, 'is_completed' | 'all_day' | 'recurrence_rule' | 'recurrence_from' | 'remind_at'> & {
   is_completed: number;
+  all_day?: number;
 } & Partial<Pick<ItemRow, 'recurrence_rule' | 'recurrence_from' | 'remind_at'>> & { search_text?: string | null };
 export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;
 
@@ -194,6 +195,12 @@ export async function findAncestorIds(db: Executor, userId: string, itemId: stri
       where items.user_id = ${userId}
     )
     select id from chain`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** The user's all-day items that have a due date (a timezone change moves them to the same day in the new zone). */
+export async function findAllDayItemIds(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('items').select('id').where('user_id', '=', userId).where('all_day', '=', 1).where('due_at', 'is not', null).execute();
   return rows.map((r) => r.id);
 }
 

@@ -32,6 +32,12 @@ export const PatchItemBody = Type.Object({
   title: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   content_md: Type.Optional(Nullable(Type.String({ maxLength: CAPTURE_TEXT_MAX }))),
   due_at: Type.Optional(Nullable(DateTime)),
+  all_day: Type.Optional(
+    Type.Boolean({
+      description:
+        "due on a day, not at a time: due_at moves to 00:00 of its date in the user's timezone; true needs a due_at (here or already set). Left out, a new due_at keeps the item's all_day",
+    }),
+  ),
   recurrence: Type.Optional(Type.Union([RecurrenceBody, Type.Null()], { description: 'a repeating schedule (needs a due_at); null ends it' })),
   remind_at: Type.Optional(Nullable(DateTime)),
   project_id: Type.Optional(Uuid),

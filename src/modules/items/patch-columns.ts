@@ -5,11 +5,14 @@ import { badRequest } from '../../errors.js';
 import type { ItemRow, Recurrence } from './item-view.js';
 import type { ItemPatch } from './items.repository.js';
 import { searchText } from '../../lib/word-breaks.js';
+import { allDayDueAt } from '../../lib/dates/all-day.js';
 
 export interface PatchInput {
   title?: string | null;
   content_md?: string | null;
   due_at?: string | null;
+  /** Due on a day: due_at moves to 00:00 local of its date. Left out, the item keeps its own. */
+  all_day?: boolean;
   project_id?: string;
   status?: ItemStatus;
   parent_id?: string | null;
@@ -32,6 +35,7 @@ export function patchColumns(
   input: PatchInput,
   at: string,
   checkRecurrence: (recurrence: Recurrence) => Recurrence,
+  zone: string,
 ): { patch: ItemPatch; before: ItemState; after: ItemState } {
   const patch: ItemPatch = {};
   if (input.title !== undefined) {
@@ -49,6 +53,7 @@ export function patchColumns(
     const due = input.due_at === null ? null : parseTimestamp(input.due_at, 'due_at');
     if (due !== row.due_at) patch.due_at = due;
   }
+  settleAllDay(row, patch, input, zone);
   if (input.type !== undefined && input.type !== row.type) patch.type = input.type;
   if (input.recurrence !== undefined) {
     const wanted = input.recurrence === null ? null : checkRecurrence(input.recurrence);
@@ -65,6 +70,26 @@ export function patchColumns(
   const before = stateOf(row);
   const after = input.status === undefined ? before : setStatusState(before, input.status, at);
   return { patch: { ...patch, ...stateDiff(before, after) }, before, after };
+}
+
+/**
+ * The contract's all-day rules: `all_day: true` needs a due date (400 otherwise); an all-day due is
+ * 00:00 local of its date, whatever time it was given at; clearing the due date clears all_day; a
+ * new due_at without all_day keeps the item's all_day.
+ */
+function settleAllDay(row: ItemRow, patch: ItemPatch, input: PatchInput, zone: string): void {
+  if (input.due_at === undefined && input.all_day === undefined) return;
+  const due = patch.due_at !== undefined ? patch.due_at : row.due_at;
+  if (input.all_day === true && (due === null || due === undefined)) {
+    throw badRequest('all_day needs a due_at: give one in the same request', 'all_day');
+  }
+  const allDay = due !== null && due !== undefined && (input.all_day ?? Boolean(row.all_day));
+  if (allDay && due) {
+    const day = allDayDueAt(zone, due);
+    if (day !== row.due_at) patch.due_at = day;
+    else delete patch.due_at;
+  }
+  if (allDay !== Boolean(row.all_day)) patch.all_day = allDay ? 1 : 0;
 }
 
 /** A recurring item needs a due date: setting a rule without one, or clearing the due date of a recurring item without ending the rule, is 400. */

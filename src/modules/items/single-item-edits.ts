@@ -65,9 +65,13 @@ export function createItemEdits(deps: {
         id,
         async (trx, row) => {
           const at = writes.now();
-          const { patch, before, after } = patchColumns(row, input, at, deps.schedule.checkRecurrence);
-          // A new due date without an explicit remind_at gets the user's default reminder, when they have one.
-          if (typeof patch.due_at === 'string' && input.remind_at === undefined) {
+          // An all-day due is placed in the user's zone: read it only when the change may need it.
+          const zone = input.due_at !== undefined || input.all_day !== undefined ? await deps.schedule.timezone(trx, userId) : 'UTC';
+          const { patch, before, after } = patchColumns(row, input, at, deps.schedule.checkRecurrence, zone);
+          const allDay = patch.all_day !== undefined ? patch.all_day === 1 : Boolean(row.all_day);
+          // A new timed due date without an explicit remind_at gets the user's default reminder, when they have one;
+          // an all-day item reminds only at an explicit remind_at.
+          if (typeof patch.due_at === 'string' && !allDay && input.remind_at === undefined) {
             const remind = await deps.schedule.defaultRemindAt(trx, userId, patch.due_at);
             if (remind !== null && remind !== row.remind_at) patch.remind_at = remind;
           }

@@ -7,6 +7,8 @@ export interface OrganizedFields {
   type: ItemType;
   project_id: string;
   due_at: string | null;
+  /** Due on a day: due_at is 00:00 local of it. */
+  all_day: boolean;
   title: string | null;
 }
 
@@ -15,6 +17,8 @@ export interface FixedFields {
   type: boolean;
   project_id: boolean;
   due_at: boolean;
+  /** The client said all_day itself; a given due_at settles all_day too. */
+  all_day?: boolean;
 }
 
 /**
@@ -26,9 +30,11 @@ export function applyDecision(baseline: OrganizedFields, fixed: FixedFields, dec
     type: fixed.type ? baseline.type : decided.type,
     project_id: fixed.project_id ? baseline.project_id : (decided.project_id ?? baseline.project_id),
     due_at: fixed.due_at ? baseline.due_at : (decided.due_at ?? baseline.due_at),
+    // The organizer's day comes with its all_day; a due date it did not set keeps the item's.
+    all_day: fixed.all_day || fixed.due_at || decided.due_at === null ? baseline.all_day : (decided.all_day ?? false),
     title: fixed.due_at || decided.title === '' ? baseline.title : decided.title,
   };
-  const applied = (['type', 'project_id', 'due_at', 'title'] as const).filter((f): f is AiField => fields[f] !== baseline[f]);
+  const applied = (['type', 'project_id', 'due_at', 'all_day', 'title'] as const).filter((f): f is AiField => fields[f] !== baseline[f]);
   return {
     fields,
     ai: {
@@ -36,6 +42,7 @@ export function applyDecision(baseline: OrganizedFields, fixed: FixedFields, dec
       type: fields.type,
       project_id: fixed.project_id ? baseline.project_id : decided.project_id,
       due_at: fields.due_at,
+      all_day: fields.all_day,
       title: fields.title,
       reason: fixed.project_id ? null : decided.reason,
       applied,

@@ -2,7 +2,13 @@ import { Type, type Static } from 'typebox';
 import { Nullable, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
 import { ItemSchema, type ItemView } from '../../schemas/item.js';
 
-export const AiFieldSchema = Type.Union([Type.Literal('type'), Type.Literal('project_id'), Type.Literal('due_at'), Type.Literal('title')]);
+export const AiFieldSchema = Type.Union([
+  Type.Literal('type'),
+  Type.Literal('project_id'),
+  Type.Literal('due_at'),
+  Type.Literal('all_day'),
+  Type.Literal('title'),
+]);
 
 export const AiSchema = Type.Object(
   {
@@ -10,6 +16,7 @@ export const AiSchema = Type.Object(
     type: Type.Union([Type.Literal('note'), Type.Literal('todo')]),
     project_id: Nullable(Uuid),
     due_at: Nullable(UtcTimestamp),
+    all_day: Type.Boolean({ description: "the due date is a day without a time: due_at is 00:00 of it in the user's timezone" }),
     title: Nullable(Type.String()),
     reason: Nullable(
       Type.String({

@@ -83,7 +83,13 @@ export function createOrganizerService(deps: {
       const inbox = await deps.projects.requireInbox(db, user.id);
       // A stored item keeps what was settled before: a project other than the Inbox, a due date it has.
       const fixed: FixedFields = { type: false, project_id: before.project_id !== inbox.id, due_at: before.due_at !== null };
-      const baseline: OrganizedFields = { type: before.type, project_id: before.project_id, due_at: before.due_at, title: before.title };
+      const baseline: OrganizedFields = {
+        type: before.type,
+        project_id: before.project_id,
+        due_at: before.due_at,
+        all_day: before.all_day,
+        title: before.title,
+      };
       const decided = await decide(user, { title: before.title ?? '', content_md: before.content_md, excludeItemId: before.id });
       const { fields, ai } = applyDecision(baseline, fixed, decided);
       if (ai.applied.length === 0) return { ...before, ai };
@@ -91,6 +97,7 @@ export function createOrganizerService(deps: {
       if (ai.applied.includes('type')) patch.type = fields.type;
       if (ai.applied.includes('project_id')) patch.project_id = fields.project_id;
       if (ai.applied.includes('due_at')) patch.due_at = fields.due_at;
+      if (ai.applied.includes('all_day')) patch.all_day = fields.all_day;
       if (ai.applied.includes('title')) patch.title = fields.title;
       // One transaction: the change and its item.updated event (the PATCH rules, events included).
       return { ...(await deps.patchItem(user.id, id, patch)), ai };

@@ -30,6 +30,8 @@ export interface OrganizerDecision {
   project_id: string | null;
   /** UTC timestamp with milliseconds, or null. */
   due_at: string | null;
+  /** The text named a day without a time: due_at is 00:00 local of it (contract "All-day dates"). */
+  all_day?: boolean;
   /** The title with the date phrase cut out. */
   title: string;
   /** Why the project was chosen or the item stays, in a few words. */

@@ -1,6 +1,7 @@
 import { toTimestamp } from '../../lib/timestamps.js';
 import { splitCapturedText } from '../../lib/capture-text.js';
 import { findDueDate } from '../../lib/dates/due-date.js';
+import { instantOf, wallTimeAt } from '../../lib/dates/zoned-time.js';
 import { firstOccurrence } from './first-occurrence.js';
 import { findRecurrenceWords } from './recurrence-words.js';
 
@@ -25,6 +26,8 @@ export interface QuickAdd {
   title: string;
   content_md: string | null;
   due_at: string | null;
+  /** The date named a day without a time of day: due_at is 00:00 local of that day (contract "All-day dates"). */
+  all_day: boolean;
   project_id: string | null;
   tags: string[];
   recurrence: Recurrence | null;
@@ -98,7 +101,7 @@ function firstLine(text: string): { at: number; line: string } | null {
  */
 export function readQuickAdd(text: string, ctx: GrammarContext): QuickAdd {
   const split = splitCapturedText(text);
-  const plain: QuickAdd = { ...split, due_at: null, project_id: null, tags: [], recurrence: null, spans: [] };
+  const plain: QuickAdd = { ...split, due_at: null, all_day: false, project_id: null, tags: [], recurrence: null, spans: [] };
   const first = firstLine(text);
   if (!first) return plain;
   const { at, line } = first;
@@ -129,7 +132,7 @@ export function readQuickAdd(text: string, ctx: GrammarContext): QuickAdd {
   }
 
   let recurrence: Recurrence | null = null;
-  let firstDue: Date | null = null;
+  let firstDue: { at: Date; allDay: boolean } | null = null;
   const words = findRecurrenceWords(rest);
   if (words) {
     recurrence = { rule: words.rule, from: words.from };
@@ -142,7 +145,9 @@ export function readQuickAdd(text: string, ctx: GrammarContext): QuickAdd {
   let title = rest;
   let dueAt = firstDue;
   if (due.dueAt) {
-    dueAt = due.dueAt;
+    // A date with the rule is the first due date; a time given with the rule ("every friday 3pm") is kept when the date names none.
+    dueAt = { at: due.dueAt, allDay: due.allDay };
+    if (due.allDay && words?.time) dueAt = { at: instantOf(ctx.zone, { ...wallTimeAt(ctx.zone, due.dueAt), ...words.time }), allDay: false };
     title = due.title;
     const value = toTimestamp(due.dueAt);
     const taken = spans.map((sp) => [sp.start - at, sp.end - at] as const);
@@ -155,7 +160,8 @@ export function readQuickAdd(text: string, ctx: GrammarContext): QuickAdd {
     // A line of nothing but tokens keeps its text as the title: nothing typed is lost.
     title: title === '' ? split.title : title,
     content_md: split.content_md,
-    due_at: dueAt ? toTimestamp(dueAt) : null,
+    due_at: dueAt ? toTimestamp(dueAt.at) : null,
+    all_day: dueAt?.allDay ?? false,
     project_id: projectId,
     tags: [...tags.values()],
     recurrence,

@@ -33,6 +33,9 @@ export const QuickAddSchema = Type.Object(
     title: Type.String({ description: 'the first line without the understood tokens' }),
     content_md: Nullable(Type.String({ description: 'the lines after the first, as typed' })),
     due_at: Nullable(UtcTimestamp),
+    all_day: Type.Boolean({
+      description: "the date names a day without a time of day: due_at is 00:00 of that day in the user's timezone and the item is all-day",
+    }),
     project_id: Nullable(Uuid),
     tags: Type.Array(Type.String(), { description: 'tag names; unknown ones are created when captured' }),
     recurrence: Nullable(RecurrenceSchema),

@@ -12,6 +12,7 @@ export interface CaptureRequestFields {
   parse?: boolean;
   project_id?: string;
   due_at?: string;
+  all_day?: boolean;
   tags?: string[];
   recurrence?: { rule: string; from: 'due' | 'completion' } | null;
 }
@@ -58,7 +59,10 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
           ...input,
           // Fields the request gives explicitly win.
           ...(input.project_id === undefined && parsed.project_id !== null ? { project_id: parsed.project_id } : {}),
-          ...(input.due_at === undefined && parsed.due_at !== null ? { due_at: parsed.due_at } : {}),
+          // A date read from the text brings its all_day, unless the request says it.
+          ...(input.due_at === undefined && parsed.due_at !== null
+            ? { due_at: parsed.due_at, ...(input.all_day === undefined ? { all_day: parsed.all_day } : {}) }
+            : {}),
           ...(input.tags === undefined && parsed.tags.length > 0 ? { tags: parsed.tags } : {}),
           ...(input.recurrence === undefined && parsed.recurrence !== null ? { recurrence: parsed.recurrence } : {}),
         },

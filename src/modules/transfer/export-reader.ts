@@ -1,7 +1,9 @@
 import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../../errors.js';
 import { createAjv } from '../../lib/ajv.js';
+import { sameDayIn } from '../../lib/dates/all-day.js';
 import { checkRecurrence } from '../recurrence/recurrence.service.js';
+import { canonicalTimeZone } from '../users/timezones.js';
 import { parentsFirst, type ImportPlan, type PlannedItem } from './import-plan.js';
 import { ExportDocumentSchema, type ExportDocument, type ExportItem } from './transfer.schemas.js';
 
@@ -9,9 +11,16 @@ import { ExportDocumentSchema, type ExportDocument, type ExportItem } from './tr
 let validator: ValidateFunction<ExportDocument> | undefined;
 const validatorOnce = () => (validator ??= createAjv({ allErrors: false, strict: false }).compile<ExportDocument>(ExportDocumentSchema));
 
+/**
+ * An all-day due keeps its calendar date: the date it has in the zone it was exported from (the
+ * document's user.timezone, else the importer's), at 00:00 in the importer's zone.
+ */
+const allDayDue = (dueAt: string, zones: { from: string; to: string }): string => sameDayIn(zones.from, zones.to, dueAt);
+
 /** Outside `archived`, status is `done` exactly when is_completed is (item-state.ts); the status decides. */
-function planItem(item: ExportItem, position: number): PlannedItem {
+function planItem(item: ExportItem, position: number, zones: { from: string; to: string }): PlannedItem {
   const archived = item.status === 'archived';
+  const allDay = item.all_day === true && Boolean(item.due_at);
   return {
     position,
     id: item.id.toLowerCase(),
@@ -22,7 +31,8 @@ function planItem(item: ExportItem, position: number): PlannedItem {
     content_md: item.content_md ?? null,
     is_completed: archived ? item.is_completed : item.status === 'done',
     status: item.status,
-    due_at: item.due_at ?? null,
+    due_at: item.due_at ? (allDay ? allDayDue(item.due_at, zones) : item.due_at) : null,
+    all_day: allDay,
     archived_at: archived ? (item.archived_at ?? item.updated_at) : null,
     created_at: item.created_at,
     updated_at: item.updated_at,
@@ -43,7 +53,7 @@ function checkPlannedRecurrence(item: ExportItem, position: number): { rule: str
 }
 
 /** Our export document, checked whole before anything is written: a fault anywhere is a 400. */
-export function readExportDocument(body: unknown): ImportPlan {
+export function readExportDocument(body: unknown, importerZone: string): ImportPlan {
   const validate = validatorOnce();
   if (!validate(body)) {
     const first = validate.errors?.[0];
@@ -52,7 +62,8 @@ export function readExportDocument(body: unknown): ImportPlan {
   }
   const projects = body.projects.map((p) => ({ ref: p.id.toLowerCase(), name: p.name.trim(), is_default: p.is_default }));
   const refs = new Set(projects.map((p) => p.ref));
-  const items = body.items.map(planItem);
+  const exportedFrom = (body.user?.timezone && canonicalTimeZone(body.user.timezone)) || importerZone;
+  const items = body.items.map((item, position) => planItem(item, position, { from: exportedFrom, to: importerZone }));
   const seen = new Set<string>();
   for (const item of items) {
     if (seen.has(item.id)) throw badRequest(`items[${item.position}]: the id ${item.id} appears twice`, 'items');

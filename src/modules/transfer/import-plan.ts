@@ -67,6 +67,8 @@ export interface PlannedItem {
   tags: string[];
   recurrence?: { rule: string; from: 'due' | 'completion' } | null;
   remind_at?: string | null;
+  /** Due on a day: due_at is 00:00 of it in the importing user's zone. */
+  all_day?: boolean;
 }
 
 /**

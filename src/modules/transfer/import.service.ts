@@ -29,6 +29,7 @@ function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow
     // Notes from another system: a link we do not keep (javascript:, data:, …) is stored as its text.
     content_md: item.content_md === null ? null : unlinkDisallowedMarkdown(item.content_md),
     due_at: item.due_at,
+    all_day: item.all_day ?? false,
     recurrence: item.recurrence ?? null,
     remind_at: item.remind_at ?? null,
     created_at: item.created_at,

@@ -2,8 +2,8 @@ import type { ItemView } from '../items/item-view.js';
 
 const INDENT = '  ';
 
-/** Due dates as a reader expects them: the user's zone, to the minute. */
-function dueText(dueAt: string, zone: string): string {
+/** Due dates as a reader expects them: the user's zone, to the minute; an all-day due is its date alone. */
+function dueText(dueAt: string, zone: string, allDay: boolean): string {
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone: zone,
     year: 'numeric',
@@ -14,7 +14,8 @@ function dueText(dueAt: string, zone: string): string {
     hourCycle: 'h23',
   }).formatToParts(new Date(dueAt));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
+  const day = `${get('year')}-${get('month')}-${get('day')}`;
+  return allDay ? day : `${day} ${get('hour')}:${get('minute')}`;
 }
 
 /**
@@ -24,7 +25,7 @@ function dueText(dueAt: string, zone: string): string {
 const tagText = (tags: readonly string[]): string => tags.map((t) => ` @${t.replace(/\s+/g, '-')}`).join('');
 
 function inline(item: ItemView, zone: string): string {
-  const due = item.due_at ? ` (due ${dueText(item.due_at, zone)})` : '';
+  const due = item.due_at ? ` (due ${dueText(item.due_at, zone, item.all_day)})` : '';
   const archived = item.status === 'archived' ? ' (archived)' : '';
   return `${due}${tagText(item.tags)}${archived}`;
 }

@@ -3,6 +3,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { badRequest } from '../../errors.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { findDueDate } from '../../lib/dates/due-date.js';
+import { instantOf } from '../../lib/dates/zoned-time.js';
 import { firstOccurrence } from '../quick-add/first-occurrence.js';
 import { findRecurrenceWords } from '../quick-add/recurrence-words.js';
 import { parentsFirst, type ImportPlan, type PlanDrop, type PlannedItem, type PlannedProject, type PlanSkip } from './import-plan.js';
@@ -48,13 +49,26 @@ function splitLabels(content: string): { title: string; tags: string[] } {
   return { title, tags };
 }
 
+interface ReadDue {
+  due_at: string;
+  /** A DATE without a time of day is all-day: due on that day, at 00:00 in the importing user's zone. */
+  all_day: boolean;
+}
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
 /** DATE is read as the organizer reads a date in a capture; a plain ISO date in the past is kept too. */
-function readDate(value: string, now: Date, zone: string): string | null {
+function readDate(value: string, now: Date, zone: string): ReadDue | null {
   if (value === '') return null;
-  const found = findDueDate(value, now, zone).dueAt;
-  if (found) return toTimestamp(found);
+  const found = findDueDate(value, now, zone);
+  if (found.dueAt) return { due_at: toTimestamp(found.dueAt), all_day: found.allDay };
+  const day = ISO_DAY.exec(value);
+  if (day) {
+    const at = instantOf(zone, { year: Number(day[1]), month: Number(day[2]), day: Number(day[3]), hour: 0, minute: 0 });
+    return Number.isNaN(at.getTime()) ? null : { due_at: toTimestamp(at), all_day: true };
+  }
   const parsed = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
-  return parsed && !Number.isNaN(parsed.getTime()) ? toTimestamp(parsed) : null;
+  return parsed && !Number.isNaN(parsed.getTime()) ? { due_at: toTimestamp(parsed), all_day: false } : null;
 }
 
 /**
@@ -66,14 +80,15 @@ const RECURRING = /^every!?(\s|$)|(^|\s)every\s/i;
 function carryRecurrence(
   dateText: string,
   line: number,
-  dueAt: string | null,
+  dueAt: ReadDue | null,
   ctx: { now: Date; timezone: string },
-): { recurrence: { rule: string; from: 'due' | 'completion' }; due_at: string } | PlanDrop | null {
+): ({ recurrence: { rule: string; from: 'due' | 'completion' } } & ReadDue) | PlanDrop | null {
   if (!RECURRING.test(dateText)) return null;
   const words = findRecurrenceWords(dateText);
-  const due = dueAt ?? (words ? firstOccurrence(words.rule, ctx.timezone, ctx.now, words.time) : null);
+  const first = !dueAt && words ? firstOccurrence(words.rule, ctx.timezone, ctx.now, words.time) : null;
+  const due = dueAt ?? (first ? { due_at: toTimestamp(first.at), all_day: first.allDay } : null);
   if (!words || !due) return { line_or_index: line, field: 'recurrence', value: dateText };
-  return { recurrence: { rule: words.rule, from: words.from }, due_at: typeof due === 'string' ? due : toTimestamp(due) };
+  return { recurrence: { rule: words.rule, from: words.from }, ...due };
 }
 
 /**
@@ -140,6 +155,7 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
     const seen = (occurrences.get(basis) ?? 0) + 1;
     occurrences.set(basis, seen);
     const at = toTimestamp(new Date(ctx.now.getTime() - items.length));
+    const due = readDate(row.cells.DATE ?? '', ctx.now, ctx.timezone);
     const item: PlannedItem = {
       position: row.line,
       id: uuidv5(`${basis}\n${seen}`, TODOIST_NAMESPACE),
@@ -150,17 +166,19 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
       content_md: row.cells.DESCRIPTION ? row.cells.DESCRIPTION : null,
       is_completed: false,
       status: 'todo',
-      due_at: readDate(row.cells.DATE ?? '', ctx.now, ctx.timezone),
+      due_at: due?.due_at ?? null,
+      all_day: due?.all_day ?? false,
       archived_at: null,
       created_at: at,
       updated_at: at,
       tags,
     };
     items.push(item);
-    const recurring = carryRecurrence(row.cells.DATE ?? '', row.line, item.due_at, ctx);
+    const recurring = carryRecurrence(row.cells.DATE ?? '', row.line, due, ctx);
     if (recurring && 'recurrence' in recurring) {
       item.recurrence = recurring.recurrence;
       item.due_at = recurring.due_at;
+      item.all_day = recurring.all_day;
     }
     for (const drop of [
       droppedPriority(row.cells.PRIORITY ?? '', row.line),

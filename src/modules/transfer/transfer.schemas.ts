@@ -32,6 +32,7 @@ const ExportItem = Type.Object({
     ),
   ),
   remind_at: Type.Optional(Nullable(UtcTimestamp)),
+  all_day: Type.Optional(Type.Boolean({ description: "due on a day: due_at is 00:00 of it in the exporting user's zone" })),
 });
 export type ExportItem = Static<typeof ExportItem>;
 

@@ -42,7 +42,7 @@ export function createTransferService(deps: { clock: Clock; exporter: ExportServ
       if (source.kind === 'json' && source.body === undefined) throw new AppError('bad_request', 'the body is empty: send an export document or a Todoist CSV');
       const plan =
         source.kind === 'json'
-          ? readExportDocument(source.body)
+          ? readExportDocument(source.body, user.timezone)
           : // The CSV reader (and its parser) loads with the first CSV import, not at start.
             (await import('./todoist-csv.js')).readTodoistCsv(source.text, { userId: user.id, now: deps.clock.now(), timezone: user.timezone });
       const result = await deps.importer.apply(user.id, plan);

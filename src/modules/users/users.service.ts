@@ -1,4 +1,4 @@
-import type { Db, Plan } from '../../db/schema.js';
+import type { Db, Executor, Plan } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -78,7 +78,12 @@ function requireTimeZone(name: string): string {
   return zone;
 }
 
-export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenerator; projects: ProjectsService }): UsersService {
+/** The items' side of a timezone change: all-day items keep their calendar day (contract "All-day dates"). */
+export interface AllDayItemsPort {
+  moveAllDay(trx: Executor, userId: string, from: string, to: string): Promise<void>;
+}
+
+export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenerator; projects: ProjectsService; allDayItems: AllDayItemsPort }): UsersService {
   const { db } = deps;
 
   async function requireById(id: string): Promise<UserRow> {
@@ -161,7 +166,11 @@ export function createUsersService(deps: { db: Db; clock: Clock; newId: IdGenera
       const timezone = input.timezone === undefined ? row.timezone : requireTimeZone(input.timezone);
       const reminderDefault = input.reminder_default === undefined ? row.reminder_default : input.reminder_default;
       if (timezone === row.timezone && reminderDefault === row.reminder_default) return toMeView(row);
-      await updateUser(db, userId, { timezone, reminder_default: reminderDefault, updated_at: toTimestamp(deps.clock.now()) });
+      // One transaction: the new zone and the all-day items moved to their same days in it.
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, userId, { timezone, reminder_default: reminderDefault, updated_at: toTimestamp(deps.clock.now()) });
+        if (timezone !== row.timezone) await deps.allDayItems.moveAllDay(trx, userId, row.timezone, timezone);
+      });
       return toMeView({ ...row, timezone, reminder_default: reminderDefault });
     },
 

@@ -194,7 +194,8 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     due: (userId, id, p, body, user) => {
       const due = parseDueInputs(body.due_date ?? '', body.due_time ?? '', user.timezone);
       if ('error' in due) throw new PageError(400, 'Not a date', `${due.error} Go back and try again.`);
-      return items.patch(userId, id, { due_at: due.iso }, p);
+      // A date without a time is all-day; the row sends an all-day item's empty time back, so it stays one.
+      return items.patch(userId, id, { due_at: due.iso, ...(due.iso ? { all_day: due.allDay } : {}) }, p);
     },
   };
 

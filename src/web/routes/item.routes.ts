@@ -28,6 +28,7 @@ const EditBody = Type.Object({
   status: field(20),
   due_date: field(40),
   due_time: field(20),
+  all_day: field(10),
   project_id: field(100),
   tag: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })])),
   new_tags: field(5000),

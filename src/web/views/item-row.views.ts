@@ -21,8 +21,8 @@ export interface RowContext {
 
 export const itemName = (item: ItemView): string => item.title ?? item.content_md?.split('\n')[0] ?? '(untitled)';
 
-export function dueBadge(iso: string, dates: DateContext): SafeHtml {
-  const due = dueLabel(iso, dates);
+export function dueBadge(iso: string, dates: DateContext, allDay = false): SafeHtml {
+  const due = dueLabel(iso, dates, allDay);
   return html`<span class="due${due.overdue ? ' overdue' : ''}">${due.overdue ? html`<span aria-hidden="true">⚠ </span>` : ''}<time datetime="${iso}" title="${due.full}">${due.text}</time></span>`;
 }
 
@@ -44,7 +44,7 @@ const option = (value: string, label: string, selected: boolean): SafeHtml =>
  */
 function moreActions(c: RowContext, item: ItemView, name: string): SafeHtml {
   const base = `/inbox/items/${item.id}`;
-  const due = dueInputs(item.due_at, c.dates.zone);
+  const due = dueInputs(item.due_at, c.dates.zone, item.all_day);
   const archived = item.status === 'archived';
   return html`<details class="more">
   <summary aria-label="More actions for “${name}”" title="Date, move, archive, delete"><span aria-hidden="true">⋯</span></summary>
@@ -70,7 +70,7 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
   const done = item.is_completed;
   const archived = item.status === 'archived';
   const base = `/inbox/items/${item.id}`;
-  const due = dueInputs(item.due_at, c.dates.zone);
+  const due = dueInputs(item.due_at, c.dates.zone, item.all_day);
   const children = nested ? [] : (c.children?.get(item.id) ?? []);
   const parentName = !nested && item.parent_id ? c.parentNames?.get(item.parent_id) : undefined;
   return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}" data-project-id="${item.project_id}" data-due-date="${due.date}" data-due-time="${due.time}" data-name="${name}">
@@ -85,7 +85,7 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
       ${item.type === 'note' ? html`<span>Note</span>` : ''}
       ${parentName ? html`<span class="parent">Subtask of ${parentName}</span>` : item.parent_id && !nested ? html`<span>Subtask</span>` : ''}
       ${archived ? html`<span>Archived</span>` : ''}
-      ${item.due_at && !done ? dueBadge(item.due_at, c.dates) : ''}${reminderMarks(item, c.dates)}
+      ${item.due_at && !done ? dueBadge(item.due_at, c.dates, item.all_day) : ''}${reminderMarks(item, c.dates)}
       ${children.length > 0 ? html`<span>${children.filter((s) => s.is_completed).length}/${children.length} subtasks</span>` : ''}
       ${item.tags.map((t) => html`<a class="tag" tabindex="-1" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}
     </p>

@@ -61,7 +61,8 @@ function editForm(d: ItemPageData): SafeHtml {
     ${fieldBlock('type', 'Type', (a) => html`<select ${a} name="type"><option value="todo"${selected(v.type === 'todo')}>Todo</option><option value="note"${selected(v.type === 'note')}>Note</option></select>`, e.type)}
     ${fieldBlock('status', 'Status', (a) => html`<select ${a} name="status">${STATUSES.map((s) => html`<option value="${s}"${selected(v.status === s)}>${STATUS_LABELS[s]}</option>`)}</select>`, e.status)}
     ${fieldBlock('due_date', 'Due date', (a) => html`<input ${a} name="due_date" type="date" value="${v.due_date}">`, e.due_date, `In your time zone, ${d.user.timezone}.`)}
-    ${fieldBlock('due_time', 'Due time', (a) => html`<input ${a} name="due_time" type="time" value="${v.due_time}">`, e.due_time, 'Empty: 17:00.')}
+    ${fieldBlock('due_time', 'Due time', (a) => html`<input ${a} name="due_time" type="time" value="${v.due_time}">`, e.due_time, 'Empty: all day.')}
+    <div class="field all-day"><label><input type="checkbox" id="all_day" name="all_day" value="on" aria-describedby="all_day-hint"${v.all_day ? html` checked` : ''}> All day</label><p class="hint" id="all_day-hint">Due on the date, no time: shown as the date only, overdue once the day is over.</p></div>
     ${fieldBlock('project_id', 'Project', (a) => html`<select ${a} name="project_id">${d.projects.map((p) => html`<option value="${p.id}"${selected(p.id === v.project_id)}>${p.name}</option>`)}</select>`, e.project_id)}
     ${fieldBlock('parent_id', 'Subtask of', (a) => html`<select ${a} name="parent_id"><option value="">None (a top-level item)</option>${d.parents.map((p) => html`<option value="${p.id}"${selected(p.id === v.parent_id)}>${p.name}</option>`)}</select>`, e.parent_id)}
   </div>
@@ -85,7 +86,7 @@ function subtasksSection(d: ItemPageData): SafeHtml {
     d.subtasks.length > 0
       ? html`<ol class="checklist">${d.subtasks.map((s) => {
           const name = itemName(s);
-          return html`<li class="${s.is_completed ? 'done' : ''}"><form method="post" action="/inbox/items/${s.id}/toggle" data-inplace>${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check" type="submit" aria-pressed="${s.is_completed ? 'true' : 'false'}" aria-label="${s.is_completed ? `Mark “${name}” not done` : `Mark “${name}” done`}">${s.is_completed ? '✓' : ''}</button></form><a href="/inbox/items/${s.id}">${name}</a>${s.due_at && !s.is_completed ? html` ${dueBadge(s.due_at, d.dates)}` : ''}</li>`;
+          return html`<li class="${s.is_completed ? 'done' : ''}"><form method="post" action="/inbox/items/${s.id}/toggle" data-inplace>${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check" type="submit" aria-pressed="${s.is_completed ? 'true' : 'false'}" aria-label="${s.is_completed ? `Mark “${name}” not done` : `Mark “${name}” done`}">${s.is_completed ? '✓' : ''}</button></form><a href="/inbox/items/${s.id}">${name}</a>${s.due_at && !s.is_completed ? html` ${dueBadge(s.due_at, d.dates, s.all_day)}` : ''}</li>`;
         })}</ol>`
       : html`<p class="muted">No subtasks.</p>`
   }
@@ -161,7 +162,7 @@ export function itemPage(d: ItemPageData): string {
 <form method="post" action="${self}/toggle">${csrfField(d.csrf)}<input type="hidden" name="return" value="${self}"><button class="check big" type="submit" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? 'Mark not done' : 'Mark done'}" title="${done ? 'Mark not done' : 'Mark done'}">${done ? '✓' : ''}</button></form>
 <h1 class="item-title${done ? ' done' : ''}">${name}</h1>
 </div>
-<p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates)}` : ''}${reminderMarks(d.item, d.dates)}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}</p>
+<p class="meta item-meta"><span>${kind}</span>${d.item.due_at ? html` · ${dueBadge(d.item.due_at, d.dates, d.item.all_day)}` : ''}${reminderMarks(d.item, d.dates)}${d.item.tags.map((t) => html` <a class="tag" href="/items?tag=${encodeURIComponent(t)}">@${t}</a>`)}</p>
 </div>
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${

@@ -29,6 +29,7 @@ export function decideLocally(request: OrganizeRequest, vectors?: WordVectors, s
     type,
     project_id: routing.projectId,
     due_at: keepDue && due.dueAt ? toTimestamp(due.dueAt) : null,
+    all_day: keepDue && due.dueAt !== null && due.allDay,
     title: routing.title,
     reason: routing.reason,
   };
