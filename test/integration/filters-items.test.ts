@@ -87,6 +87,21 @@ describe.each(DIALECTS)('GET /items?filter= (%s)', (dialect) => {
     }
   });
 
+  it("takes an all-day item as overdue only once its day has ended in the user's zone", async () => {
+    const own = client(t.app, (await createUser(t)).token);
+    ok(await own.patch('me', { timezone: 'America/New_York' }));
+    // 10:00 UTC is 05:00 in New York: the local day is the 21st, which began at 05:00 UTC.
+    const made = async (title: string, fields: Record<string, unknown>) =>
+      ok(await own.patch(`items/${(await capture(own, title, { parse: false })).id}`, fields));
+    await made('day before', { due_at: '2026-11-20T05:00:00.000Z', all_day: true });
+    await made('this day', { due_at: '2026-11-21T05:00:00.000Z', all_day: true });
+    await made('timed an hour ago', { due_at: '2026-11-21T09:00:00.000Z' });
+    const local = async (filter: string) => titles(ok(await own.get(`items?filter=${encodeURIComponent(filter)}`)));
+    expect(await local('overdue')).toEqual(['day before', 'timed an hour ago']);
+    expect(await local('today')).toEqual(['this day', 'timed an hour ago']);
+    expect(await local('yesterday')).toEqual(['day before']);
+  });
+
   it('picks no date, recurring, no reminder, types and subtasks', async () => {
     expect(await picked('no date & notes')).toEqual(['idea']);
     expect(await picked('recurring')).toEqual(['weekly review']);

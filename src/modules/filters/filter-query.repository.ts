@@ -56,8 +56,15 @@ function compileTerm(eb: Eb, term: PlanTerm, ctx: CompileContext): Expression<Sq
       return eb.and(all);
     }
     case 'overdue':
-      // Until items carry all_day, every due_at is an instant: overdue once it has passed.
-      return eb.and([eb('items.is_completed', '=', 0), hasDue(eb), eb('items.due_at', '<', toTimestamp(term.timedBefore))]);
+      // A timed item once its instant has passed; an all-day one (due_at = 00:00 local of its day) once its day has ended.
+      return eb.and([
+        eb('items.is_completed', '=', 0),
+        hasDue(eb),
+        eb.or([
+          eb.and([eb('items.all_day', '=', 0), eb('items.due_at', '<', toTimestamp(term.timedBefore))]),
+          eb.and([eb('items.all_day', '=', 1), eb('items.due_at', '<', toTimestamp(term.allDayBefore))]),
+        ]),
+      ]);
     case 'no date':
       return eb('items.due_at', 'is', null);
     case 'recurring':
