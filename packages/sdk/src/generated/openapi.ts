@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * Read a due date from plain words
-         * @description Reads the words in the user's time zone by the organizer's rules (times without a date are the next such time; a day without a time is 09:00; "eod" is 17:00) and answers the instant. Free on every plan, no AI quota. 400 when the words name no date or only a past one.
+         * @description Reads the words in the user's time zone by the organizer's rules (times without a date are the next such time; a day without a time is all-day, 00:00 local with all_day true; "eod" is 17:00) and answers the instant. Free on every plan, no AI quota. 400 when the words name no date or only a past one.
          */
         get: operations["readDueDate"];
         put?: never;
@@ -986,11 +986,13 @@ export interface components {
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             due_at: string | null;
+            /** @description the due date is a day without a time: due_at is 00:00 of it in the user's timezone */
+            all_day: boolean;
             title: string | null;
             /** @description why the item went to its project or stayed, in a few words ("like 6 items in Work: offsite, agenda"); null when the project was given or already settled */
             reason: string | null;
             /** @description the fields the organizer changed, compared with the item as it would be without it */
-            applied: ("type" | "project_id" | "due_at" | "title")[];
+            applied: ("type" | "project_id" | "due_at" | "all_day" | "title")[];
         };
         /** CapturedItem */
         CapturedItem: {
@@ -1359,6 +1361,8 @@ export interface components {
                  * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
                  */
                 remind_at?: string | null;
+                /** @description due on a day: due_at is 00:00 of it in the exporting user's zone */
+                all_day?: boolean;
             }[];
             /** @description saved filters (contract "Filters and saved views"); the import skips an id the account holds */
             filters?: {
@@ -1434,6 +1438,8 @@ export interface components {
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             due_at: string | null;
+            /** @description the date names a day without a time of day: due_at is 00:00 of that day in the user's timezone and the item is all-day */
+            all_day: boolean;
             /**
              * Format: uuid
              * @description UUID
@@ -1703,6 +1709,8 @@ export interface operations {
                      * @description ISO 8601 date-time with an offset
                      */
                     due_at?: string;
+                    /** @description due on a day, not at a time: due_at is stored at 00:00 of its date in the user's timezone; true needs a due_at (given, or read by parse or the organizer) */
+                    all_day?: boolean;
                     /** @description a repeating schedule; needs a due_at */
                     recurrence?: {
                         /** @description RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL */
@@ -2101,6 +2109,8 @@ export interface operations {
                      * @description ISO 8601 date-time with an offset
                      */
                     due_at?: string | null;
+                    /** @description due on a day, not at a time: due_at moves to 00:00 of its date in the user's timezone; true needs a due_at (here or already set). Left out, a new due_at keeps the item's all_day */
+                    all_day?: boolean;
                     /** @description a repeating schedule (needs a due_at); null ends it */
                     recurrence?: {
                         /** @description RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL */
@@ -5077,6 +5087,8 @@ export interface operations {
                          * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
                          */
                         remind_at?: string | null;
+                        /** @description due on a day: due_at is 00:00 of it in the exporting user's zone */
+                        all_day?: boolean;
                     }[];
                     /** @description saved filters (contract "Filters and saved views"); the import skips an id the account holds */
                     filters?: {
@@ -5225,6 +5237,8 @@ export interface operations {
                          * @description the instant it names, in UTC; send it as due_at
                          */
                         due_at: string;
+                        /** @description the words name a day without a time of day: due_at is 00:00 of it in your timezone; send it as all_day */
+                        all_day: boolean;
                     };
                 };
             };
