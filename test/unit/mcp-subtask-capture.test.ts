@@ -32,6 +32,7 @@ const item = (id: string, title: string): Item => ({
   updated_at: '2026-11-26T00:00:00.000Z',
   recurrence: null,
   remind_at: null,
+  all_day: false,
 });
 
 const notUsed = (): Promise<never> => Promise.reject(new Error('not used by this test'));
