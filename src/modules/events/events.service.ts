@@ -54,7 +54,7 @@ export const ITEM_EVENT_NAMES: readonly ItemEventName[] = [
 
 /** A saved filter's changes are in the feed too (contract "Filters and saved views"); webhooks subscribe to item events only. */
 export type FilterEventName = 'filter.created' | 'filter.updated' | 'filter.deleted';
-export const FILTER_EVENT_NAMES: readonly FilterEventName[] = ['filter.created', 'filter.updated', 'filter.deleted'];
+const FILTER_EVENT_NAMES: readonly FilterEventName[] = ['filter.created', 'filter.updated', 'filter.deleted'];
 /** Every event name the change feed may carry. */
 export const FEED_EVENT_NAMES: readonly (ItemEventName | FilterEventName)[] = [...ITEM_EVENT_NAMES, ...FILTER_EVENT_NAMES];
 

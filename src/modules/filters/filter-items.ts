@@ -44,11 +44,11 @@ export interface FilterItems {
 }
 
 /** The contract's 400: `details: [{ field: "filter", message, position }]`. */
-export const filterError = (error: FilterError): AppError =>
+const filterError = (error: FilterError): AppError =>
   new AppError('bad_request', `filter: ${error.message} (at ${error.position})`, [{ field: 'filter', message: error.message, position: error.position }]);
 
 /** Matching key of a project name, exactly quick add's (quick-add/grammar.ts projectKey), which loads chrono with it. */
-export const projectKey = (name: string): string => name.toLowerCase().replace(/\s+/gu, '');
+const projectKey = (name: string): string => name.toLowerCase().replace(/\s+/gu, '');
 
 function terms(node: FilterNode, out: Term[] = []): Term[] {
   if (node.kind === 'and' || node.kind === 'or') for (const o of node.operands) terms(o, out);

@@ -29,7 +29,7 @@ export interface CompileContext {
 const OPEN_STATUSES = ['backlog', 'todo', 'doing'] as const;
 
 /** `%`, `_` and the escape character itself, escaped for `like … escape '\'`: a name is a literal prefix. */
-export const likePrefix = (name: string): string => `${name.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+const likePrefix = (name: string): string => `${name.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
 
 function tagged(eb: Eb, ctx: CompileContext, condition: (tags: ExpressionBuilder<DatabaseSchema, 'item_tags' | 'tags'>) => Expression<SqlBool>) {
   return eb(
@@ -116,7 +116,7 @@ function compileNode(eb: Eb, node: PlanNode, ctx: CompileContext): Expression<Sq
 }
 
 /** The whole filter as one condition: the plan's tree, and the open-items default when it applies. */
-export function filterCondition(eb: Eb, plan: FilterPlan, ctx: CompileContext): Expression<SqlBool> {
+function filterCondition(eb: Eb, plan: FilterPlan, ctx: CompileContext): Expression<SqlBool> {
   const tree = compileNode(eb, plan.tree, ctx);
   return plan.openOnly ? eb.and([eb('items.status', 'in', OPEN_STATUSES), tree]) : tree;
 }

@@ -20,7 +20,7 @@ import {
 } from './saved-filters.repository.js';
 
 /** The contract's limit: the 101st filter is 400. */
-export const MAX_FILTERS = 100;
+const MAX_FILTERS = 100;
 
 export interface NewFilter {
   name: string;
