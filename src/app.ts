@@ -12,6 +12,7 @@ import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { captureRoutes } from './modules/capture/capture.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
+import { filtersRoutes } from './modules/filters/filters.routes.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { quickAddRoutes } from './modules/quick-add/quick-add.routes.js';
 import { recurrenceRoutes } from './modules/recurrence/recurrence.routes.js';
@@ -67,6 +68,7 @@ type AppServices = Pick<
   | 'db'
   | 'emailIn'
   | 'events'
+  | 'filters'
   | 'idempotency'
   | 'instance'
   | 'items'
@@ -165,6 +167,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     clock,
     db,
     events,
+    filters,
     idempotency,
     instance,
     items,
@@ -201,7 +204,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(usersRoutes, { users });
       await api.register(keysRoutes, { keys });
       await api.register(captureRoutes, { capture });
-      await api.register(itemsRoutes, { items });
+      await api.register(itemsRoutes, { items, filters });
+      await api.register(filtersRoutes, { filters });
       await api.register(searchRoutes, { search });
       await api.register(bulkRoutes, { bulk });
       await api.register(organizerRoutes, { organizer });

@@ -53,6 +53,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** Where in the field's text reading failed (UTF-16 offset): a filter query that does not parse. */
+  position?: number;
 }
 
 export interface AppErrorOptions {

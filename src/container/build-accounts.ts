@@ -18,7 +18,7 @@ import type { ServiceInputs } from './inputs.js';
 /** Users and what they hold besides items: keys, accounts and sessions, pairing, voice, export and import. */
 export function buildAccounts(
   { db, clock, newId, logger }: Basics,
-  { projects, tags, search, recurrence, learner, events, allDayZoneMove }: ItemParts,
+  { projects, tags, search, recurrence, learner, events, allDayZoneMove, filters }: ItemParts,
   { items }: Pick<CaptureParts, 'items'>,
   limits: LimitsService,
   { config, inject = {} }: ServiceInputs,
@@ -48,8 +48,9 @@ export function buildAccounts(
       items,
       organizerModel: learner.exportModel,
       completions: (userId) => recurrence.allCompletions(db, userId),
+      filters: (userId) => filters.exportFilters(db, userId),
     }),
-    importer: createImportService({ db, items, projects, tags, search, recurrence }),
+    importer: createImportService({ db, items, projects, tags, search, recurrence, importFilters: filters.importFilters }),
   });
   return { users, keys, idempotency, voice, instance, accounts, accountSettings, pairing, transfer };
 }

@@ -9,6 +9,8 @@ import { createRoutingLearner } from '../modules/organizer/learning/routing-lear
 import { createProjectsService } from '../modules/projects/projects.service.js';
 import { createRecurrenceService } from '../modules/recurrence/recurrence.service.js';
 import { advanceRecurring } from '../modules/recurrence/recurring-completion.js';
+import { createFilterItems } from '../modules/filters/filter-items.js';
+import { createFiltersService } from '../modules/filters/filters.service.js';
 import { createSearchService } from '../modules/search/search.service.js';
 import { createTagsService } from '../modules/tags/tags.service.js';
 import type { Basics } from './build-basics.js';
@@ -39,9 +41,10 @@ export function buildItems({ db, dialect, clock, newId, logger }: Basics, { port
   const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, schedule });
   const search = createSearchService({ db, index: ports.searchIndex });
   const bulk = createBulkService({ db, loader, writes, projects, learner });
+  const filters = createFiltersService({ ...base, dialect, events, filterItems: createFilterItems({ db, dialect, clock }) });
   // A user's timezone change moves their all-day items to the same dates (contract "All-day dates").
   const allDayZoneMove = createAllDayZoneMove({ dialect, writes });
-  return { events, tags, loader, recurrence, itemStore, projects, learner, schedule, edits, search, bulk, allDayZoneMove };
+  return { events, tags, loader, recurrence, itemStore, projects, learner, schedule, edits, search, bulk, filters, allDayZoneMove };
 }
 
 export type ItemParts = ReturnType<typeof buildItems>;

@@ -22,6 +22,7 @@ import type { LiveService } from '../modules/live/live.service.js';
 import type { Metrics } from '../modules/metrics/metrics.js';
 import type { OrganizerService } from '../modules/organizer/organizer.service.js';
 import type { PairingService } from '../modules/pairing/pairing.service.js';
+import type { FiltersService } from '../modules/filters/filters.service.js';
 import type { ProjectsService } from '../modules/projects/projects.service.js';
 import type { QuickAddService } from '../modules/quick-add/quick-add.service.js';
 import type { RecurrenceService } from '../modules/recurrence/recurrence.service.js';
@@ -46,6 +47,7 @@ export interface Services {
   users: UsersService;
   keys: KeysService;
   projects: ProjectsService;
+  filters: FiltersService;
   tags: TagsService;
   items: ItemsService;
   /** Every new item: read, resolve the project, organize, schedule, store, learn (modules/capture). */

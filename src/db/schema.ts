@@ -276,6 +276,20 @@ export interface LiveStreamsTable {
   opened_at: string;
 }
 
+/** A user's saved filter (contract "Filters and saved views"): `query` as typed, parsed at each use. */
+export interface SavedFiltersTable {
+  id: string;
+  user_id: string;
+  name: string;
+  query: string;
+  /** Null or `#rrggbb`. */
+  color: string | null;
+  /** The user's order, 0 first. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -299,6 +313,7 @@ export interface DatabaseSchema {
   email_in_lease: EmailInLeaseTable;
   live_processes: LiveProcessesTable;
   live_streams: LiveStreamsTable;
+  saved_filters: SavedFiltersTable;
 }
 
 /**

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema } from '../schemas/common.js';
+import { SavedFilterSchema } from '../schemas/filter.js';
 import { installDocsExamples } from './docs-examples.js';
 import { installDocsUi } from './docs-ui.js';
 import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
@@ -22,6 +23,7 @@ const SHARED_SCHEMAS: TSchema[] = [
   RateLimitErrorSchema,
   RecurrenceSchema,
   ItemSchema,
+  SavedFilterSchema,
   AiSchema,
   CapturedItemSchema,
   ItemPageSchema,

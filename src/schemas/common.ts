@@ -36,9 +36,16 @@ export const ErrorSchema = Type.Object(
     error: Type.String({ description: 'stable error code' }),
     message: Type.String(),
     details: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-        description: 'present on validation errors: one entry per invalid field',
-      }),
+      Type.Array(
+        Type.Object({
+          field: Type.String(),
+          message: Type.String(),
+          position: Type.Optional(Type.Integer({ minimum: 0, description: "where reading the field's text failed (UTF-16 offset): a filter query" })),
+        }),
+        {
+          description: 'present on validation errors: one entry per invalid field',
+        },
+      ),
     ),
   },
   { $id: 'Error', title: 'Error' },

@@ -40,6 +40,7 @@ describe('cin without a server', () => {
       'snooze',
       'channels',
       'projects',
+      'filters',
       'voice',
       'export',
       'import',
@@ -56,7 +57,7 @@ describe('cin without a server', () => {
     expect(manual.stdout).toContain('--dry-run');
     expect(manual.stdout).toContain('--due WHEN');
     expect((await runCin(home.dir, ['ls', '--help'])).stdout).toContain(
-      'Usage: cin ls [--project NAME] [--due today|overdue|week] [--sort due|created] [--all] [--limit N]',
+      'Usage: cin ls [--project NAME] [--due today|overdue|week] [--sort due|created] [--all] [--limit N] [--filter QUERY | --view NAME]',
     );
   });
 

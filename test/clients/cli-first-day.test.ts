@@ -97,7 +97,7 @@ describe.each(DIALECTS)('cin on a first day (%s)', (dialect) => {
     try {
       const item = await inbox.items.capture({ text: 'watched in Kolkata' });
       const line = await waitFor(() => stdout.split('\n').find((l) => l.endsWith('watched in Kolkata')), { what: () => `a line from cin watch: ${stdout}` });
-      const [change] = (await inbox.changes.list({ cursor: start, limit: 5 })).changes.filter((c) => c.data.item.id === item.id);
+      const [change] = (await inbox.changes.list({ cursor: start, limit: 5 })).changes.filter((c) => c.data.item?.id === item.id);
       const local = new Intl.DateTimeFormat('en-GB', {
         timeZone: 'Asia/Kolkata',
         hour: '2-digit',

@@ -119,7 +119,7 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
 
   it('answers tools/list in at most 10 KB, as the bytes written on stdout', async () => {
     const line = await rawStdioAnswer(t.baseUrl, owner.token, { method: 'tools/list', params: {} });
-    expect(JSON.parse(line).result.tools).toHaveLength(15);
+    expect(JSON.parse(line).result.tools).toHaveLength(17);
     expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
   });
 

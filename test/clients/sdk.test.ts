@@ -130,13 +130,13 @@ describe.each(DIALECTS)('@capture-inbox/sdk against the server (%s)', (dialect) 
     const seen: string[] = [];
     let cursor: string | undefined;
     for await (const change of client.changes.follow({ wait: false, limit: 1 })) {
-      if (change.data.item.id === a.id) seen.push(change.event);
+      if (change.data.item?.id === a.id) seen.push(change.event);
       cursor = change.cursor;
     }
     expect(seen).toEqual(['item.created', 'item.completed']);
     await client.items.delete(a.id);
     const after: string[] = [];
-    for await (const change of client.changes.follow({ cursor: cursor!, wait: false })) if (change.data.item.id === a.id) after.push(change.event);
+    for await (const change of client.changes.follow({ cursor: cursor!, wait: false })) if (change.data.item?.id === a.id) after.push(change.event);
     expect(after).toEqual(['item.deleted']);
   });
 

@@ -69,6 +69,7 @@ function refusingApi(deleteWorks: boolean): { api: InboxApi; calls: string[] } {
       if (!deleteWorks) throw new InboxApiError(429, 'rate_limited', 'per-minute request limit reached');
     },
     listProjects: async () => [],
+    listFilters: notUsed,
     parse: notUsed,
     search: notUsed,
     listItems: notUsed,

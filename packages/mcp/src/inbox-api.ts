@@ -17,10 +17,11 @@ import type {
   PageQuery,
   Project,
   QuickAdd,
+  SavedFilter,
   SearchQuery,
 } from '@capture-inbox/sdk';
 
-export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Page, PageQuery, Project, QuickAdd };
+export type { BulkResult, CapturedItem, CaptureInput, Item, ItemPage, ItemPatch, Me, Page, PageQuery, Project, QuickAdd, SavedFilter };
 export type AiDecision = NonNullable<CapturedItem['ai']>;
 
 export interface InboxApi {
@@ -45,6 +46,8 @@ export interface InboxApi {
   organizeItem(id: string): Promise<CapturedItem>;
   listProjects(): Promise<Project[]>;
   createProject(name: string): Promise<Project>;
+  /** GET /filters: the saved filters, in the user's order. */
+  listFilters(): Promise<SavedFilter[]>;
 }
 
 /**

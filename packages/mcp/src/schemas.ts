@@ -78,11 +78,17 @@ export type ProjectView = z.infer<typeof ProjectView>;
 
 export const OneItem = z.object({ item: ItemView });
 export const OneCapturedItem = z.object({ item: CapturedItemView });
-/** A page of items: `next_cursor` is the API's cursor of the next page, passed back as `cursor`. */
-export const ItemPage = z.object({
-  items: z.array(ItemView),
-  next_cursor: z.string().nullable(),
-});
+/**
+ * A page of items: `next_cursor` is the API's cursor of the next page, passed back as `cursor`.
+ * Listed as a bare object (the server instructions say what a page holds): four list tools answer
+ * it, and tools/list must stay under 10 KiB with the filter tools too.
+ */
+export const ItemPage = listedAsObject(
+  z.object({
+    items: z.array(ItemView),
+    next_cursor: z.string().nullable(),
+  }),
+);
 export const ItemWithSubtasks = z.object({
   item: ItemView,
   subtasks: z.array(ItemView),

@@ -30,6 +30,7 @@ export function inboxApiFromSdk(inbox: CaptureInbox): InboxApi {
     snoozeItem: (id, input) => inbox.reminders.snooze(id, input),
     organizeItem: (id) => inbox.items.organize(id),
     listProjects: () => inbox.projects.list(),
+    listFilters: () => inbox.filters.list(),
     createProject: (name) => inbox.projects.create({ name }),
   };
 }

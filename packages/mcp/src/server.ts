@@ -8,6 +8,7 @@ import { registerChangeTools } from './tools/change-tools.js';
 import { registerContextTools } from './tools/context-tools.js';
 import { registerProjectTools } from './tools/project-tools.js';
 import { registerReadTools } from './tools/read-tools.js';
+import { registerFilterTools } from './tools/filter-tools.js';
 
 export const SERVER_NAME = 'capture-inbox';
 export const SERVER_VERSION = '0.1.0';
@@ -51,7 +52,7 @@ export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions)
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       instructions:
         "Capture Inbox is the user's inbox of notes and todos. Use capture for anything the user wants to remember or do (with parent, a subtask); " +
-        'search and list_items to find items; get_item, update_item, complete_item, snooze_item, archive_item, delete_item and organize_item on one item by its id; ' +
+        'search and list_items to find items, find_items for a filter query (today | overdue, #Work & @calls) and list_filters for the saved ones; get_item, update_item, complete_item, snooze_item, archive_item, delete_item and organize_item on one item by its id; ' +
         'list_subtasks for its subtasks; get_current_time before writing a date. ' +
         'An item has id, title, content_md (Markdown body), project_id and project_name, type (todo|note), status, is_completed, ' +
         'due_at and remind_at (UTC ISO 8601), recurrence, parent_id (set on a subtask) and tags. ' +
@@ -63,6 +64,7 @@ export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions)
   registerCaptureTool(tools, ctx);
   registerParseTool(tools, ctx);
   registerReadTools(tools, ctx);
+  registerFilterTools(tools, ctx);
   registerChangeTools(tools, ctx);
   registerProjectTools(tools, ctx);
   registerContextTools(tools, ctx, now ?? Date.now);

@@ -14,6 +14,7 @@ import {
   type PairResult,
   type Project,
   type QuickAdd,
+  type SavedFilter,
 } from '@capture-inbox/sdk';
 
 export async function everyOperation(baseUrl: string, token: string): Promise<void> {
@@ -46,6 +47,15 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await inbox.projects.update(project.id, { name: 'Office' }); // updateProject
   const inProject = await inbox.projects.items(project.id, { limit: 20 }); // listProjectItems
   await inbox.projects.delete(project.id); // deleteProject
+
+  const filtered = await inbox.items.list({ filter: 'today | overdue', limit: 20 });
+  const saved: SavedFilter = await inbox.filters.create({ name: 'Calls', query: '#Work & @calls', color: '#3366ff' }); // createFilter
+  const savedList: SavedFilter[] = await inbox.filters.list(); // listFilters
+  await inbox.filters.get(saved.id); // getFilter
+  await inbox.filters.update(saved.id, { name: 'Work calls', position: 0 }); // updateFilter
+  const picked = await inbox.filters.items(saved.id, { limit: 20 }); // listFilterItems
+  for await (const each of inbox.filters.itemsAll(saved.id)) void each.due_at;
+  await inbox.filters.delete(saved.id); // deleteFilter
 
   const tags = await inbox.tags.list(); // listTags
   const text: string = (await inbox.voice.transcribe(new Blob([new Uint8Array(8)]), { language: 'en' })).text; // transcribeVoice
@@ -82,7 +92,7 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   for await (const each of inbox.items.searchAll({ q: 'milk' })) void each.status;
   for await (const change of inbox.changes.follow({ wait: false })) {
     const seen: Change = change;
-    void seen.data.item.id;
+    void (seen.data.item?.id ?? seen.data.filter?.id);
   }
 
   try {
@@ -103,8 +113,10 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await pair({ baseUrl, label: 'x', scopes: ['admin'] });
   // @ts-expect-error project names are strings
   await inbox.projects.create({ name: 42 });
+  // @ts-expect-error a filter needs a query
+  await inbox.filters.create({ name: 'no query' });
   // @ts-expect-error channel kinds are webpush, ntfy and email
   await inbox.channels.create({ kind: 'sms' });
 
-  void [secret, first, children, found, bulk, organized, projects, inProject, tags, text, due, hooks, changes, markdown, key];
+  void [secret, first, children, found, bulk, organized, projects, inProject, filtered, savedList, picked, tags, text, due, hooks, changes, markdown, key];
 }

@@ -1,5 +1,6 @@
 import { datesApi, meApi, tagsApi, voiceApi } from './account.js';
 import { itemsApi } from './items.js';
+import { filtersApi } from './filters.js';
 import { projectsApi } from './projects.js';
 import { channelsApi, remindersApi } from './reminders.js';
 import { changesApi, transferApi, webhooksApi } from './sync.js';
@@ -9,6 +10,8 @@ export interface CaptureInbox {
   me: ReturnType<typeof meApi>;
   items: ReturnType<typeof itemsApi>;
   projects: ReturnType<typeof projectsApi>;
+  /** Saved filters; `items.list({ filter })` reads a query without saving it. */
+  filters: ReturnType<typeof filtersApi>;
   tags: ReturnType<typeof tagsApi>;
   voice: ReturnType<typeof voiceApi>;
   dates: ReturnType<typeof datesApi>;
@@ -30,6 +33,7 @@ export function createClient(options: ClientOptions): CaptureInbox {
     me: meApi(api),
     items: itemsApi(api),
     projects: projectsApi(api),
+    filters: filtersApi(api),
     tags: tagsApi(api),
     voice: voiceApi(api),
     dates: datesApi(api),

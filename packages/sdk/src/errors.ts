@@ -2,6 +2,8 @@
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** Where reading the field's text failed (UTF-16 offset): a filter query that does not parse. */
+  position?: number;
 }
 
 /**

@@ -12,6 +12,8 @@ export type QuickAdd = Schemas['QuickAdd'];
 export type ItemPage = Schemas['ItemPage'];
 export type ItemStatus = Item['status'];
 export type Project = Schemas['Project'];
+/** A saved filter: a named query of the filter language (docs/filters.md). */
+export type SavedFilter = Schemas['SavedFilter'];
 export type Me = Schemas['Me'];
 export type Change = Schemas['Change'];
 export type ChangePage = Schemas['ChangePage'];
@@ -31,6 +33,9 @@ export type MePatch = JsonBodyOf<operations['updateMe']>;
 export type BulkInput = JsonBodyOf<operations['bulkItems']>;
 export type ProjectInput = JsonBodyOf<operations['createProject']>;
 export type ProjectPatch = JsonBodyOf<operations['updateProject']>;
+export type FilterInput = JsonBodyOf<operations['createFilter']>;
+export type FilterPatch = JsonBodyOf<operations['updateFilter']>;
+export type FilterItemsQuery = QueryOf<operations['listFilterItems']>;
 export type WebhookInput = JsonBodyOf<operations['createWebhook']>;
 export type ImportDocument = JsonBodyOf<operations['importData']>;
 

@@ -1,19 +1,24 @@
 import { Type } from 'typebox';
 import { StringEnum, UtcTimestamp, Uuid, ref } from '../../schemas/common.js';
+import { SavedFilterSchema } from '../../schemas/filter.js';
 import { ItemSchema } from '../../schemas/item.js';
-import { ITEM_EVENT_NAMES } from './events.service.js';
+import { FEED_EVENT_NAMES } from './events.service.js';
 
 export const ChangeSchema = Type.Object(
   {
     id: Uuid,
-    event: StringEnum(ITEM_EVENT_NAMES, { description: ITEM_EVENT_NAMES.join(' | ') }),
+    event: StringEnum(FEED_EVENT_NAMES, { description: FEED_EVENT_NAMES.join(' | ') }),
     created_at: UtcTimestamp,
     data: Type.Object(
       {
-        item: ref(ItemSchema),
+        item: Type.Optional(ref(ItemSchema)),
         next_due_at: Type.Optional(UtcTimestamp),
+        filter: Type.Optional(ref(SavedFilterSchema)),
       },
-      { description: 'the item after the change; for item.deleted, the item as it was; item.completed of a recurring item adds next_due_at' },
+      {
+        description:
+          'item events: the item after the change (for item.deleted, as it was; item.completed of a recurring item adds next_due_at); filter events: the saved filter, likewise',
+      },
     ),
     cursor: Type.String({ description: 'the feed position just after this change' }),
   },

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { clampLimit } from '../../lib/cursor.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
+import type { SavedFilterView } from '../../schemas/filter.js';
 import type { ItemView } from '../../schemas/item.js';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.js';
 import {
@@ -51,6 +52,12 @@ export const ITEM_EVENT_NAMES: readonly ItemEventName[] = [
   'item.reminder',
 ];
 
+/** A saved filter's changes are in the feed too (contract "Filters and saved views"); webhooks subscribe to item events only. */
+export type FilterEventName = 'filter.created' | 'filter.updated' | 'filter.deleted';
+const FILTER_EVENT_NAMES: readonly FilterEventName[] = ['filter.created', 'filter.updated', 'filter.deleted'];
+/** Every event name the change feed may carry. */
+export const FEED_EVENT_NAMES: readonly (ItemEventName | FilterEventName)[] = [...ITEM_EVENT_NAMES, ...FILTER_EVENT_NAMES];
+
 export interface PendingEvent {
   name: ItemEventName;
   item: ItemView;
@@ -65,8 +72,16 @@ export interface DeliveryBody {
   data: { item: ItemView; next_due_at?: string };
 }
 
+/** A saved filter's event: the filter after the change (for filter.deleted, as it was). */
+export interface FilterEventBody {
+  id: string;
+  event: FilterEventName;
+  created_at: string;
+  data: { filter: SavedFilterView };
+}
+
 /** A change of the feed: the delivery body, plus the cursor just after it. */
-export type Change = DeliveryBody & { cursor: string };
+export type Change = (DeliveryBody | FilterEventBody) & { cursor: string };
 
 export interface ChangePage {
   changes: Change[];
@@ -83,6 +98,8 @@ export interface EventsService {
    * only way outside this module to write outbox_events.
    */
   outboxParams(userId: string, events: readonly PendingEvent[]): OutboxColumns;
+  /** A saved filter's change, in the transaction of the change itself; the outbox row's item_id holds the filter's id. */
+  recordFilter(trx: Executor, userId: string, name: FilterEventName, filter: SavedFilterView): Promise<void>;
   insertAfterWrite: typeof insertOutboxAfterWrite;
   /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
   changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
@@ -129,6 +146,14 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
   return {
     outboxParams: (userId, events) => outboxColumns(outboxRows(userId, events)),
     insertAfterWrite: insertOutboxAfterWrite,
+    async recordFilter(trx, userId, name, filter) {
+      const id = deps.newId();
+      const createdAt = toTimestamp(deps.clock.now());
+      const body: FilterEventBody = { id, event: name, created_at: createdAt, data: { filter } };
+      await insertOutboxEvents(trx, deps.dialect, userId, [
+        { id, user_id: userId, event: name, item_id: filter.id, payload: JSON.stringify(body), created_at: createdAt },
+      ]);
+    },
     async record(trx, userId, events) {
       const rows = outboxRows(userId, events);
       await insertOutboxEvents(trx, deps.dialect, userId, rows);

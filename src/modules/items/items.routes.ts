@@ -9,7 +9,7 @@ import { ItemArray, ItemPageSchema, ItemSchema, ItemsQuery, PatchItemBody } from
 
 const tags = ['items'];
 
-export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = async (app, { items }) => {
+export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items' | 'filters'>> = async (app, { items, filters }) => {
   app.get(
     '/items',
     {
@@ -17,12 +17,16 @@ export const itemsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'items'>> = a
       schema: {
         tags,
         operationId: 'listItems',
-        summary: 'List items, newest first, or as a sync feed with since',
+        summary: 'List items, newest first, or as a sync feed with since; with filter, the items a filter query picks, by due date',
         querystring: ItemsQuery,
         response: { 200: ref(ItemPageSchema, 'a page of items'), ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) => items.list(authUser(request).id, request.query),
+    async (request) => {
+      const { filter, ...page } = request.query;
+      // A filter query is the filters module's to read; the other parameters AND with it there.
+      return filter === undefined ? items.list(authUser(request).id, page) : filters.query.items(authUser(request), filter, page);
+    },
   );
 
   app.get(

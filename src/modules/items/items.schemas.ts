@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, Uuid, ref } from '../../schemas/common.js';
+import { FilterQueryParam } from '../../schemas/filter.js';
 import { ItemSchema, ItemStatusSchema, ItemTypeSchema, RecurrenceBody } from '../../schemas/item.js';
 import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
@@ -24,6 +25,7 @@ export const ItemsQuery = Type.Object({
   since: Type.Optional(Type.String({ format: 'date-time', description: 'sync feed: items with updated_at >= since, oldest first' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: 'default 50, at most 200 (larger values are clamped)' })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  filter: Type.Optional(FilterQueryParam),
 });
 
 export const PatchItemBody = Type.Object({

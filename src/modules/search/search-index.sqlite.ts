@@ -36,6 +36,13 @@ const SLOT_SHIFT = 42;
 const rangeStart = (userId: unknown) => sql<number>`((select search_slot from users where id = ${userId}) << ${sql.lit(SLOT_SHIFT)})`;
 const rangeEnd = (userId: unknown) => sql<number>`(((select search_slot from users where id = ${userId}) + 1) << ${sql.lit(SLOT_SHIFT)})`;
 
+/**
+ * "Every word matches" for an `items` row of the user, as one condition among others (the filter
+ * language's `search:`, src/modules/filters): the FTS hits within the user's key range.
+ */
+export const ftsWordsCondition = (userId: unknown, words: readonly string[]): RawBuilder<SqlBool> =>
+  sql<SqlBool>`items.search_key in (select rowid from items_fts where items_fts match ${ftsMatch(words)} and rowid > ${rangeStart(userId)} and rowid < ${rangeEnd(userId)})`;
+
 export interface SqliteSearchIndex extends SearchIndex {
   /** The user's next search key, in SQL: the value of a new item's search_key, taken in its insert statement. */
   newItemKey(userId: unknown): RawBuilder<number>;

@@ -76,5 +76,6 @@ export function readExportDocument(body: unknown, importerZone: string): ImportP
   for (const [i, c] of completions.entries()) {
     if (!seen.has(c.item_id)) throw badRequest(`completions[${i}]: item_id ${c.item_id} is not in items`, 'completions');
   }
-  return { projects, items: ordered, completions };
+  const filters = body.filters?.map((f) => ({ id: f.id.toLowerCase(), name: f.name.trim(), query: f.query, color: f.color ?? null, position: f.position }));
+  return { projects, items: ordered, completions, ...(filters ? { filters } : {}) };
 }

@@ -30,10 +30,17 @@ export function createExportService(deps: {
   organizerModel: (userId: string) => Promise<object | null>;
   /** Completed occurrences of recurring items (contract "Recurrence"). */
   completions: (userId: string) => Promise<Array<{ item_id: string; completed_at: string; due_at: string | null }>>;
+  /** Saved filters, in the user's order (contract "Filters and saved views"). */
+  filters: (userId: string) => Promise<Array<{ id: string; name: string; query: string; color: string | null; position: number }>>;
 }): ExportService {
   async function* json(userId: string): AsyncGenerator<string> {
     const me = await deps.users.me(userId);
-    const [projects, tags, organizerModel] = await Promise.all([deps.projects.list(userId), deps.tags.list(userId), deps.organizerModel(userId)]);
+    const [projects, tags, organizerModel, filters] = await Promise.all([
+      deps.projects.list(userId),
+      deps.tags.list(userId),
+      deps.organizerModel(userId),
+      deps.filters(userId),
+    ]);
     const head = {
       format: EXPORT_FORMAT,
       version: EXPORT_VERSION,
@@ -42,6 +49,7 @@ export function createExportService(deps: {
       projects,
       tags,
       organizer_model: organizerModel,
+      filters,
     };
     // The head without its closing brace, then the items one by one.
     yield `${JSON.stringify(head).slice(0, -1)},"items":[`;

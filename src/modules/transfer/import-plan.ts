@@ -12,6 +12,16 @@ export interface ImportPlan {
   dropped?: PlanDrop[];
   /** Completed occurrences of recurring items (contract "Recurrence": export and import carry them). */
   completions?: PlannedCompletion[];
+  /** Saved filters (contract "Filters and saved views"); absent when the source has none to give. */
+  filters?: PlannedFilter[];
+}
+
+export interface PlannedFilter {
+  id: string;
+  name: string;
+  query: string;
+  color: string | null;
+  position: number;
 }
 
 export interface PlannedCompletion {

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/schema.js';
+import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { unlinkDisallowedMarkdown } from '../../lib/link-schemes.js';
 import type { ImportedItem } from '../items/imported-items.js';
@@ -9,7 +9,7 @@ import type { SearchService } from '../search/search.service.js';
 import type { RecurrenceService } from '../recurrence/recurrence.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { tagKey, type TagsService } from '../tags/tags.service.js';
-import type { ImportPlan, PlannedItem } from './import-plan.js';
+import type { ImportPlan, PlannedFilter, PlannedItem } from './import-plan.js';
 import type { ImportResult } from './transfer.schemas.js';
 
 export interface ImportService {
@@ -55,6 +55,8 @@ export function createImportService(deps: {
   tags: TagsService;
   search: Pick<SearchService, 'restoreOrder'>;
   recurrence: Pick<RecurrenceService, 'recordCompletions'>;
+  /** Saved filters, in the import's transaction: ids the user holds are skipped; answers how many were added. */
+  importFilters: (trx: Executor, userId: string, filters: readonly PlannedFilter[]) => Promise<number>;
 }): ImportService {
   const { db } = deps;
   const { imports } = deps.items;
@@ -64,6 +66,7 @@ export function createImportService(deps: {
       const skipped: ImportResult['skipped'] = [];
       let projectsCreated = 0;
       const created: PlannedItem[] = [];
+      let filtersCreated = 0;
       await db.transaction().execute(async (trx) => {
         const projectIds = new Map<string, string>();
         for (const project of plan.projects) {
@@ -99,12 +102,14 @@ export function createImportService(deps: {
           userId,
           (plan.completions ?? []).filter((c) => createdIds.has(c.item_id)),
         );
+        if (plan.filters) filtersCreated = await deps.importFilters(trx, userId, plan.filters);
         // Imported items keep their (older) created_at: put the user's search keys back in order.
         await deps.search.restoreOrder(trx, userId);
       });
       const newTags = new Set(created.flatMap((i) => i.tags.map(tagKey)).filter((k) => !tagsBefore.has(k)));
       skipped.sort((a, b) => a.line_or_index - b.line_or_index);
-      return { imported: { projects: projectsCreated, items: created.length, tags: newTags.size }, skipped };
+      const imported = { projects: projectsCreated, items: created.length, tags: newTags.size, ...(plan.filters?.length ? { filters: filtersCreated } : {}) };
+      return { imported, skipped };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { FILTER_NAME_MAX, FILTER_QUERY_MAX, FilterColor } from '../../schemas/filter.js';
 import { ItemStatusSchema, ItemTypeSchema } from '../items/items.schemas.js';
 import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
@@ -60,6 +61,18 @@ export const ExportDocumentSchema = Type.Object(
       }),
     ),
     items: Type.Array(ExportItem),
+    filters: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Uuid,
+          name: Type.String({ minLength: 1, maxLength: FILTER_NAME_MAX }),
+          query: Type.String({ minLength: 1, maxLength: FILTER_QUERY_MAX }),
+          color: Type.Optional(Nullable(FilterColor)),
+          position: Type.Integer({ minimum: 0 }),
+        }),
+        { maxItems: 1000, description: 'saved filters (contract "Filters and saved views"); the import skips an id the account holds' },
+      ),
+    ),
     completions: Type.Optional(
       Type.Array(Type.Object({ item_id: Uuid, completed_at: UtcTimestamp, due_at: Nullable(UtcTimestamp) }), {
         description: 'the completed occurrences of recurring items, oldest first per item',
@@ -80,6 +93,11 @@ export const ImportResultSchema = Type.Object(
       projects: Type.Integer({ description: 'projects created (a project of the same name is reused)' }),
       items: Type.Integer({ description: 'items created' }),
       tags: Type.Integer({ description: 'tags created' }),
+      filters: Type.Optional(
+        Type.Integer({
+          description: 'saved filters created, present when the document has filters (held ids and those past the limit of 100 are not created)',
+        }),
+      ),
     }),
     skipped: Type.Array(
       Type.Object({

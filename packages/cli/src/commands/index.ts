@@ -6,6 +6,7 @@ import { completion } from './completion.js';
 import { done } from './done.js';
 import { edit } from './edit.js';
 import { exportCommand } from './export.js';
+import { filters } from './filters.js';
 import { importCommand } from './import.js';
 import { login } from './login.js';
 import { logout } from './logout.js';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   snooze,
   channels,
   projects,
+  filters,
   voice,
   exportCommand,
   importCommand,

@@ -1,10 +1,11 @@
-import type { Item, SearchQuery } from '@capture-inbox/sdk';
+import type { CaptureInbox, Item, SearchQuery } from '@capture-inbox/sdk';
 import { UsageError, type Command } from '../command.js';
 import type { Context } from '../context.js';
 import { itemRows } from '../format.js';
 import { startOfLocalDay } from '../local-day.js';
 import { resolveProject, rowContext } from '../resolve.js';
 import { DEFAULT_LIMIT, limitOf, take } from './list-flags.js';
+import { findSavedFilter, withFilterCaret } from '../saved-filters.js';
 
 const DUE_WINDOWS = ['today', 'overdue', 'week'] as const;
 type DueWindow = (typeof DUE_WINDOWS)[number];
@@ -31,10 +32,20 @@ function choice<T extends string>(ctx: Context, flag: string, allowed: readonly 
   return given as T | undefined;
 }
 
+/** --filter or --view: the server reads the query (one parser, the server's) and pages by due date. */
+async function listFiltered(ctx: Context, inbox: CaptureInbox, limit: number, filter: string | undefined, view: string | undefined): Promise<number> {
+  const pages = view !== undefined ? inbox.filters.itemsAll((await findSavedFilter(inbox, view)).id, { limit: Math.min(200, limit) }) : undefined;
+  const items = await withFilterCaret(filter ?? '', () => take(pages ?? inbox.items.listAll({ filter: filter!, limit: Math.min(200, limit) }), limit));
+  if (ctx.json) ctx.printJson(items);
+  else if (items.length === 0) ctx.note('nothing matches');
+  else for (const row of itemRows(items, await rowContext(inbox), ctx.display)) ctx.print(row);
+  return 0;
+}
+
 export const ls: Command = {
   name: 'ls',
   summary: 'open items, newest first or by due date',
-  usage: 'cin ls [--project NAME] [--due today|overdue|week] [--sort due|created] [--all] [--limit N]',
+  usage: 'cin ls [--project NAME] [--due today|overdue|week] [--sort due|created] [--all] [--limit N] [--filter QUERY | --view NAME]',
   manual: `Lists your items: short id, mark, title with its @tags, project and due date in your time
 zone. Marks: [ ] open todo, [x] done, [-] archived, ~ a note. Without --all only open items (not
 done, not archived) are listed. On a terminal titles are cut to its width and overdue dates are
@@ -48,12 +59,18 @@ red (NO_COLOR turns colour off, FORCE_COLOR on; a pipe gets plain, whole lines).
   --sort created    newest first (the default otherwise)
   --all             done and archived items too
   --limit N         at most N items (default ${DEFAULT_LIMIT})
+  --filter QUERY    the items a filter query picks, by due date (docs/filters.md): today | overdue,
+                    #Work & @calls, 7 days & !#Someday, search: invoice & no date. Alone: no
+                    other flag but --limit goes with it (write #Project, done or all in the query)
+  --view NAME       the items of a saved filter (cin filters lists them), by name or id
 
 With --json: an array of items as the API answers them.
 
 Examples:
   cin ls --due today
-  cin ls --project Work --sort due --limit 5`,
+  cin ls --project Work --sort due --limit 5
+  cin ls --filter 'today | overdue'
+  cin ls --view "Work calls"`,
   flagValues: { due: DUE_WINDOWS, sort: SORTS },
   options: {
     project: { type: 'string' },
@@ -61,10 +78,22 @@ Examples:
     sort: { type: 'string' },
     all: { type: 'boolean' },
     limit: { type: 'string' },
+    filter: { type: 'string' },
+    view: { type: 'string' },
   },
   async run(ctx) {
     if (ctx.positionals.length > 0) throw new UsageError('cin ls takes no arguments (cin search QUERY finds by words)');
     const limit = limitOf(ctx);
+    const filter = ctx.string('filter');
+    const view = ctx.string('view');
+    if (filter !== undefined || view !== undefined) {
+      if (filter !== undefined && view !== undefined) throw new UsageError('--filter and --view do not go together: one query at a time');
+      const others = [...(['project', 'due', 'sort'] as const).filter((f) => ctx.string(f) !== undefined), ...(ctx.flag('all') ? ['all'] : [])];
+      if (others.length > 0) {
+        throw new UsageError(`--${others[0]} does not go with --${filter !== undefined ? 'filter' : 'view'}: say it in the query (#Project, today, all)`);
+      }
+      return listFiltered(ctx, await ctx.client(), limit, filter, view);
+    }
     const window = choice(ctx, 'due', DUE_WINDOWS);
     const sort: Sort = choice(ctx, 'sort', SORTS) ?? (window ? 'due' : 'created');
     const inbox = await ctx.client();

@@ -11,7 +11,9 @@ function changeLine(change: Change, zone: string): string {
     new Date(change.created_at),
   );
   const event = change.event.replace(/^item\./, '').padEnd(11);
-  const { item } = change.data;
+  const { item, filter } = change.data;
+  // A saved filter's change (filter.created …) names the filter: its id is not an item's.
+  if (!item) return `${time} ${event} ${filter ? `filter ${filter.name}` : ''}`.trimEnd();
   return `${time} ${event} ${shortId(item.id)}  ${item.title}`;
 }
 

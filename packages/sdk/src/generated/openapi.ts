@@ -86,7 +86,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List items, newest first, or as a sync feed with since */
+        /** List items, newest first, or as a sync feed with since; with filter, the items a filter query picks, by due date */
         get: operations["listItems"];
         put?: never;
         post?: never;
@@ -175,6 +175,60 @@ export interface paths {
         };
         /** List the direct subtasks of an item */
         get: operations["listChildren"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List saved filters, in the user's order */
+        get: operations["listFilters"];
+        put?: never;
+        /** Save a filter (at most 100 a user); its query is checked as GET /items?filter= reads it */
+        post: operations["createFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/filters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a saved filter */
+        get: operations["getFilter"];
+        put?: never;
+        post?: never;
+        /** Delete a saved filter (its items stay as they are) */
+        delete: operations["deleteFilter"];
+        options?: never;
+        head?: never;
+        /** Rename a saved filter, change its query or colour, or move it in the order */
+        patch: operations["updateFilter"];
+        trace?: never;
+    };
+    "/api/v1/filters/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The items a saved filter picks: exactly GET /items?filter=<its query> */
+        get: operations["listFilterItems"];
         put?: never;
         post?: never;
         delete?: never;
@@ -791,6 +845,8 @@ export interface components {
             details?: {
                 field: string;
                 message: string;
+                /** @description where reading the field's text failed (UTF-16 offset): a filter query */
+                position?: number;
             }[];
         };
         /** InsufficientScopeError */
@@ -885,6 +941,32 @@ export interface components {
             remind_at: string | null;
             /** @description due on a day, not at a time: due_at is 00:00 of that day in the user's timezone; clients show the date only */
             all_day: boolean;
+        };
+        /** SavedFilter */
+        SavedFilter: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description 1..100 characters; names need not be unique */
+            name: string;
+            /** @description the filter language (docs/filters.md), as typed */
+            query: string;
+            /** @description a colour as #rrggbb */
+            color: string | null;
+            /** @description the filter's place in the user's order, 0 first */
+            position: number;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
         };
         /**
          * Ai
@@ -1147,23 +1229,24 @@ export interface components {
              */
             id: string;
             /**
-             * @description item.created | item.updated | item.completed | item.uncompleted | item.archived | item.deleted | item.reminder
+             * @description item.created | item.updated | item.completed | item.uncompleted | item.archived | item.deleted | item.reminder | filter.created | filter.updated | filter.deleted
              * @enum {string}
              */
-            event: "item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted" | "item.reminder";
+            event: "item.created" | "item.updated" | "item.completed" | "item.uncompleted" | "item.archived" | "item.deleted" | "item.reminder" | "filter.created" | "filter.updated" | "filter.deleted";
             /**
              * Format: date-time
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             created_at: string;
-            /** @description the item after the change; for item.deleted, the item as it was; item.completed of a recurring item adds next_due_at */
+            /** @description item events: the item after the change (for item.deleted, as it was; item.completed of a recurring item adds next_due_at); filter events: the saved filter, likewise */
             data: {
-                item: components["schemas"]["Item"];
+                item?: components["schemas"]["Item"];
                 /**
                  * Format: date-time
                  * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
                  */
                 next_due_at?: string;
+                filter?: components["schemas"]["SavedFilter"];
             };
             /** @description the feed position just after this change */
             cursor: string;
@@ -1281,6 +1364,19 @@ export interface components {
                 /** @description due on a day: due_at is 00:00 of it in the exporting user's zone */
                 all_day?: boolean;
             }[];
+            /** @description saved filters (contract "Filters and saved views"); the import skips an id the account holds */
+            filters?: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                name: string;
+                query: string;
+                /** @description a colour as #rrggbb */
+                color?: string | null;
+                position: number;
+            }[];
             /** @description the completed occurrences of recurring items, oldest first per item */
             completions?: {
                 /**
@@ -1309,6 +1405,8 @@ export interface components {
                 items: number;
                 /** @description tags created */
                 tags: number;
+                /** @description saved filters created, present when the document has filters (held ids and those past the limit of 100 are not created) */
+                filters?: number;
             };
             skipped: {
                 /** @description CSV line number (1 = header), or index in the items array */
@@ -1765,6 +1863,8 @@ export interface operations {
                 /** @description default 50, at most 200 (larger values are clamped) */
                 limit?: number;
                 cursor?: string;
+                /** @description a filter query (docs/filters.md), at most 1000 characters: today | overdue, #Work & @calls, search: invoice & 7 days */
+                filter?: string;
             };
             header?: never;
             path?: never;
@@ -2526,6 +2626,491 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Item"][];
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description in the user's order */
+                        filters: components["schemas"]["SavedFilter"][];
+                    };
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    createFilter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1..100 characters after trim */
+                    name: string;
+                    /** @description the filter language (docs/filters.md); 400 with the position when it does not parse */
+                    query: string;
+                    /** @description a colour as #rrggbb */
+                    color?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        filter: components["schemas"]["SavedFilter"];
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    getFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        filter: components["schemas"]["SavedFilter"];
+                    };
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    deleteFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    updateFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1..100 characters after trim */
+                    name?: string;
+                    /** @description the filter language (docs/filters.md); 400 with the position when it does not parse */
+                    query?: string;
+                    /** @description a colour as #rrggbb */
+                    color?: string | null;
+                    /** @description moves the filter to this place in the user's order (0 first; past the end is last) */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        filter: components["schemas"]["SavedFilter"];
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listFilterItems: {
+        parameters: {
+            query?: {
+                /** @description sync order: items with updated_at >= since, oldest first */
+                since?: string;
+                /** @description default 50, at most 200 (larger values are clamped) */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of items, by due date (none last), then newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemPage"];
                 };
             };
             /** @description invalid body, query or parameters (bad_request) */
@@ -4504,6 +5089,19 @@ export interface operations {
                         remind_at?: string | null;
                         /** @description due on a day: due_at is 00:00 of it in the exporting user's zone */
                         all_day?: boolean;
+                    }[];
+                    /** @description saved filters (contract "Filters and saved views"); the import skips an id the account holds */
+                    filters?: {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        name: string;
+                        query: string;
+                        /** @description a colour as #rrggbb */
+                        color?: string | null;
+                        position: number;
                     }[];
                     /** @description the completed occurrences of recurring items, oldest first per item */
                     completions?: {
