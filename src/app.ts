@@ -164,7 +164,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { users });
       await api.register(keysRoutes, { keys });
-      await api.register(captureRoutes, { capture });
+      await api.register(captureRoutes, { capture, batchCapture: services.batchCapture });
       await api.register(itemsRoutes, { items });
       await api.register(searchRoutes, { search });
       await api.register(bulkRoutes, { bulk });

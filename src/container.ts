@@ -18,6 +18,7 @@ import { createImportedItems } from './modules/items/imported-items.js';
 import type { StoragePorts } from './storage-ports.js';
 import { createSubtasksService, type SubtasksService } from './modules/capture/add-subtask.js';
 import { createCaptureService, type CaptureService } from './modules/capture/capture.service.js';
+import { createBatchCaptureService, type BatchCaptureService } from './modules/capture/capture-batch.js';
 import { createSchedule } from './modules/capture/schedule.js';
 import { createInstanceService, type InstanceService } from './modules/instance/instance.service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys.service.js';
@@ -69,6 +70,8 @@ export interface Services {
   items: ItemsService;
   /** Every new item: read, resolve the project, organize, schedule, store, learn (modules/capture). */
   capture: CaptureService;
+  /** A brain dump: one text split into many items, stored at once (modules/capture/capture-batch.ts). */
+  batchCapture: BatchCaptureService;
   quickAdd: QuickAddService;
   /** Recurring items' completions and the user's zone for occurrences. */
   recurrence: RecurrenceService;
@@ -218,6 +221,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
   const items = createItemsService({ db, loader, projects, edits, imports });
   const capture = createCaptureService({ ...base, store: itemStore, loader, projects, organizer, quickAdd, schedule });
   const subtasks = createSubtasksService({ items, capture });
+  const batchCapture = createBatchCaptureService({ ...base, projects, quickAdd, schedule, imports });
   const users = createUsersService({ ...base, projects });
   const keys = createKeysService(base);
   const idempotency = createIdempotencyService({ db, clock });
@@ -306,6 +310,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     tags,
     items,
     capture,
+    batchCapture,
     quickAdd,
     recurrence,
     subtasks,
