@@ -193,6 +193,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     services: {
       accounts,
       accountSettings,
+      batchCapture: services.batchCapture,
+      bulk,
       capture,
       channels: services.channels,
       clock,

@@ -1,4 +1,5 @@
 import { installActingInPlace } from './acting/acting-in-place.js';
+import { installBrainDump } from './brain-dump/brain-dump.js';
 import { installConfirm } from './confirm.js';
 import { installCopyButtons } from './copy-buttons.js';
 import { installEnterCaptures } from './enter-captures.js';
@@ -34,6 +35,7 @@ installConfirm();
 installCopyButtons();
 installVoice();
 installQuickAddPreview();
+installBrainDump();
 installTimeZoneField();
 installShortcuts();
 openFromHash();
