@@ -41,7 +41,8 @@ export function itemsApi(api: Api) {
     /** POST /parse: what a capture with `parse: true` would understand in the text (#project, @tag, dates, every …); stores nothing. */
     parse: async (text: string): Promise<QuickAdd> => (await unwrap(api.POST('/api/v1/parse', { body: { text } }))) as QuickAdd,
     /** POST /parse with split: the brain-dump preview, the items captureBatch would store for the text; stores nothing. */
-    parseSplit: async (text: string): Promise<SplitItem[]> => ((await unwrap(api.POST('/api/v1/parse', { body: { text, split: true } }))) as SplitPreview).items,
+    parseSplit: async (text: string): Promise<SplitItem[]> =>
+      ((await unwrap(api.POST('/api/v1/parse', { body: { text, split: true } }))) as SplitPreview).items,
     /** POST /capture/batch: a list (one item a line, `[x]` done, `Heading:` over its lines) captured as items at once, exactly as parseSplit previews it. */
     captureBatch: async (input: CaptureBatchInput, options: { idempotencyKey?: string } = {}): Promise<Item[]> =>
       (await unwrap(api.POST('/api/v1/capture/batch', { body: input, params: { header: conditional(options) } }))).items,
