@@ -10,18 +10,13 @@ import type { ToolContext } from '../tool-context.js';
 const ITEMS_MAX = 100;
 
 const CaptureOutput = z.object({
-  item: OneCapturedItem.shape.item.optional().describe('the new item, when text was given'),
-  items: z.array(OneCapturedItem.shape.item).optional().describe('the new items in order, when items was given'),
+  item: OneCapturedItem.shape.item.optional(),
+  items: z.array(OneCapturedItem.shape.item).optional(),
 });
 
 const CaptureInput = z.object({
-  text: z.string().min(1).optional().describe('One item. First line: the title (quick add reads it); the rest: the body. Give text or items.'),
-  items: z
-    .array(z.string().min(1))
-    .min(1)
-    .max(ITEMS_MAX)
-    .optional()
-    .describe(`Several items at once (1..${ITEMS_MAX}), each captured as text would be, in order; the other fields apply to each. Give text or items.`),
+  text: z.string().min(1).optional().describe('First line: the title (quick add reads it); the rest: the body.'),
+  items: z.array(z.string().min(1)).min(1).max(ITEMS_MAX).optional().describe('Instead of text: a list, each captured as text would be.'),
   parse: z.boolean().optional().describe('false: no quick add, store as typed.'),
   organize: z.boolean().optional(),
   project: z.string().optional().describe('Name or id; default Inbox.'),
@@ -38,8 +33,7 @@ export function registerCaptureTool(tools: ToolCatalog, ctx: ToolContext): void 
       description:
         'Save what the user wants to remember or do as a new item. Quick add reads the first line: "Call Sam friday 3pm #Work @calls" is filed in Work, ' +
         'tagged calls, due Friday 15:00 in the user\'s zone; "every monday 9am" repeats. Fields given win over the text. due: ISO 8601 with the user\'s offset. ' +
-        'organize: true lets the AI organizer file and date it (Pro). items: a list (a brain dump), one item per string, answered as { items }. ' +
-        'Each call creates items: never repeat one that succeeded.',
+        'organize: true lets the AI organizer file and date it (Pro). Each call creates items: never repeat one that succeeded.',
       input: CaptureInput,
       output: CaptureOutput,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
