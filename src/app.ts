@@ -61,6 +61,7 @@ type AppServices = Pick<
   Services,
   | 'accounts'
   | 'accountSettings'
+  | 'batchCapture'
   | 'bulk'
   | 'capture'
   | 'channels'
@@ -203,7 +204,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await api.register(usersRoutes, { users });
       await api.register(keysRoutes, { keys });
-      await api.register(captureRoutes, { capture });
+      await api.register(captureRoutes, { capture, batchCapture: services.batchCapture });
       await api.register(itemsRoutes, { items, filters });
       await api.register(filtersRoutes, { filters });
       await api.register(searchRoutes, { search });
@@ -211,7 +212,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(organizerRoutes, { organizer });
       await api.register(projectsRoutes, { items, projects });
       await api.register(tagsRoutes, { tags });
-      await api.register(voiceRoutes, { voice });
+      await api.register(voiceRoutes, { voice, capture, batchCapture: services.batchCapture });
       await api.register(pairingRoutes, { pairing });
       await api.register(webhooksRoutes, { webhooks });
       await api.register(eventsRoutes, { events });
@@ -233,6 +234,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     services: {
       accounts,
       accountSettings,
+      batchCapture: services.batchCapture,
+      bulk,
       capture,
       channels: services.channels,
       clock,

@@ -1,4 +1,5 @@
 import { createSubtasksService } from '../modules/capture/add-subtask.js';
+import { createBatchCaptureService } from '../modules/capture/capture-batch.js';
 import { createCaptureService } from '../modules/capture/capture.service.js';
 import { createImportedItems } from '../modules/items/imported-items.js';
 import { createItemsService } from '../modules/items/items.service.js';
@@ -27,7 +28,9 @@ export function buildCapture(
   const capture = createCaptureService({ db, clock, newId, store: itemStore, loader, projects, organizer, quickAdd, schedule });
   const subtasks = createSubtasksService({ items, capture });
   const undo = createUndoService({ db, clock, newId, items });
-  return { organizer, quickAdd, items, capture, subtasks, undo };
+  // A brain dump: one text split into many items, stored at once (decision 0079).
+  const batchCapture = createBatchCaptureService({ db, clock, newId, projects, quickAdd, schedule, imports });
+  return { organizer, quickAdd, items, capture, subtasks, undo, batchCapture };
 }
 
 export type CaptureParts = ReturnType<typeof buildCapture>;

@@ -6,6 +6,7 @@ import type { AccountSettingsService } from '../modules/accounts/account-setting
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import type { BulkService } from '../modules/bulk/bulk.service.js';
 import type { SubtasksService } from '../modules/capture/add-subtask.js';
+import type { BatchCaptureService } from '../modules/capture/capture-batch.js';
 import type { CaptureService } from '../modules/capture/capture.service.js';
 import type { ChannelsService } from '../modules/deliveries/channels.service.js';
 import type { DeliveryWorker } from '../modules/deliveries/delivery-worker.js';
@@ -57,6 +58,8 @@ export interface Services {
   recurrence: RecurrenceService;
   /** Adds a subtask under an item (the web app's "add subtask"). */
   subtasks: SubtasksService;
+  /** A brain dump: one text split into many items, stored at once (modules/capture/capture-batch.ts). */
+  batchCapture: BatchCaptureService;
   /** Undo kept by the server: each action in place keeps its inverse (decision 0076). */
   undo: UndoService;
   events: EventsService;

@@ -10,7 +10,7 @@ import { ChangePageSchema, ChangeSchema } from '../modules/events/events.schemas
 import { ItemPageSchema, ItemSchema, RecurrenceSchema } from '../modules/items/items.schemas.js';
 import { AiSchema, CapturedItemSchema } from '../modules/organizer/organizer.schemas.js';
 import { ProjectListSchema, ProjectSchema } from '../modules/projects/projects.schemas.js';
-import { QuickAddSchema } from '../modules/quick-add/quick-add.schemas.js';
+import { QuickAddSchema, SplitItemSchema, SplitPreviewSchema } from '../modules/quick-add/quick-add.schemas.js';
 import { MeSchema } from '../modules/users/users.routes.js';
 import { ExportDocumentSchema, ImportResultSchema } from '../modules/transfer/transfer.schemas.js';
 import { TranscriptionSchema } from '../modules/voice/voice.schemas.js';
@@ -42,6 +42,8 @@ const SHARED_SCHEMAS: TSchema[] = [
   ExportDocumentSchema,
   ImportResultSchema,
   QuickAddSchema,
+  SplitItemSchema,
+  SplitPreviewSchema,
 ];
 
 /** Our mark in the docs' top bar instead of Swagger's. */

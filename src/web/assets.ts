@@ -79,6 +79,16 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .quick-add[hidden] { display: none; }
 .quick-add .chip { border-radius: 999px; padding: .1rem .6rem; background: color-mix(in srgb, var(--accent) 14%, transparent); }
 .quick-add .chip b { font-weight: 600; opacity: .75; }
+.brain-dump { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .4rem 1rem; }
+.brain-dump[hidden], .brain-dump-list[hidden] { display: none; }
+.brain-dump-list { flex-basis: 100%; margin: 0; padding: 0; list-style: none; display: grid; gap: .35rem; }
+.brain-dump-list li { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .5rem; }
+.brain-dump-list li[data-depth="1"] { padding-left: 1.5rem; }
+.brain-dump-list li[data-depth="2"] { padding-left: 3rem; }
+.brain-dump-list li[data-depth="3"] { padding-left: 4.5rem; }
+.brain-dump-list li input[type=text] { flex: 1 1 12rem; width: auto; }
+.brain-dump-list li.done input[type=text] { text-decoration: line-through; }
+.brain-dump-list .quick-add { flex-basis: 100%; }
 .filters { margin-bottom: 1rem; }
 .search-line { display: flex; gap: .5rem; }
 .search-line input { flex: 1 1 auto; }

@@ -14,6 +14,7 @@ import { installRoutes } from './routes/install.routes.js';
 import { shareRoutes } from './routes/share.routes.js';
 import { webVoiceRoutes } from './routes/voice.routes.js';
 import { webQuickAddRoutes } from './routes/quick-add.routes.js';
+import { webBrainDumpRoutes } from './routes/brain-dump.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
@@ -29,6 +30,8 @@ export type WebServices = Pick<
   Services,
   | 'accounts'
   | 'accountSettings'
+  | 'batchCapture'
+  | 'bulk'
   | 'capture'
   | 'channels'
   | 'clock'
@@ -128,6 +131,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(shareRoutes, { ...inboxList });
     await pages.register(webVoiceRoutes, { limits, voice });
     await pages.register(webQuickAddRoutes, { clock, quickAdd });
+    await pages.register(webBrainDumpRoutes, { batchCapture: opts.services.batchCapture, bulk: opts.services.bulk, clock, limits, quickAdd });
     await pages.register(settingsRoutes, { keys, transfer, users, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
     await pages.register(connectRoutes, { clock, limits, pairing });
     await pages.register(adminRoutes, { instance, users });

@@ -68,10 +68,12 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     expect(byName.get('create_project')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('complete_item')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
-    expect(byName.get('capture')?.inputSchema.required).toEqual(['text']);
+    // text (one item) or items (a list): neither is required on its own; the tool refuses both or none.
+    expect(byName.get('capture')?.inputSchema.required).toBeUndefined();
     expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual([
       'all_day',
       'due',
+      'items',
       'organize',
       'parent',
       'parse',

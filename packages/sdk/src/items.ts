@@ -3,6 +3,7 @@ import { conditional, unwrap, type Api } from './transport.js';
 import type {
   BulkInput,
   BulkResult,
+  CaptureBatchInput,
   CaptureInput,
   CapturedItem,
   Item,
@@ -13,6 +14,8 @@ import type {
   PageQuery,
   QuickAdd,
   SearchQuery,
+  SplitItem,
+  SplitPreview,
 } from './types.js';
 
 /** Options of a change to one item: `ifMatch` makes it conditional (412 precondition_failed when the item changed). */
@@ -36,7 +39,13 @@ export function itemsApi(api: Api) {
     capture: (input: CaptureInput, options: { idempotencyKey?: string } = {}): Promise<CapturedItem> =>
       unwrap(api.POST('/api/v1/capture', { body: input, params: { header: conditional(options) } })),
     /** POST /parse: what a capture with `parse: true` would understand in the text (#project, @tag, dates, every …); stores nothing. */
-    parse: (text: string): Promise<QuickAdd> => unwrap(api.POST('/api/v1/parse', { body: { text } })),
+    parse: async (text: string): Promise<QuickAdd> => (await unwrap(api.POST('/api/v1/parse', { body: { text } }))) as QuickAdd,
+    /** POST /parse with split: the brain-dump preview, the items captureBatch would store for the text; stores nothing. */
+    parseSplit: async (text: string): Promise<SplitItem[]> =>
+      ((await unwrap(api.POST('/api/v1/parse', { body: { text, split: true } }))) as SplitPreview).items,
+    /** POST /capture/batch: a list (one item a line, `[x]` done, `Heading:` over its lines) captured as items at once, exactly as parseSplit previews it. */
+    captureBatch: async (input: CaptureBatchInput, options: { idempotencyKey?: string } = {}): Promise<Item[]> =>
+      (await unwrap(api.POST('/api/v1/capture/batch', { body: input, params: { header: conditional(options) } }))).items,
     /** One page of GET /items (newest first; with `since`, oldest `updated_at` first). */
     list: (query: ListItemsQuery = {}): Promise<ItemPage> => unwrap(api.GET('/api/v1/items', { params: { query } })),
     /** Every item, page after page. */

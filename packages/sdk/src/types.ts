@@ -9,6 +9,9 @@ export type Item = Schemas['Item'];
 export type CapturedItem = Schemas['CapturedItem'];
 /** What quick add understands in a text (POST /parse): the fields and the spans. */
 export type QuickAdd = Schemas['QuickAdd'];
+/** One item of a brain dump as POST /parse with split reads it: quick add's fields plus parent_index and is_completed. */
+export type SplitItem = Schemas['SplitItem'];
+export type SplitPreview = Schemas['SplitPreview'];
 export type ItemPage = Schemas['ItemPage'];
 export type ItemStatus = Item['status'];
 export type Project = Schemas['Project'];
@@ -28,6 +31,7 @@ export type ImportResult = Schemas['ImportResult'];
 export type Tag = operations['listTags']['responses'][200]['content']['application/json'][number];
 
 export type CaptureInput = JsonBodyOf<operations['capture']>;
+export type CaptureBatchInput = JsonBodyOf<operations['captureBatch']>;
 export type ItemPatch = JsonBodyOf<operations['updateItem']>;
 export type MePatch = JsonBodyOf<operations['updateMe']>;
 export type BulkInput = JsonBodyOf<operations['bulkItems']>;

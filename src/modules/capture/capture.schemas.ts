@@ -1,7 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../../schemas/common.js';
-import { ItemTypeSchema, RecurrenceBody } from '../../schemas/item.js';
+import { DateTime, Nullable, ref, Uuid } from '../../schemas/common.js';
+import { ItemSchema, ItemTypeSchema, RecurrenceBody } from '../../schemas/item.js';
 import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
+import { SPLIT_ITEMS_MAX } from '../quick-add/split-lines.js';
+
+const TagNames = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, pattern: '^[^,]*$', description: 'tag name: 1..50 characters after trim, no comma' }), {
+    maxItems: 20,
+    description,
+  });
 
 export const CaptureBody = Type.Object({
   // The limit applies after trim (checked by the service), so padding around a full text is fine.
@@ -23,12 +30,7 @@ export const CaptureBody = Type.Object({
   ),
   recurrence: Type.Optional(Type.Union([RecurrenceBody, Type.Null()], { description: 'a repeating schedule; needs a due_at' })),
   remind_at: Type.Optional(Nullable(DateTime)),
-  tags: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, pattern: '^[^,]*$', description: 'tag name: 1..50 characters after trim, no comma' }), {
-      maxItems: 20,
-      description: 'tag names, as PATCH takes them; unknown names are created. Given, they win over tags quick add reads',
-    }),
-  ),
+  tags: Type.Optional(TagNames('tag names, as PATCH takes them; unknown names are created. Given, they win over tags quick add reads')),
   parse: Type.Optional(
     Type.Boolean({
       default: false,
@@ -38,3 +40,17 @@ export const CaptureBody = Type.Object({
   ),
 });
 export type CaptureBody = Static<typeof CaptureBody>;
+
+export const BatchCaptureBody = Type.Object({
+  text: Type.String({
+    minLength: 1,
+    pattern: '\\S',
+    description: `1..${CAPTURE_TEXT_MAX} characters after trim, split into at most ${SPLIT_ITEMS_MAX} items as POST /parse with split previews it`,
+  }),
+  parse: Type.Optional(Type.Boolean({ default: true, description: 'read each item with quick add; false stores each line as typed' })),
+  project_id: Type.Optional(Type.String({ format: 'uuid', description: 'the project of the items that name none (default the Inbox); unknown: 404' })),
+  tags: Type.Optional(TagNames("tag names added to each item's own; unknown names are created")),
+});
+export type BatchCaptureBody = Static<typeof BatchCaptureBody>;
+
+export const BatchCaptureSchema = Type.Object({ items: Type.Array(ref(ItemSchema), { description: 'the new items, in text order' }) });

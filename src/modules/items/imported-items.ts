@@ -2,7 +2,7 @@ import type { Executor } from '../../db/schema.js';
 import type { EventsService, PendingEvent } from '../events/events.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { ItemLoader } from './item-loader.js';
-import { toItemView } from './item-view.js';
+import { toItemView, type ItemView } from './item-view.js';
 import { insertItem, type NewItemRow } from './items.repository.js';
 
 /** Ids asked of the database at once (well under both dialects' parameter limits). */
@@ -22,9 +22,10 @@ export interface ImportedItems {
   heldIds(trx: Executor, userId: string, ids: readonly string[]): Promise<Set<string>>;
   /**
    * Inserts the items in the order given (a parent before its subtasks), each stored, indexed for
-   * search and announced (`item.created`) like a capture.
+   * search and announced (`item.created`) like a capture. Answers their views, in that order
+   * (a brain dump's batch capture answers them).
    */
-  insert(trx: Executor, userId: string, items: readonly ImportedItem[]): Promise<void>;
+  insert(trx: Executor, userId: string, items: readonly ImportedItem[]): Promise<ItemView[]>;
 }
 
 export function createImportedItems(deps: { loader: ItemLoader; tags: TagsService; events: EventsService }): ImportedItems {
@@ -38,16 +39,20 @@ export function createImportedItems(deps: { loader: ItemLoader; tags: TagsServic
     },
     async insert(trx, userId, items) {
       let events: PendingEvent[] = [];
+      const views: ItemView[] = [];
       for (const { row, tags } of items) {
         await insertItem(trx, row);
         const names = tags.length > 0 ? await deps.tags.setItemTags(trx, userId, row.id, tags) : [];
-        events.push({ name: 'item.created', item: toItemView(row, names) });
+        const view = toItemView(row, names);
+        views.push(view);
+        events.push({ name: 'item.created', item: view });
         if (events.length >= EVENT_BATCH) {
           await deps.events.record(trx, userId, events);
           events = [];
         }
       }
       if (events.length > 0) await deps.events.record(trx, userId, events);
+      return views;
     },
   };
 }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
 import { errorResponses, ref } from '../../schemas/common.js';
-import { ParseBody, QuickAddSchema } from './quick-add.schemas.js';
+import { Type } from 'typebox';
+import { ParseBody, QuickAddSchema, SplitPreviewSchema } from './quick-add.schemas.js';
 
 export const quickAddRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'quickAdd'>> = async (app, { quickAdd }) => {
   app.post(
@@ -17,11 +18,18 @@ export const quickAddRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'quickAdd'
         description:
           'Reads the first line of text with the quick-add grammar (`#Project`, `#"Two words"`, `@tag`, dates and times in words, ' +
           "`every monday 9am`, `every! 2 weeks`) in the user's time zone and answers the fields and the spans understood. Stores nothing. " +
-          'Deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title.',
+          'Deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title. ' +
+          'With `split: true` it answers the brain-dump preview `{ items }` instead: what POST /capture/batch would store for the text.',
         body: ParseBody,
-        response: { 200: ref(QuickAddSchema, 'what quick add understands'), ...errorResponses(400, 401, 413, 415, 429) },
+        response: {
+          200: Type.Union([ref(QuickAddSchema), ref(SplitPreviewSchema)], { description: 'what quick add understands; with split, the items' }),
+          ...errorResponses(400, 401, 413, 415, 429),
+        },
       },
     },
-    async (request) => quickAdd.parse(authUser(request), request.body.text),
+    async (request) => {
+      const { text, split } = request.body;
+      return split ? { items: await quickAdd.parseSplit(authUser(request), text) } : quickAdd.parse(authUser(request), text);
+    },
   );
 };

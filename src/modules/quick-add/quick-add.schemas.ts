@@ -1,13 +1,20 @@
 import { Type } from 'typebox';
-import { Nullable, StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { Nullable, ref, StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
 import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
+import { SPLIT_ITEMS_MAX } from './split-lines.js';
 
 export const ParseBody = Type.Object({
   text: Type.String({
     minLength: 1,
     pattern: '\\S',
-    description: `1..${CAPTURE_TEXT_MAX} characters after trim, as capture takes it; only the first line is read`,
+    description: `1..${CAPTURE_TEXT_MAX} characters after trim, as capture takes it; only the first line is read, unless split`,
   }),
+  split: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: `brain dump: split the text into items (one per line, list markers removed, \`[x]\` done, a line ending in \`:\` the parent of the lines under it; a one-line text splits at \`; \`) and read each with quick add; at most ${SPLIT_ITEMS_MAX} items`,
+    }),
+  ),
 });
 
 const SpanSchema = Type.Object({
@@ -28,18 +35,40 @@ const RecurrenceSchema = Type.Object(
   { description: 'a repeating schedule' },
 );
 
-export const QuickAddSchema = Type.Object(
+const quickAddFields = {
+  title: Type.String({ description: 'the first line without the understood tokens' }),
+  content_md: Nullable(Type.String({ description: 'the lines after the first, as typed' })),
+  due_at: Nullable(UtcTimestamp),
+  all_day: Type.Boolean({
+    description: "the date names a day without a time of day: due_at is 00:00 of that day in the user's timezone and the item is all-day",
+  }),
+  project_id: Nullable(Uuid),
+  tags: Type.Array(Type.String(), { description: 'tag names; unknown ones are created when captured' }),
+  recurrence: Nullable(RecurrenceSchema),
+  spans: Type.Array(SpanSchema, { description: 'what was understood, in order of position in the first line' }),
+};
+
+export const QuickAddSchema = Type.Object(quickAddFields, {
+  $id: 'QuickAdd',
+  title: 'QuickAdd',
+  description: 'What quick add understands in a text: the fields a capture with parse: true stores',
+});
+
+export const SplitItemSchema = Type.Object(
   {
-    title: Type.String({ description: 'the first line without the understood tokens' }),
-    content_md: Nullable(Type.String({ description: 'the lines after the first, as typed' })),
-    due_at: Nullable(UtcTimestamp),
-    all_day: Type.Boolean({
-      description: "the date names a day without a time of day: due_at is 00:00 of that day in the user's timezone and the item is all-day",
-    }),
-    project_id: Nullable(Uuid),
-    tags: Type.Array(Type.String(), { description: 'tag names; unknown ones are created when captured' }),
-    recurrence: Nullable(RecurrenceSchema),
-    spans: Type.Array(SpanSchema, { description: 'what was understood, in order of position in the first line' }),
+    ...quickAddFields,
+    spans: Type.Array(SpanSchema, { description: "what was understood in this item's line; offsets count over the whole text sent" }),
+    parent_index: Nullable(Type.Integer({ minimum: 0, description: "the index of this item's heading in items; null at the top level" })),
+    is_completed: Type.Boolean({ description: 'the line was marked [x]: the item is created completed' }),
   },
-  { $id: 'QuickAdd', title: 'QuickAdd', description: 'What quick add understands in a text: the fields a capture with parse: true stores' },
+  {
+    $id: 'SplitItem',
+    title: 'SplitItem',
+    description: "One item of a brain dump as quick add read it; a heading's project and tags apply to the items under it",
+  },
+);
+
+export const SplitPreviewSchema = Type.Object(
+  { items: Type.Array(ref(SplitItemSchema), { description: 'the items in text order' }) },
+  { $id: 'SplitPreview', title: 'SplitPreview', description: 'What POST /capture/batch would store for this text' },
 );

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { AuthUser } from '../../schemas/auth-user.js';
 import type { QuickAdd } from './grammar.js';
 import { findProjectNames } from './quick-add.repository.js';
+import type { SplitItem } from './read-split.js';
 
 /** The fields of a capture request that quick add can fill. */
 export interface CaptureRequestFields {
@@ -20,6 +21,8 @@ export interface CaptureRequestFields {
 export interface QuickAddService {
   /** What quick add understands in `text`, in the user's zone; stores nothing. */
   parse(user: AuthUser, text: string): Promise<QuickAdd>;
+  /** The brain-dump preview: `text` split into items (contract "Brain dump"), each read with quick add; stores nothing. */
+  parseSplit(user: AuthUser, text: string, options?: { quickAdd: boolean }): Promise<SplitItem[]>;
   /**
    * The read step of a capture: its text split once into title and body and, when it asks for
    * `parse`, what quick add understood made explicit: the title without the understood tokens, and
@@ -35,18 +38,29 @@ export interface CaptureReading<T> {
 }
 
 export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddService {
-  async function parse(user: AuthUser, text: string): Promise<QuickAdd> {
+  function checkText(text: string): void {
     // /parse takes what capture takes.
     if (text.trim() === '' || Array.from(text.trim()).length > CAPTURE_TEXT_MAX) {
       throw badRequest(`text must be 1 to ${CAPTURE_TEXT_MAX} characters after trim`, 'text');
     }
+  }
+
+  async function parse(user: AuthUser, text: string): Promise<QuickAdd> {
+    checkText(text);
     // Loaded at first use, as the organizer's engine is: chrono-node weighs on start-up.
     const [{ readQuickAdd }, projects] = await Promise.all([import('./grammar.js'), findProjectNames(deps.db, user.id)]);
     return readQuickAdd(text, { now: deps.clock.now(), zone: user.timezone, projects });
   }
 
+  async function parseSplit(user: AuthUser, text: string, options = { quickAdd: true }): Promise<SplitItem[]> {
+    checkText(text);
+    const [{ readSplit }, projects] = await Promise.all([import('./read-split.js'), findProjectNames(deps.db, user.id)]);
+    return readSplit(text, { now: deps.clock.now(), zone: user.timezone, projects }, options);
+  }
+
   return {
     parse,
+    parseSplit,
 
     async readCapture(user, input) {
       if (!input.parse) return { text: splitCapturedText(input.text), input };

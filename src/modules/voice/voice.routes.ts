@@ -1,11 +1,22 @@
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../container.js';
+import type { VoiceService } from './voice.service.js';
 import { errorResponses, ref } from '../../schemas/common.js';
 import { RequestWorkspace } from './request-workspace.js';
 import { checkFormHeaders, FORM_LIMITS, receiveAudioForm } from './upload-receiver.js';
-import { TranscribeForm, TranscriptionSchema, type TranscribeFormBody } from './voice.schemas.js';
+import {
+  TranscribeForm,
+  TranscriptionSchema,
+  VoiceCaptureForm,
+  VoiceCaptureSchema,
+  type TranscribeFormBody,
+  type VoiceCaptureFormBody,
+} from './voice.schemas.js';
+import { AppError, badRequest } from '../../errors.js';
+import { authUser } from '../../plugins/auth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +29,44 @@ declare module 'fastify' {
 /** Error answers whose shared description says too little (or speaks of JSON bodies) here. */
 const described = (status: 413 | 415 | 422 | 503, description: string) => ({ [status]: { ...errorResponses(status)[status], description } });
 
-export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice'>> = async (app, { voice }) => {
+/**
+ * The hooks of a route that takes an audio upload (transcribe, voice capture): a workspace per
+ * request, the form streamed to disk with the request's faults checked first, the files gone
+ * before the answer leaves. `body` makes the validated body from the form's text fields.
+ */
+function audioUpload(voice: VoiceService, body: (fields: Record<string, string>) => Record<string, unknown>) {
+  return {
+    // Runs after authentication, the rate limit and the Pro gate of the enclosing scope.
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      const workspace = new RequestWorkspace(voice.tempRoot);
+      request.voiceWorkspace = workspace;
+      // 'close' comes after a finished response too; without 'finish' first, the client left.
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) workspace.abort();
+        void workspace.close();
+      });
+    },
+    preValidation: async (request: FastifyRequest) => {
+      // The request's own faults first (415 for a JSON body, 413, 400), then the server's (503).
+      checkFormHeaders(request);
+      voice.assertAvailable();
+      const workspace = request.voiceWorkspace!;
+      const workDir = await workspace.directory();
+      const audioPath = join(workDir, 'upload');
+      const form = await receiveAudioForm(request, audioPath);
+      request.voiceUpload = { audioPath, workDir };
+      // The form as the schema validates it. Unknown fields are ignored, and an empty language
+      // (what an HTML form sends for a blank input) is no language.
+      request.body = { ...(form.file ? { file: form.file.filename } : {}), ...body(form.fields) };
+    },
+    // Before the answer goes out, so a client that has it can rely on the files being gone.
+    onSend: async (request: FastifyRequest) => {
+      await request.voiceWorkspace?.close();
+    },
+  };
+}
+
+export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'capture' | 'batchCapture'>> = async (app, { voice, capture, batchCapture }) => {
   // Only this scope reads multipart/form-data (and no JSON): every other route still answers a
   // non-JSON body with 415.
   app.removeAllContentTypeParsers();
@@ -52,36 +100,66 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice'>> = a
           ...described(503, 'no speech engine is available, or every transcription slot stayed busy; then with Retry-After (transcription_unavailable)'),
         },
       },
-      // Runs after authentication, the rate limit and the Pro gate of the enclosing scope.
-      onRequest: async (request, reply) => {
-        const workspace = new RequestWorkspace(voice.tempRoot);
-        request.voiceWorkspace = workspace;
-        // 'close' comes after a finished response too; without 'finish' first, the client left.
-        reply.raw.on('close', () => {
-          if (!reply.raw.writableFinished) workspace.abort();
-          void workspace.close();
-        });
-      },
-      preValidation: async (request) => {
-        // The request's own faults first (415 for a JSON body, 413, 400), then the server's (503).
-        checkFormHeaders(request);
-        voice.assertAvailable();
-        const workspace = request.voiceWorkspace!;
-        const workDir = await workspace.directory();
-        const audioPath = join(workDir, 'upload');
-        const form = await receiveAudioForm(request, audioPath);
-        request.voiceUpload = { audioPath, workDir };
-        // The form as the schema validates it. Unknown fields are ignored, and an empty language
-        // (what an HTML form sends for a blank input) is no language.
-        const { language } = form.fields;
-        request.body = { ...(form.file ? { file: form.file.filename } : {}), ...(language ? { language } : {}) };
-      },
-      // Before the answer goes out, so a client that has it can rely on the files being gone.
-      onSend: async (request) => {
-        await request.voiceWorkspace?.close();
-      },
+      ...audioUpload(voice, (fields) => ({ ...(fields.language ? { language: fields.language } : {}) })),
     },
     async (request) =>
       voice.transcribe({ ...request.voiceUpload!, language: (request.body as TranscribeFormBody).language, signal: request.voiceWorkspace!.signal }),
   );
+
+  app.post(
+    '/voice/capture',
+    {
+      config: { scope: 'capture', pro: true, idempotent: true },
+      schema: {
+        tags: ['voice'],
+        operationId: 'captureVoice',
+        summary: 'Capture a recording as items (Pro)',
+        description:
+          'Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch ' +
+          'splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. ' +
+          'A recording with no speech is 422 and captures nothing. `keep_audio=true` needs attachments, which this server does not store yet: 400.',
+        body: { content: { 'multipart/form-data': { schema: VoiceCaptureForm } } },
+        response: {
+          201: { ...VoiceCaptureSchema, description: 'the transcription and the new items' },
+          ...errorResponses(400, 401, 402, 429),
+          ...described(413, 'the file is over 10 MiB or the audio over 10 minutes (payload_too_large)'),
+          ...described(415, 'not multipart/form-data, or the file is not audio that can be read (unsupported_media_type)'),
+          ...described(422, 'the engine failed on the audio or heard no speech (transcription_failed)'),
+          ...described(503, 'no speech engine is available, or every transcription slot stayed busy; then with Retry-After (transcription_unavailable)'),
+        },
+      },
+      ...audioUpload(voice, (fields) => ({
+        ...(fields.language ? { language: fields.language } : {}),
+        ...formFlag('split', fields.split),
+        ...formFlag('keep_audio', fields.keep_audio),
+      })),
+    },
+    async (request, reply) => {
+      const body = request.body as VoiceCaptureFormBody;
+      if (body.keep_audio) throw badRequest('keep_audio needs attachments, which this server does not store yet', 'keep_audio');
+      const transcript = await voice.transcribe({ ...request.voiceUpload!, language: body.language, signal: request.voiceWorkspace!.signal });
+      if (transcript.text.trim() === '') throw new AppError('transcription_failed', 'no speech was recognised in the recording: nothing was captured');
+      const user = authUser(request);
+      const items =
+        body.split === false
+          ? [(await capture.capture(user, { text: transcript.text, parse: true })).item]
+          : await batchCapture.captureBatch(user, { text: transcript.text });
+      return reply.status(201).send({ transcript, items });
+    },
+  );
 };
+
+const FLAG_WORDS = new Map([
+  ['true', true],
+  ['1', true],
+  ['on', true],
+  ['false', false],
+  ['0', false],
+  ['off', false],
+]);
+
+/** A form's yes/no field as the schema takes it: true/false (1/0, on/off as HTML sends them); anything else is left for the schema to refuse. */
+function formFlag(name: string, value: string | undefined): Record<string, boolean | string> {
+  if (value === undefined || value === '') return {};
+  return { [name]: FLAG_WORDS.get(value.toLowerCase()) ?? value };
+}

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../schemas/common.js';
+import { Nullable, ref } from '../../schemas/common.js';
+import { ItemSchema } from '../../schemas/item.js';
 import { LANGUAGE_TAG_PATTERN } from './language.js';
 
 /**
@@ -30,3 +31,18 @@ export const TranscriptionSchema = Type.Object(
   },
   { $id: 'Transcription', title: 'Transcription', description: 'the transcription' },
 );
+
+const FormFlag = (description: string) => Type.Optional(Type.Boolean({ description: `${description} (true or false)` }));
+
+/** Voice capture's form: transcribe's plus what to do with the transcript. */
+export const VoiceCaptureForm = Type.Object({
+  ...TranscribeForm.properties,
+  split: FormFlag('split the transcript into items as a brain dump does (default true); false captures it as one item, read with quick add'),
+  keep_audio: FormFlag('keep the recording as an attachment of the items (default false); this server does not store attachments yet, so true is 400'),
+});
+export type VoiceCaptureFormBody = Static<typeof VoiceCaptureForm>;
+
+export const VoiceCaptureSchema = Type.Object({
+  transcript: ref(TranscriptionSchema),
+  items: Type.Array(ref(ItemSchema), { description: 'the new items, in the order spoken' }),
+});

@@ -1,5 +1,6 @@
 import { installActingInPlace } from './acting/acting-in-place.js';
 import { upgradeRows } from './regions/row-menu.js';
+import { installBrainDump } from './brain-dump/brain-dump.js';
 import { installConfirm } from './confirm.js';
 import { installCopyButtons } from './copy-buttons.js';
 import { installEnterCaptures } from './enter-captures.js';
@@ -36,6 +37,7 @@ installConfirm();
 installCopyButtons();
 installVoice();
 installQuickAddPreview();
+installBrainDump();
 installTimeZoneField();
 installShortcuts();
 openFromHash();

@@ -29,6 +29,7 @@ export function captureForm(d: CaptureFormData): SafeHtml {
     placeholder="Capture a thought…" aria-describedby="capture-keys${d.error ? ' capture-error' : ''}"${d.draft || d.error ? html` autofocus` : ''}${d.error ? html` aria-invalid="true"` : ''}>${d.draft ?? ''}</textarea>
   <p class="capture-keys small muted" id="capture-keys">Enter saves, Shift+Enter starts a new line.</p>
   <p class="quick-add small" data-quick-add aria-live="polite" hidden></p>
+  ${brainDump()}
   ${d.error ? html`<p class="field-error" id="capture-error">${sentence(d.error)}</p>` : ''}
   <div class="options">
     <select name="type" aria-label="Type">${option('', 'Type: auto', true)}${option('todo', 'Todo', false)}${option('note', 'Note', false)}</select>
@@ -44,4 +45,17 @@ export function captureForm(d: CaptureFormData): SafeHtml {
   <p class="small offline-queue" data-offline-queue role="status" aria-live="polite" hidden></p>
   ${d.voice ? html`<p class="small muted" data-voice-status role="status" aria-live="polite"></p>` : ''}
 </form>`;
+}
+
+/**
+ * The brain dump (src/web/client/brain-dump/): for a text of several items the script offers one
+ * item, as the form does without it, or the split, listed as it would be stored. Hidden until then.
+ */
+function brainDump(): SafeHtml {
+  return html`<fieldset class="brain-dump" data-brain-dump hidden>
+    <legend class="visually-hidden">Capture as</legend>
+    <label class="check-label"><input type="radio" name="capture_as" value="one" checked> One item</label>
+    <label class="check-label"><input type="radio" name="capture_as" value="split"> <span data-brain-dump-count>Split into items</span></label>
+    <ol class="brain-dump-list" data-brain-dump-list aria-label="Items to capture" hidden></ol>
+  </fieldset>`;
 }

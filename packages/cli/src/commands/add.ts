@@ -4,12 +4,15 @@ import { UsageError, type Command } from '../command.js';
 import { readDue } from '../due.js';
 import { rowContext } from '../resolve.js';
 import { unknownProjectNotes } from '../unknown-projects.js';
+import { addSplit } from './add-split.js';
 import { quickAddLines } from './quick-add-preview.js';
 
 export const add: Command = {
   name: 'add',
   summary: 'capture a todo or note',
-  usage: 'cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME | --parent ID] [--due WHEN] [--tag T]...',
+  usage:
+    'cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME | --parent ID] [--due WHEN] [--tag T]...\n' +
+    '       cin add --split [TEXT | -] [--raw | --dry-run] [--project NAME] [--tag T]...',
   manual: `Captures TEXT (the words joined by spaces) as a new item: the first line is the title, the rest
 its Markdown body. Without TEXT, or with "-", the text is read from stdin. Prints the new item:
 short id, title, project and due date, from the capture's own answer (a capture-only key is enough
@@ -21,8 +24,13 @@ title. Flags given explicitly win over what the text says. A #Name no project ha
 title (quick add makes no project), and a note on stderr names the command that makes it
 (cin projects add Name); tags are made as they are used.
 
+  --split           a list as several items (brain dump): one item a line (list markers
+                    removed, "[x]" done), a line ending in ":" the parent of the lines indented
+                    or bulleted under it, a one-line text split at "; ". Each item is read with
+                    quick add; --project and --tag apply to every item, at most 100 items
   --raw             store the text as typed (no quick add)
-  --dry-run         print what quick add understands (each span, then the fields) and store nothing
+  --dry-run         print what quick add understands (each span, then the fields), or with
+                    --split the items, and store nothing
   --note            a note rather than a todo
   --organize        let the server's organizer pick type, project and due date from the text (Pro;
                     on Free the text is captured as typed, with a warning)
@@ -37,8 +45,10 @@ Examples:
   cin add buy oat milk --due "tomorrow 5pm" --tag errand
   cin add 'Call Sam friday 3pm #Work @calls' --dry-run
   cin add "book the venue" --parent 3fa9c2e1
-  git log -1 --format=%B | cin add --note --project Work`,
+  git log -1 --format=%B | cin add --note --project Work
+  pbpaste | cin add --split --dry-run`,
   options: {
+    split: { type: 'boolean' },
     raw: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
     note: { type: 'boolean' },
@@ -61,6 +71,7 @@ Examples:
     if (parentGiven !== undefined && ctx.string('project') !== undefined)
       throw new UsageError("a subtask lives in its parent's project: give --parent or --project");
     const inbox = await ctx.client();
+    if (ctx.flag('split')) return addSplit(ctx, inbox, text);
     if (ctx.flag('dry-run')) {
       const parsed = await inbox.items.parse(text);
       if (ctx.json) ctx.printJson(parsed);

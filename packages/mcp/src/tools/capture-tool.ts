@@ -6,8 +6,17 @@ import { DateTimeInput, ItemType, OneCapturedItem } from '../schemas.js';
 import type { ToolCatalog } from '../tool-catalog.js';
 import type { ToolContext } from '../tool-context.js';
 
+/** The contract's limit on one batch (POST /capture/batch): at most this many items a call. */
+const ITEMS_MAX = 100;
+
+const CaptureOutput = z.object({
+  item: OneCapturedItem.shape.item.optional(),
+  items: z.array(OneCapturedItem.shape.item).optional(),
+});
+
 const CaptureInput = z.object({
-  text: z.string().min(1).describe('First line: the title (quick add reads it); the rest: the body.'),
+  text: z.string().min(1).optional().describe('First line: the title (quick add reads it); the rest: the body.'),
+  items: z.array(z.string().min(1)).min(1).max(ITEMS_MAX).optional().describe('Instead of text: a list, each captured as text would be.'),
   parse: z.boolean().optional().describe('false: no quick add, store as typed.'),
   organize: z.boolean().optional(),
   project: z.string().optional().describe('Name or id; default Inbox.'),
@@ -25,30 +34,53 @@ export function registerCaptureTool(tools: ToolCatalog, ctx: ToolContext): void 
       description:
         'Save what the user wants to remember or do as a new item. Quick add reads the first line: "Call Sam friday 3pm #Work @calls" is filed in Work, ' +
         'tagged calls, due Friday 15:00 in the user\'s zone; "every monday 9am" repeats. Fields given win over the text. due: ISO 8601 with the user\'s offset. ' +
-        'organize: true lets the AI organizer file and date it (Pro). Each call creates an item: never repeat one that succeeded.',
+        'organize: true lets the AI organizer file and date it (Pro). Each call creates items: never repeat one that succeeded.',
       input: CaptureInput,
-      output: OneCapturedItem,
+      output: CaptureOutput,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     async (input) =>
       guarded(async () => {
+        if ((input.text === undefined) === (input.items === undefined))
+          throw new InboxApiError(400, 'bad_request', 'give text (one item) or items (a list), not both');
         const parent = input.parent === undefined ? undefined : await parentOf(ctx, input.parent);
         const projectId = input.project === undefined ? parent?.project_id : await ctx.resolveProject(input.project);
-        const captured = await ctx.api.capture({
-          text: input.text,
-          parse: input.parse ?? true,
-          ...(input.tags !== undefined && input.tags.length > 0 ? { tags: input.tags } : {}),
-          ...(projectId !== undefined ? { project_id: projectId } : {}),
-          ...(input.type !== undefined ? { type: input.type } : {}),
-          ...(input.organize !== undefined ? { organize: input.organize } : {}),
-          ...(input.due !== undefined ? { due_at: input.due, ...(input.all_day !== undefined ? { all_day: input.all_day } : {}) } : {}),
-        });
-        const item = parent === undefined ? captured : { ...(await placeUnder(ctx, captured, parent)), ai: captured.ai };
-        if (item.ai) ctx.invalidateProjects();
-        const view = await ctx.view(item);
+        const one = async (text: string) => {
+          const captured = await ctx.api.capture({
+            text,
+            parse: input.parse ?? true,
+            ...(input.tags !== undefined && input.tags.length > 0 ? { tags: input.tags } : {}),
+            ...(projectId !== undefined ? { project_id: projectId } : {}),
+            ...(input.type !== undefined ? { type: input.type } : {}),
+            ...(input.organize !== undefined ? { organize: input.organize } : {}),
+            ...(input.due !== undefined ? { due_at: input.due, ...(input.all_day !== undefined ? { all_day: input.all_day } : {}) } : {}),
+          });
+          const item = parent === undefined ? captured : { ...(await placeUnder(ctx, captured, parent)), ai: captured.ai };
+          if (item.ai) ctx.invalidateProjects();
+          return { item, view: await ctx.view(item) };
+        };
         const under = parent === undefined ? '' : `, subtask of ${quoteTitle(parent.title)}`;
-        const line = `Captured ${describeItem(view, await ctx.timeZone(), `${under}${organizerNote(item.ai)}`)}`;
-        return toolResult(line, OneCapturedItem, { item: view });
+        const zone = await ctx.timeZone();
+        if (input.text !== undefined) {
+          const { item, view } = await one(input.text);
+          return toolResult(`Captured ${describeItem(view, zone, `${under}${organizerNote(item.ai)}`)}`, CaptureOutput, { item: view });
+        }
+        // One by one, in order, each as text would be (a string may hold a body on its lines, which a batch would split).
+        const made: Awaited<ReturnType<typeof one>>[] = [];
+        for (const text of input.items ?? []) {
+          try {
+            made.push(await one(text));
+          } catch (error) {
+            if (made.length === 0 || !isApiError(error)) throw error;
+            throw new InboxApiError(
+              error.status,
+              error.error,
+              `${error.message}; item ${made.length + 1} was not captured, the ${made.length} before it were (ids ${made.map((m) => m.item.id).join(', ')})`,
+            );
+          }
+        }
+        const lines = made.map(({ item, view }) => `- ${describeItem(view, zone, `${under}${organizerNote(item.ai)}`)}`);
+        return toolResult([`Captured ${made.length} items:`, ...lines].join('\n'), CaptureOutput, { items: made.map((m) => m.view) });
       }),
   );
 }

@@ -79,6 +79,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/capture/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Brain dump: capture a list as several items
+         * @description Splits the text into items exactly as POST /parse with `split: true` previews it (one per line, list markers removed, `[x]` created completed, a line ending in `:` the parent of the lines under it, a one-line text split at `; `), reads each with quick add unless `parse: false`, and stores them all in one transaction (201), one `item.created` each. At most 100 items: more is 400 and stores nothing.
+         */
+        post: operations["captureBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/items": {
         parameters: {
             query?: never;
@@ -402,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/voice/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture a recording as items (Pro)
+         * @description Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. A recording with no speech is 422 and captures nothing. `keep_audio=true` needs attachments, which this server does not store yet: 400.
+         */
+        post: operations["captureVoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/connect/start": {
         parameters: {
             query?: never;
@@ -663,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * Read quick add: what a capture with parse would understand
-         * @description Reads the first line of text with the quick-add grammar (`#Project`, `#"Two words"`, `@tag`, dates and times in words, `every monday 9am`, `every! 2 weeks`) in the user's time zone and answers the fields and the spans understood. Stores nothing. Deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title.
+         * @description Reads the first line of text with the quick-add grammar (`#Project`, `#"Two words"`, `@tag`, dates and times in words, `every monday 9am`, `every! 2 weeks`) in the user's time zone and answers the fields and the spans understood. Stores nothing. Deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title. With `split: true` it answers the brain-dump preview `{ items }` instead: what POST /capture/batch would store for the text.
          */
         post: operations["parse"];
         delete?: never;
@@ -1474,6 +1514,66 @@ export interface components {
                 value: string;
             }[];
         };
+        /**
+         * SplitItem
+         * @description One item of a brain dump as quick add read it; a heading's project and tags apply to the items under it
+         */
+        SplitItem: {
+            /** @description the first line without the understood tokens */
+            title: string;
+            /** @description the lines after the first, as typed */
+            content_md: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+             */
+            due_at: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            project_id: string | null;
+            /** @description tag names; unknown ones are created when captured */
+            tags: string[];
+            /** @description a repeating schedule */
+            recurrence: {
+                /** @description RFC 5545 RRULE without the RRULE: prefix, e.g. FREQ=WEEKLY;BYDAY=MO */
+                rule: string;
+                /**
+                 * @description due: the next occurrence follows the previous due date; completion (every!): it follows the completion
+                 * @enum {string}
+                 */
+                from: "due" | "completion";
+            } | null;
+            /** @description what was understood in this item's line; offsets count over the whole text sent */
+            spans: {
+                /**
+                 * @description project | tag | date | recurrence
+                 * @enum {string}
+                 */
+                kind: "project" | "tag" | "date" | "recurrence";
+                /** @description offset in text, in UTF-16 code units (as JavaScript and the DOM count) */
+                start: number;
+                /** @description offset just past the span, UTF-16 code units */
+                end: number;
+                /** @description the span as typed */
+                text: string;
+                /** @description the project id, the tag name, the ISO instant or the RRULE */
+                value: string;
+            }[];
+            /** @description the index of this item's heading in items; null at the top level */
+            parent_index: number | null;
+            /** @description the line was marked [x]: the item is created completed */
+            is_completed: boolean;
+        };
+        /**
+         * SplitPreview
+         * @description What POST /capture/batch would store for this text
+         */
+        SplitPreview: {
+            /** @description the items in text order */
+            items: components["schemas"]["SplitItem"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -1783,6 +1883,134 @@ export interface operations {
             };
             /** @description the route needs the Pro plan (pro_required) */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the capture scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    captureBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1..100000 characters after trim, split into at most 100 items as POST /parse with split previews it */
+                    text: string;
+                    /**
+                     * @description read each item with quick add; false stores each line as typed
+                     * @default true
+                     */
+                    parse?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description the project of the items that name none (default the Inbox); unknown: 404
+                     */
+                    project_id?: string;
+                    /** @description tag names added to each item's own; unknown names are created */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description the new items, in text order */
+            201: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the new items, in text order */
+                        items: components["schemas"]["Item"][];
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4134,6 +4362,141 @@ export interface operations {
             };
         };
     };
+    captureVoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the audio: wav, mp3, ogg/opus, webm, m4a/aac, flac or another common container; at most 10 MiB (10,485,760 bytes) and 10 minutes
+                     */
+                    file: string;
+                    /** @description BCP-47 tag of the spoken language (en, en-US, de, …); when absent the engine decides */
+                    language?: string;
+                    /** @description split the transcript into items as a brain dump does (default true); false captures it as one item, read with quick add (true or false) */
+                    split?: boolean;
+                    /** @description keep the recording as an attachment of the items (default false); this server does not store attachments yet, so true is 400 (true or false) */
+                    keep_audio?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the transcription and the new items */
+            201: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transcript: components["schemas"]["Transcription"];
+                        /** @description the new items, in the order spoken */
+                        items: components["schemas"]["Item"][];
+                    };
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the route needs the Pro plan (pro_required) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the capture scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the file is over 10 MiB or the audio over 10 minutes (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not multipart/form-data, or the file is not audio that can be read (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine failed on the audio or heard no speech (transcription_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description no speech engine is available, or every transcription slot stayed busy; then with Retry-After (transcription_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     startPairing: {
         parameters: {
             query?: never;
@@ -5290,19 +5653,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1..100000 characters after trim, as capture takes it; only the first line is read */
+                    /** @description 1..100000 characters after trim, as capture takes it; only the first line is read, unless split */
                     text: string;
+                    /**
+                     * @description brain dump: split the text into items (one per line, list markers removed, `[x]` done, a line ending in `:` the parent of the lines under it; a one-line text splits at `; `) and read each with quick add; at most 100 items
+                     * @default false
+                     */
+                    split?: boolean;
                 };
             };
         };
         responses: {
-            /** @description what quick add understands */
+            /** @description what quick add understands; with split, the items */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuickAdd"];
+                    "application/json": components["schemas"]["QuickAdd"] | components["schemas"]["SplitPreview"];
                 };
             };
             /** @description invalid body, query or parameters (bad_request) */

@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DIALECTS } from '../helpers/dialects.js';
+import { FakeTranscriptionServer } from '../helpers/fake-transcription-server.js';
+import { actor, expectError, ok, type Actor } from '../helpers/items.js';
+import { FFMPEG, lacking } from '../helpers/system-programs.js';
+import { createTestApp, type JsonBody, type Response, type TestApp } from '../helpers/test-app.js';
+import { audioFile, encodeForm, LIBRIVOX_DIR, makeTempDir, type FormPart } from '../helpers/voice.js';
+
+// Real ffmpeg decodes the clip before the fake engine hears it.
+vi.setConfig({ testTimeout: 60_000 });
+
+const CLIP = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0880.wav');
+
+/** Contract "Brain dump", voice: POST /voice/capture transcribes and captures, split by default. */
+describe.skipIf(lacking(FFMPEG)).each(DIALECTS)('POST /api/v1/voice/capture (%s)', (dialect) => {
+  const fake = new FakeTranscriptionServer();
+  const temp = makeTempDir('voice-capture');
+  let t: TestApp;
+
+  beforeAll(async () => {
+    await fake.start();
+    t = await createTestApp(dialect, {
+      transcribe: { engine: 'openai', openai: { baseUrl: fake.baseUrl, apiKey: 'test-key', model: 'test-model' } },
+      voice: { tempRoot: temp.dir },
+    });
+  });
+  afterEach(() => {
+    expect(temp.entries(), 'a request left files behind').toEqual([]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake.stop();
+    temp.remove();
+  });
+
+  const says = (text: string) => {
+    fake.behaviour = { kind: 'answer', status: 200, body: JSON.stringify({ text }) };
+  };
+
+  async function voiceCapture(a: Actor, fields: Record<string, string> = {}): Promise<Response<JsonBody>> {
+    const parts: FormPart[] = [audioFile(CLIP), ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
+    const { body, contentType } = await encodeForm(parts);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/voice/capture',
+      headers: { authorization: `Bearer ${a.user.token}`, 'content-type': contentType },
+      payload: body,
+    });
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, headers: res.headers, text: res.body };
+  }
+
+  it('splits the transcript into items read with quick add, and answers the transcript with them', async () => {
+    const a = await actor(t, 'pro');
+    says('buy milk tomorrow; call mom @family; fix the bike');
+    const body = ok(await voiceCapture(a), 201);
+    expect(body.transcript).toEqual({ text: 'buy milk tomorrow; call mom @family; fix the bike', language: null, duration_ms: 2990 });
+    expect(body.items.map((i: JsonBody) => [i.title, i.tags, i.due_at !== null])).toEqual([
+      ['buy milk', [], true],
+      ['call mom', ['family'], false],
+      ['fix the bike', [], false],
+    ]);
+    expect(await a.events.names()).toEqual(['item.created', 'item.created', 'item.created']);
+    expect(ok(await a.c.get('items')).items).toHaveLength(3);
+  });
+
+  it('with split=false captures one item read with quick add', async () => {
+    const a = await actor(t, 'pro');
+    says('buy milk tomorrow; call mom @family');
+    const body = ok(await voiceCapture(a, { split: 'false' }), 201);
+    expect(body.items).toHaveLength(1);
+    expect(body.items[0]).toMatchObject({ title: 'buy milk; call mom', tags: ['family'] });
+  });
+
+  it('refuses Free users, keep_audio, a bad flag and silence, capturing nothing', async () => {
+    says('buy milk');
+    const free = await actor(t, 'free');
+    expectError(await voiceCapture(free), 402, 'pro_required');
+    const a = await actor(t, 'pro');
+    expectError(await voiceCapture(a, { keep_audio: 'true' }), 400, 'bad_request');
+    expectError(await voiceCapture(a, { split: 'maybe' }), 400, 'bad_request');
+    says('   ');
+    expectError(await voiceCapture(a), 422, 'transcription_failed');
+    expect(ok(await a.c.get('items')).items).toEqual([]);
+    expect(await a.events.take()).toEqual([]);
+  });
+});
