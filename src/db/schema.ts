@@ -68,6 +68,11 @@ export interface ItemsTable {
   recurrence_rule: string | null;
   recurrence_from: 'due' | 'completion' | null;
   remind_at: string | null;
+  /**
+   * The item is due on a day, not at a time (contract "All-day dates"): due_at is 00:00 of that day
+   * in the user's zone. SQLite stores it as 0/1; it defaults to false, so a new row may leave it out.
+   */
+  all_day: ColumnType<boolean | number, number | undefined, number>;
   /** SQLite only: the item's FTS rowid (see the search-key-counter migration); written at insert. */
   search_key: ColumnType<number | null, number | undefined, never>;
   /**

@@ -25,6 +25,8 @@ export interface ItemView {
   updated_at: string;
   recurrence: Recurrence | null;
   remind_at: string | null;
+  /** Due on a day, not at a time: due_at is 00:00 of that day in the user's zone (contract "All-day dates"). */
+  all_day: boolean;
 }
 
 /** A repeating schedule (contract "Recurrence"): an RRULE of the subset, counted from the due date or the completion. */
@@ -65,6 +67,9 @@ export const ItemSchema = Type.Object(
     updated_at: UtcTimestamp,
     recurrence: Type.Union([ref(RecurrenceSchema), Type.Null()], { description: 'the repeating schedule, or null' }),
     remind_at: Nullable(UtcTimestamp),
+    all_day: Type.Boolean({
+      description: "due on a day, not at a time: due_at is 00:00 of that day in the user's timezone; clients show the date only",
+    }),
   },
   { $id: 'Item', title: 'Item' },
 );

@@ -5,6 +5,7 @@ import { client, createUser, type Client, type JsonBody, type Response, type Tes
 
 /** Every field an item response carries: the spec's Item table plus `tags` and `archived_at`. */
 export const ITEM_FIELDS = [
+  'all_day',
   'archived_at',
   'content_md',
   'created_at',

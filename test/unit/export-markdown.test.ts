@@ -20,6 +20,7 @@ function item(fields: Partial<ItemView> & Pick<ItemView, 'type' | 'title'>): Ite
     archived_at: null,
     recurrence: null,
     remind_at: null,
+    all_day: false,
     created_at: at,
     updated_at: at,
     ...fields,

@@ -10,6 +10,7 @@ const item: ItemView = {
   content_md: null,
   recurrence: null,
   remind_at: null,
+  all_day: false,
   is_completed: false,
   status: 'todo',
   due_at: null,

@@ -19,6 +19,7 @@ import * as cjkSearchWords from './2026-11-28-0100-cjk-search-words.js';
 import * as liveStreams from './2026-11-28-0600-live-streams.js';
 import * as notifyStreamingUsers from './2026-11-29-0100-notify-streaming-users.js';
 import * as sealedSecret from './2026-11-29-0300-sealed-secret.js';
+import * as itemsAllDay from './2026-11-29-0400-items-all-day.js';
 import * as caldav from './2026-11-29-0700-caldav.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0600-live-streams': liveStreams,
   '2026-11-29-0100-notify-streaming-users': notifyStreamingUsers,
   '2026-11-29-0300-sealed-secret': sealedSecret,
+  '2026-11-29-0400-items-all-day': itemsAllDay,
   '2026-11-29-0700-caldav': caldav,
 };

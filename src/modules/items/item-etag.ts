@@ -26,6 +26,7 @@ export function itemEtag(item: ItemView): string {
     item.updated_at,
     item.recurrence,
     item.remind_at,
+    item.all_day,
   ];
   return `"${hash('sha256', JSON.stringify(fields), 'base64url')}"`;
 }

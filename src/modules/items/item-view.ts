@@ -5,7 +5,10 @@ import type { ItemView } from '../../schemas/item.js';
 
 export type { ItemView, Recurrence } from '../../schemas/item.js';
 
-export type ItemRow = Omit<ItemsTable, 'is_completed' | 'search_key' | 'search_text'> & { is_completed: boolean | number };
+export type ItemRow = Omit<ItemsTable, 'is_completed' | 'all_day' | 'search_key' | 'search_text'> & {
+  is_completed: boolean | number;
+  all_day: boolean | number;
+};
 
 /** The columns a view is made of: list and search pages load only these. */
 export const ITEM_VIEW_COLUMNS = [
@@ -24,13 +27,14 @@ export const ITEM_VIEW_COLUMNS = [
   'recurrence_rule',
   'recurrence_from',
   'remind_at',
+  'all_day',
 ] as const;
 
 /** The columns of an ItemRow; every query that loads items for a change selects exactly these. */
 export const ITEM_COLUMNS = [...ITEM_VIEW_COLUMNS, 'user_id', 'status_before_archive', 'client_id'] as const;
 
-type LaterColumns = 'recurrence_rule' | 'recurrence_from' | 'remind_at';
-/** A row with the view's columns; a new row may leave out the recurrence and reminder ones (null). */
+type LaterColumns = 'recurrence_rule' | 'recurrence_from' | 'remind_at' | 'all_day';
+/** A row with the view's columns; a new row may leave out the recurrence and reminder ones (null) and all_day (false). */
 export type ItemViewRow = Omit<Pick<ItemRow, (typeof ITEM_VIEW_COLUMNS)[number]>, LaterColumns> & Partial<Pick<ItemRow, LaterColumns>>;
 
 /**
@@ -64,6 +68,7 @@ export function toItemView(row: ItemViewRow, tags: readonly string[]): ItemView 
     updated_at: row.updated_at,
     recurrence: row.recurrence_rule ? { rule: row.recurrence_rule, from: row.recurrence_from ?? 'due' } : null,
     remind_at: row.remind_at ?? null,
+    all_day: Boolean(row.all_day),
   };
 }
 

@@ -6,9 +6,10 @@ import type { Executor, ItemsTable } from '../../db/schema.js';
 import type { CursorKey } from '../../lib/cursor.js';
 import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, parseTagNames, tagNamesJson, type ItemRow, type TaggedViewRow } from './item-view.js';
 
-/** Recurrence and reminder columns may be left out (they default to null), as rows written before them do. */
-export type NewItemRow = Omit<ItemRow, 'is_completed' | 'recurrence_rule' | 'recurrence_from' | 'remind_at'> & {
+/** Recurrence and reminder columns may be left out (they default to null), as rows written before them do; all_day defaults to false. */
+export type NewItemRow = Omit<ItemRow, 'is_completed' | 'all_day' | 'recurrence_rule' | 'recurrence_from' | 'remind_at'> & {
   is_completed: number;
+  all_day?: number;
 } & Partial<Pick<ItemRow, 'recurrence_rule' | 'recurrence_from' | 'remind_at'>> & { search_text?: string | null };
 export type ItemPatch = Omit<Updateable<ItemsTable>, 'id' | 'user_id' | 'created_at'>;
 

@@ -16,6 +16,8 @@ export interface NewItem {
   client_id?: string | null;
   recurrence?: { rule: string; from: 'due' | 'completion' } | null;
   remind_at?: string | null;
+  /** Due on a day (due_at is 00:00 local of it); needs a due_at. */
+  all_day?: boolean;
   /** Defaults to created_at. */
   updated_at?: string;
   /** Imported and seeded items arrive done or archived; a capture starts from freshState(type). */
@@ -44,6 +46,7 @@ export function newItemRow(item: NewItem): NewItemRow {
     recurrence_rule: item.recurrence?.rule ?? null,
     recurrence_from: item.recurrence?.from ?? null,
     remind_at: item.remind_at ?? null,
+    all_day: item.all_day && item.due_at ? 1 : 0,
     search_text: searchText(item.title, item.content_md),
   };
 }

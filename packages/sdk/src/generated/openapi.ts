@@ -883,6 +883,8 @@ export interface components {
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             remind_at: string | null;
+            /** @description due on a day, not at a time: due_at is 00:00 of that day in the user's timezone; clients show the date only */
+            all_day: boolean;
         };
         /**
          * Ai
@@ -965,6 +967,8 @@ export interface components {
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             remind_at: string | null;
+            /** @description due on a day, not at a time: due_at is 00:00 of that day in the user's timezone; clients show the date only */
+            all_day: boolean;
             /** @description what the AI organizer decided; null when it did not run */
             ai: components["schemas"]["Ai"] | null;
         };
