@@ -54,6 +54,7 @@ import type { WebhooksService } from './modules/deliveries/webhooks.service.js';
 import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/reminder-scheduler.js';
 import { createRemindersService, type RemindersService } from './modules/reminders/reminders.service.js';
 import { createEmailInService, type EmailInService } from './modules/email-in/email-in.service.js';
+import { createCaldavService, type CaldavService } from './modules/caldav/caldav.service.js';
 import { lazyEmailInReader } from './modules/email-in/lazy-reader.js';
 import type { EmailInReader } from './modules/email-in/mail-reader.js';
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from './modules/email-in/reader-settings.js';
@@ -105,6 +106,8 @@ export interface Services {
   voice: VoiceService;
   /** Users' secret email-in addresses. */
   emailIn: EmailInService;
+  /** The CalDAV server's collections, objects and sync (src/modules/caldav). */
+  caldav: CaldavService;
   /** Reads EMAIL_IN_IMAP_URL into items when set; only the server process starts it. */
   emailInReader: EmailInReader | undefined;
   logger: Logger;
@@ -294,6 +297,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
         }),
       )
     : undefined;
+  const caldav = createCaldavService({ db, clock, items, capture, projects, events });
   metrics.watchQueues({ webhookDeliveries: () => webhookWorker.pendingCount(), transcriptions: () => voice.limiter.waiting });
 
   return {
@@ -331,6 +335,7 @@ export function createServices({ db: handle, ports, config, inject = {} }: Servi
     live,
     emailIn,
     emailInReader,
+    caldav,
     async close() {
       await emailInReader?.stop();
       await reminderScheduler.stop();

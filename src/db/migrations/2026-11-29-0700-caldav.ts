@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely';
  * - `caldav_objects`: per item a calendar app has seen or sent, the object's file name in its
  *   collection (a client's PUT stays at the URL it chose), the client's UID, and the last
  *   iCalendar text, which a GET overlays with the item's mapped fields so nothing the service does
- *   not map is lost. It goes with the item (cascade).
+ *   not map is lost; `parent_uid` is a RELATED-TO parent not seen yet (children may come before
+ *   their parent), linked when the parent arrives. A deleted item's row stays (no foreign key to
+ *   items): sync-collection names its file in the 404 it reports, and a new PUT of the UID reuses
+ *   it. Rows go with the user.
  * - `caldav_collections`: the URL segment of a project made by MKCALENDAR at a URL of the client's
  *   choosing; other projects are served at their id. It goes with the project.
  * - `feeds`: subscribable .ics URLs. `secret` is the URL's secret, kept in clear like the email-in
@@ -17,7 +20,7 @@ type AnyDb = Kysely<any>;
 export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createTable('caldav_objects')
-    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('item_id', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('uid', 'text', (c) => c.notNull())
@@ -26,7 +29,6 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('caldav_objects_pk', ['user_id', 'item_id'])
     .addUniqueConstraint('caldav_objects_uid_uq', ['user_id', 'uid'])
-    .addForeignKeyConstraint('caldav_objects_item_fk', ['user_id', 'item_id'], 'items', ['user_id', 'id'], (fk) => fk.onDelete('cascade'))
     .execute();
   await db.schema.createIndex('caldav_objects_name_idx').on('caldav_objects').columns(['user_id', 'name']).execute();
 
