@@ -73,14 +73,35 @@ describe.skipIf(lacking(VDIRSYNCER)).each(DIALECTS)('vdirsyncer two-way sync (%s
     await vdirsyncer('discover', 'inbox');
     await vdirsyncer('sync');
     expect(files()).toHaveLength(2);
-    expect(files().map((f) => readFileSync(join(folder, f), 'utf8')).join('')).toContain('SUMMARY:from the server');
+    expect(
+      files()
+        .map((f) => readFileSync(join(folder, f), 'utf8'))
+        .join(''),
+    ).toContain('SUMMARY:from the server');
 
     // Local side: a new todo, an edit with a property the service does not map, a deletion.
     writeFileSync(
       join(folder, 'local-new.ics'),
-      ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VTODO', 'UID:local-new', 'DTSTAMP:20261129T080000Z', 'SUMMARY:from the folder', 'X-LOCAL:kept', 'END:VTODO', 'END:VCALENDAR', ''].join('\r\n'),
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//T//EN',
+        'BEGIN:VTODO',
+        'UID:local-new',
+        'DTSTAMP:20261129T080000Z',
+        'SUMMARY:from the folder',
+        'X-LOCAL:kept',
+        'END:VTODO',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
     );
-    unlinkSync(join(folder, files().find((f) => readFileSync(join(folder, f), 'utf8').includes(doomed.id))!));
+    unlinkSync(
+      join(
+        folder,
+        files().find((f) => readFileSync(join(folder, f), 'utf8').includes(doomed.id))!,
+      ),
+    );
     await vdirsyncer('sync');
     const titles = ((await api.get('items')).body.items as Array<{ title: string }>).map((i) => i.title).sort();
     expect(titles).toEqual(['from the folder', 'from the server']);

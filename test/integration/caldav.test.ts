@@ -7,7 +7,18 @@ import { client, createTestApp, createUser, type TestApp, type TestUser } from '
 const basic = (token: string) => `Basic ${Buffer.from(`anyone:${token}`).toString('base64')}`;
 
 function vtodo(uid: string, lines: string[] = []): string {
-  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', 'BEGIN:VTODO', `UID:${uid}`, 'DTSTAMP:20261129T080000Z', ...lines, 'END:VTODO', 'END:VCALENDAR', ''].join('\r\n');
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Test//EN',
+    'BEGIN:VTODO',
+    `UID:${uid}`,
+    'DTSTAMP:20261129T080000Z',
+    ...lines,
+    'END:VTODO',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
 }
 
 const PROPFIND_ETAGS = '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>';
@@ -26,7 +37,11 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
       const res = await t.app.inject({
         method: method as 'GET',
         url,
-        headers: { authorization: basic(user.token), ...(body !== undefined ? { 'content-type': headers['content-type'] ?? 'application/xml' } : {}), ...headers },
+        headers: {
+          authorization: basic(user.token),
+          ...(body !== undefined ? { 'content-type': headers['content-type'] ?? 'application/xml' } : {}),
+          ...headers,
+        },
         ...(body !== undefined ? { payload: body } : {}),
       });
       return { status: res.statusCode, text: res.body, headers: res.headers };
@@ -37,7 +52,11 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
     const anon = await t.app.inject({ method: 'PROPFIND' as 'GET', url: '/dav/' });
     expect(anon.statusCode).toBe(401);
     expect(anon.headers['www-authenticate']).toMatch(/^Basic realm="Capture Inbox"/);
-    const wrong = await t.app.inject({ method: 'PROPFIND' as 'GET', url: '/dav/', headers: { authorization: basic('cin_abcdefgh_wrongwrongwrongwrongwrongwrongwrong') } });
+    const wrong = await t.app.inject({
+      method: 'PROPFIND' as 'GET',
+      url: '/dav/',
+      headers: { authorization: basic('cin_abcdefgh_wrongwrongwrongwrongwrongwrongwrong') },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['content-type']).toMatch(/text\/plain/);
   });
@@ -54,7 +73,12 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
     expect(options.headers.dav).toBe('1, 3, calendar-access');
     expect(options.headers.allow).toContain('REPORT');
     for (const url of ['/', '/dav/', '/dav/principal/']) {
-      const res = await req('PROPFIND', url, '<A:propfind xmlns:A="DAV:"><A:prop><A:current-user-principal/><B:calendar-home-set xmlns:B="urn:ietf:params:xml:ns:caldav"/><A:displayname/></A:prop></A:propfind>', { depth: '0' });
+      const res = await req(
+        'PROPFIND',
+        url,
+        '<A:propfind xmlns:A="DAV:"><A:prop><A:current-user-principal/><B:calendar-home-set xmlns:B="urn:ietf:params:xml:ns:caldav"/><A:displayname/></A:prop></A:propfind>',
+        { depth: '0' },
+      );
       expect(res.status).toBe(207);
       expect(res.text).toContain('<d:href>/dav/principal/</d:href>');
       expect(res.text).toContain('<d:href>/dav/calendars/</d:href>');
@@ -86,13 +110,27 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
     const user = await createUser(t);
     const req = dav(user);
     const api = client(t.app, user.token);
-    const body = vtodo('client-uid-1', ['SUMMARY:Buy seeds', 'DESCRIPTION:tomatoes', 'DUE:20261201T100000Z', 'CATEGORIES:garden,shop', 'PRIORITY:1', 'X-APPLE-SORT-ORDER:42', 'GEO:37.3;-122.0']);
+    const body = vtodo('client-uid-1', [
+      'SUMMARY:Buy seeds',
+      'DESCRIPTION:tomatoes',
+      'DUE:20261201T100000Z',
+      'CATEGORIES:garden,shop',
+      'PRIORITY:1',
+      'X-APPLE-SORT-ORDER:42',
+      'GEO:37.3;-122.0',
+    ]);
     const put = await req('PUT', `/dav/calendars/${user.inboxId}/seeds.ics`, body, { 'content-type': 'text/calendar', 'if-none-match': '*' });
     expect(put.status).toBe(201);
     expect(put.headers.etag).toMatch(/^"/);
     const items = (await api.get('items')).body.items;
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ title: 'Buy seeds', content_md: 'tomatoes', due_at: '2026-12-01T10:00:00.000Z', tags: ['garden', 'shop'], status: 'todo' });
+    expect(items[0]).toMatchObject({
+      title: 'Buy seeds',
+      content_md: 'tomatoes',
+      due_at: '2026-12-01T10:00:00.000Z',
+      tags: ['garden', 'shop'],
+      status: 'todo',
+    });
     const got = await req('GET', `/dav/calendars/${user.inboxId}/seeds.ics`);
     expect(got.status).toBe(200);
     expect(got.headers.etag).toBe(put.headers.etag);
@@ -108,9 +146,15 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
     expect(after.text).toMatch(/COMPLETED:\d{8}T\d{6}Z/);
     expect(after.text).toContain('X-APPLE-SORT-ORDER:42');
     // Conditions: a stale If-Match and If-None-Match * on an existing object are 412, nothing changes.
-    const stale = await req('PUT', `/dav/calendars/${user.inboxId}/seeds.ics`, vtodo('client-uid-1', ['SUMMARY:Stale']), { 'content-type': 'text/calendar', 'if-match': put.headers.etag as string });
+    const stale = await req('PUT', `/dav/calendars/${user.inboxId}/seeds.ics`, vtodo('client-uid-1', ['SUMMARY:Stale']), {
+      'content-type': 'text/calendar',
+      'if-match': put.headers.etag as string,
+    });
     expect(stale.status).toBe(412);
-    const again = await req('PUT', `/dav/calendars/${user.inboxId}/seeds.ics`, vtodo('client-uid-1', ['SUMMARY:Again']), { 'content-type': 'text/calendar', 'if-none-match': '*' });
+    const again = await req('PUT', `/dav/calendars/${user.inboxId}/seeds.ics`, vtodo('client-uid-1', ['SUMMARY:Again']), {
+      'content-type': 'text/calendar',
+      'if-none-match': '*',
+    });
     expect(again.status).toBe(412);
     expect((await api.get(`items/${items[0].id}`)).body.title).toBe('Bought seeds');
     // An update with the current ETag is 204 with the new ETag; completion from the phone maps back.
@@ -159,7 +203,18 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
     const user = await createUser(t);
     const req = dav(user);
     const api = client(t.app, user.token);
-    const journal = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VJOURNAL', 'UID:j1', 'DTSTAMP:20261129T080000Z', 'SUMMARY:Idea', 'END:VJOURNAL', 'END:VCALENDAR', ''].join('\r\n');
+    const journal = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//T//EN',
+      'BEGIN:VJOURNAL',
+      'UID:j1',
+      'DTSTAMP:20261129T080000Z',
+      'SUMMARY:Idea',
+      'END:VJOURNAL',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
     expect((await req('PUT', '/dav/calendars/notes/j1.ics', journal, { 'content-type': 'text/calendar' })).status).toBe(201);
     const notes = (await api.get('items')).body.items;
     expect(notes[0]).toMatchObject({ type: 'note', title: 'Idea', project_id: user.inboxId });
@@ -227,11 +282,19 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
     const user = await createUser(t);
     const req = dav(user);
     const api = client(t.app, user.token);
-    const made = await req('MKCALENDAR', '/dav/calendars/errands/', '<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Errands</d:displayname></d:prop></d:set></c:mkcalendar>');
+    const made = await req(
+      'MKCALENDAR',
+      '/dav/calendars/errands/',
+      '<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Errands</d:displayname></d:prop></d:set></c:mkcalendar>',
+    );
     expect(made.status).toBe(201);
     const project = ((await api.get('projects')).body.projects as Array<{ id: string; name: string }>).find((p) => p.name === 'Errands')!;
     expect(project).toBeDefined();
-    const rename = await req('PROPPATCH', '/dav/calendars/errands/', '<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Chores</d:displayname></d:prop></d:set></d:propertyupdate>');
+    const rename = await req(
+      'PROPPATCH',
+      '/dav/calendars/errands/',
+      '<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Chores</d:displayname></d:prop></d:set></d:propertyupdate>',
+    );
     expect(rename.status).toBe(207);
     expect(rename.text).toContain('200 OK');
     expect((await api.get(`projects/${project.id}`)).body.name).toBe('Chores');
@@ -253,7 +316,8 @@ describe.each(DIALECTS)('caldav (%s)', (dialect) => {
     const req = dav(user);
     const api = client(t.app, user.token);
     const coll = `/dav/calendars/${user.inboxId}/`;
-    const laughs = '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><d:propfind xmlns:d="DAV:"><d:prop>&b;</d:prop></d:propfind>';
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><d:propfind xmlns:d="DAV:"><d:prop>&b;</d:prop></d:propfind>';
     expect((await req('PROPFIND', coll, laughs)).status).toBe(400);
     expect((await req('PROPFIND', coll, '<d:propfind xmlns:d="DAV:"><d:prop>')).status).toBe(400);
     const malformed = await req('PUT', `${coll}x.ics`, 'BEGIN:VCALENDAR\r\nthis is not ical', { 'content-type': 'text/calendar' });

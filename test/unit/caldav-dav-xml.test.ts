@@ -3,7 +3,9 @@ import { cal, childElements, dav, nameOf, parseDavBody, serialize } from '../../
 
 describe('DAV XML', () => {
   it('matches names by namespace, whatever the prefixes', () => {
-    const doc = parseDavBody('<A:propfind xmlns:A="DAV:"><A:prop><B:getctag xmlns:B="http://calendarserver.org/ns/"/><x:displayname xmlns:x="DAV:"/></A:prop></A:propfind>');
+    const doc = parseDavBody(
+      '<A:propfind xmlns:A="DAV:"><A:prop><B:getctag xmlns:B="http://calendarserver.org/ns/"/><x:displayname xmlns:x="DAV:"/></A:prop></A:propfind>',
+    );
     const prop = childElements(doc!.documentElement!)[0]!;
     expect(nameOf(prop)).toEqual({ ns: 'DAV:', name: 'prop' });
     expect(childElements(prop).map(nameOf)).toEqual([
@@ -25,6 +27,8 @@ describe('DAV XML', () => {
     expect(text).toContain('xmlns:d="DAV:"');
     expect(text).toContain('&lt;&amp;');
     const back = parseDavBody(text)!;
-    expect(back.documentElement!.getElementsByTagNameNS('urn:ietf:params:xml:ns:caldav', 'calendar-data').item(0)!.textContent?.replace(/\r/g, '')).toBe('BEGIN:X\n<&');
+    expect(back.documentElement!.getElementsByTagNameNS('urn:ietf:params:xml:ns:caldav', 'calendar-data').item(0)!.textContent?.replace(/\r/g, '')).toBe(
+      'BEGIN:X\n<&',
+    );
   });
 });

@@ -9,7 +9,7 @@ import { grants, type Scope } from '../keys/scopes.js';
  * the same and asks for Basic again, so the app shows its password prompt.
  */
 
-export const BASIC_CHALLENGE = 'Basic realm="Capture Inbox", charset="UTF-8"';
+const BASIC_CHALLENGE = 'Basic realm="Capture Inbox", charset="UTF-8"';
 
 const unauthorized = () =>
   new AppError('unauthorized', 'sign in with any user name and an API key (with the read and write scopes) as the password', {

@@ -37,14 +37,20 @@ export async function findObjectsWaitingFor(db: Executor, userId: string, parent
 
 /** One row per item and one per UID: a row of either is replaced. */
 export async function saveObject(db: Executor, userId: string, row: ObjectRow, at: string): Promise<void> {
-  await db.deleteFrom('caldav_objects').where('user_id', '=', userId).where((eb) => eb.or([eb('item_id', '=', row.item_id), eb('uid', '=', row.uid)])).execute();
-  await db.insertInto('caldav_objects').values({ user_id: userId, ...row, updated_at: at }).execute();
+  await db
+    .deleteFrom('caldav_objects')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('item_id', '=', row.item_id), eb('uid', '=', row.uid)]))
+    .execute();
+  await db
+    .insertInto('caldav_objects')
+    .values({ user_id: userId, ...row, updated_at: at })
+    .execute();
 }
 
 export async function clearParentUid(db: Executor, userId: string, itemId: string): Promise<void> {
   await db.updateTable('caldav_objects').set({ parent_uid: null }).where('user_id', '=', userId).where('item_id', '=', itemId).execute();
 }
-
 
 export async function findCollectionNames(db: Executor, userId: string): Promise<Array<{ project_id: string; name: string }>> {
   return db.selectFrom('caldav_collections').select(['project_id', 'name']).where('user_id', '=', userId).execute();

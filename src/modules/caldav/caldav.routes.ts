@@ -101,7 +101,12 @@ export async function caldavRoutes(app: FastifyInstance, opts: { caldav: CaldavS
     handler: async (request, reply) =>
       send(
         reply,
-        await dav.propfind(authUser(request), { kind: 'object', segment: request.params.collection, name: request.params.object }, header(request, 'depth'), text(request)),
+        await dav.propfind(
+          authUser(request),
+          { kind: 'object', segment: request.params.collection, name: request.params.object },
+          header(request, 'depth'),
+          text(request),
+        ),
       ),
   });
   app.route<{ Params: Params }>({
@@ -143,7 +148,8 @@ export async function caldavRoutes(app: FastifyInstance, opts: { caldav: CaldavS
       if (!found) return reply.code(404).type('text/plain; charset=utf-8').send('no object at this URL\n');
       void reply.header('etag', found.etag).header('last-modified', new Date(found.item.updated_at).toUTCString());
       const ifNoneMatch = header(request, 'if-none-match');
-      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === found.etag || t.trim() === '*')) return reply.code(304).send();
+      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === found.etag || t.trim() === '*'))
+        return reply.code(304).send();
       return reply.type('text/calendar; charset=utf-8').send(found.ics());
     },
   });

@@ -31,7 +31,14 @@ export function createCaldavService(deps: {
   return {
     collections: createCollections({ db, projects: deps.projects }),
     objects,
-    writes: createObjectWrites({ db, store: objects, items: deps.items, capture: deps.capture, projects: deps.projects, now: () => toTimestamp(deps.clock.now()) }),
+    writes: createObjectWrites({
+      db,
+      store: objects,
+      items: deps.items,
+      capture: deps.capture,
+      projects: deps.projects,
+      now: () => toTimestamp(deps.clock.now()),
+    }),
     sync: createSyncCollection({ db, events: deps.events, store: objects }),
   };
 }

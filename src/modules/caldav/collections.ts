@@ -11,7 +11,7 @@ import { readOnlyCollection } from './dav-error.js';
  * served yet: the filters module lands in parallel (issue 49 leaves them for later).
  */
 
-export const NOTES_SEGMENT = 'notes';
+const NOTES_SEGMENT = 'notes';
 const SEGMENT = /^[A-Za-z0-9._~@+-]{1,200}$/;
 
 export interface Collection {

@@ -20,5 +20,6 @@ export const invalidSyncToken = () =>
 export const uidConflict = (href: string) => new DavError(403, cal('no-uid-conflict', [dav('href', href)]), `this UID is already used by ${href}`);
 export const unsupportedComponent = (wanted: string) =>
   new DavError(403, cal('supported-calendar-component'), `this collection holds ${wanted} components only`);
-export const unsupportedReport = () => new DavError(403, dav('supported-report'), 'this report is not supported here (calendar-query, calendar-multiget and sync-collection are)');
+export const unsupportedReport = () =>
+  new DavError(403, dav('supported-report'), 'this report is not supported here (calendar-query, calendar-multiget and sync-collection are)');
 export const readOnlyCollection = () => new DavError(403, dav('need-privileges'), 'this collection cannot be changed');

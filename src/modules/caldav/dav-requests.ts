@@ -6,7 +6,21 @@ import type { Collection } from './collections.js';
 import { unsupportedReport } from './dav-error.js';
 import { collectionHref, objectHref, parseObjectHref } from './dav-paths.js';
 import { collectionProperties, discoveryProperties, objectProperties, propResponse, type PropRequest } from './dav-properties.js';
-import { childElement, childElements, dav, descendants, href, isElement, nameOf, node, NS, parseDavBody, propstat, serialize, type XmlNode } from './dav-xml.js';
+import {
+  childElement,
+  childElements,
+  dav,
+  descendants,
+  href,
+  isElement,
+  nameOf,
+  node,
+  NS,
+  parseDavBody,
+  propstat,
+  serialize,
+  type XmlNode,
+} from './dav-xml.js';
 import type { DavObject } from './object-store.js';
 
 /* PROPFIND, REPORT, PROPPATCH and MKCALENDAR: a parsed body in, a DAV answer out. */
@@ -17,10 +31,15 @@ export interface DavAnswer {
   body?: string;
 }
 
-export type DavTarget = { kind: 'root' | 'principal' | 'home'; path: string } | { kind: 'collection'; segment: string } | { kind: 'object'; segment: string; name: string };
+export type DavTarget =
+  { kind: 'root' | 'principal' | 'home'; path: string } | { kind: 'collection'; segment: string } | { kind: 'object'; segment: string; name: string };
 
 const XML_TYPE = 'application/xml; charset=utf-8';
-const multistatus = (responses: XmlNode[]): DavAnswer => ({ status: 207, headers: { 'content-type': XML_TYPE }, body: serialize(dav('multistatus', responses)) });
+const multistatus = (responses: XmlNode[]): DavAnswer => ({
+  status: 207,
+  headers: { 'content-type': XML_TYPE },
+  body: serialize(dav('multistatus', responses)),
+});
 
 const Q = {
   propfind: { ns: NS.dav, name: 'propfind' },
@@ -91,7 +110,9 @@ export function createDavRequests(service: CaldavService) {
     if (wanted && wanted !== held) return () => false;
     const openOnly =
       componentFilter !== undefined &&
-      childElements(componentFilter).some((el) => isElement(el, Q.propFilter) && el.getAttribute('name')?.toUpperCase() === 'COMPLETED' && childElement(el, Q.isNotDefined) !== undefined);
+      childElements(componentFilter).some(
+        (el) => isElement(el, Q.propFilter) && el.getAttribute('name')?.toUpperCase() === 'COMPLETED' && childElement(el, Q.isNotDefined) !== undefined,
+      );
     return (object) => !openOnly || !object.item.is_completed;
   }
 
@@ -147,14 +168,32 @@ export function createDavRequests(service: CaldavService) {
       return multistatus([
         dav('response', [
           href(path),
-          propstat(refused.map((u) => asNode(u.el)), '403 Forbidden'),
-          ...(accepted.length > 0 ? [propstat(accepted.map((u) => asNode(u.el)), '424 Failed Dependency')] : []),
+          propstat(
+            refused.map((u) => asNode(u.el)),
+            '403 Forbidden',
+          ),
+          ...(accepted.length > 0
+            ? [
+                propstat(
+                  accepted.map((u) => asNode(u.el)),
+                  '424 Failed Dependency',
+                ),
+              ]
+            : []),
         ]),
       ]);
     }
     const rename = updates.at(-1);
     if (rename) await service.collections.rename(user.id, collection, rename.el.textContent ?? '');
-    return multistatus([dav('response', [href(path), propstat(updates.map((u) => asNode(u.el)), '200 OK')])]);
+    return multistatus([
+      dav('response', [
+        href(path),
+        propstat(
+          updates.map((u) => asNode(u.el)),
+          '200 OK',
+        ),
+      ]),
+    ]);
   }
 
   /** MKCALENDAR, or an extended MKCOL (RFC 5689) that asks for a calendar. */
@@ -167,5 +206,3 @@ export function createDavRequests(service: CaldavService) {
 
   return { propfind, report, proppatch, mkcalendar };
 }
-
-export type DavRequests = ReturnType<typeof createDavRequests>;

@@ -77,7 +77,14 @@ export function readObject(text: string, zone: string): ParsedObject {
   if (typeof uid !== 'string' || uid.trim() === '' || uid.length > 255) throw bad('UID is missing or longer than 255 characters');
   const categoryValues = master.getAllProperties('categories').flatMap((p) => p.getValues() as unknown[]);
   if (categoryValues.length > CATEGORIES_MAX) throw bad(`more than ${CATEGORIES_MAX} CATEGORIES`);
-  const categories = [...new Set(categoryValues.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter((v) => v !== ''))];
+  const categories = [
+    ...new Set(
+      categoryValues
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => v.trim())
+        .filter((v) => v !== ''),
+    ),
+  ];
   const dueProp = master.getFirstProperty('due');
   const due = dueProp ? readTime(dueProp, calendar, zone) : null;
   if (dueProp && !due) throw bad('DUE is not a date or date-time');

@@ -43,7 +43,10 @@ export function readTime(prop: ICAL.Property, calendar: ICAL.Component | null, u
   const tzid = prop.getFirstParameter('tzid');
   if (!tzid) {
     const utc = value.zone === ICAL.Timezone.utcTimezone || value.toString().endsWith('Z');
-    return { at: new Date(utc ? Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute, value.second) : wallInstant(userZone, value)).toISOString(), dateOnly: false };
+    return {
+      at: new Date(utc ? Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute, value.second) : wallInstant(userZone, value)).toISOString(),
+      dateOnly: false,
+    };
   }
   if (isIanaZone(tzid)) return { at: new Date(wallInstant(tzid, value)).toISOString(), dateOnly: false };
   const vtimezone = calendar?.getAllSubcomponents('vtimezone').find((c) => c.getFirstPropertyValue('tzid') === tzid);

@@ -10,7 +10,7 @@ import { localDate, readTime, utcTime } from './ical-time.js';
  * replaced only where the item now says something else (decisions/0081).
  */
 
-export const PRODID = '-//Capture Inbox//CalDAV//EN';
+const PRODID = '-//Capture Inbox//CalDAV//EN';
 
 export interface RenderInput {
   item: ItemView;
@@ -93,7 +93,10 @@ function overlayDue(calendar: ICAL.Component, master: ICAL.Component, item: Item
 }
 
 function overlayCategories(master: ICAL.Component, tags: readonly string[]): void {
-  const kept = master.getAllProperties('categories').flatMap((p) => p.getValues() as unknown[]).filter((v): v is string => typeof v === 'string');
+  const kept = master
+    .getAllProperties('categories')
+    .flatMap((p) => p.getValues() as unknown[])
+    .filter((v): v is string => typeof v === 'string');
   if (sameSet(kept, tags)) return;
   master.removeAllProperties('categories');
   if (tags.length === 0) return;

@@ -68,7 +68,8 @@ export function createObjectWrites(deps: {
   /** The mapped fields of a body, checked before anything is written so a refusal changes nothing. */
   async function fieldsOf(user: AuthUser, parsed: ParsedObject, current: ItemView | undefined) {
     const tags = normalizeTagNames(parsed.categories);
-    const recurrence = parsed.rrule === null || isForeignRule(parsed.rrule) ? null : checkRecurrence({ rule: parsed.rrule, from: current?.recurrence?.from ?? 'due' });
+    const recurrence =
+      parsed.rrule === null || isForeignRule(parsed.rrule) ? null : checkRecurrence({ rule: parsed.rrule, from: current?.recurrence?.from ?? 'due' });
     if (recurrence && !parsed.due) throw new AppError('bad_request', 'the iCalendar body is not valid: a recurring todo needs a DUE');
     const parent = parsed.parentUid === null ? undefined : await itemOfUid(user, parsed.parentUid);
     return { tags, recurrence, parent };
@@ -110,7 +111,9 @@ export function createObjectWrites(deps: {
           content_md: parsed.description,
           tags,
           remind_at: parsed.remindAt,
-          ...(collection.kind === 'todos' ? { due_at: parsed.due?.at ?? null, recurrence: parsed.rrule !== null && recurrence === null ? null : recurrence } : {}),
+          ...(collection.kind === 'todos'
+            ? { due_at: parsed.due?.at ?? null, recurrence: parsed.rrule !== null && recurrence === null ? null : recurrence }
+            : {}),
           ...(status ? { status } : {}),
           ...(projectId && projectId !== current.project_id ? { project_id: projectId } : {}),
           // RELATED-TO absent leaves the parent: Apple Reminders does not send it for subtasks.
