@@ -8,6 +8,7 @@ import { redactUrl } from './lib/redact-url.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
+import { caldavRoutes } from './modules/caldav/caldav.routes.js';
 import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { captureRoutes } from './modules/capture/capture.routes.js';
@@ -63,6 +64,7 @@ type AppServices = Pick<
   | 'accountSettings'
   | 'batchCapture'
   | 'bulk'
+  | 'caldav'
   | 'capture'
   | 'channels'
   | 'clock'
@@ -227,6 +229,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     },
     { prefix: API_PREFIX },
   );
+  // Calendar apps: the CalDAV server under /dav/ with its discovery (src/modules/caldav).
+  await app.register(caldavRoutes, { caldav: services.caldav, keys, limits });
   // The MCP endpoint for agents: its tools call the API above in-process (src/modules/mcp).
   await installMcp(app, { keys, load: config.mcp ?? DEFAULT_MCP });
   // Developer settings list the user's webhooks read-only, from the same service as the API.

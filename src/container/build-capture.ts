@@ -1,3 +1,4 @@
+import { createCaldavService } from '../modules/caldav/caldav.service.js';
 import { createSubtasksService } from '../modules/capture/add-subtask.js';
 import { createBatchCaptureService } from '../modules/capture/capture-batch.js';
 import { createCaptureService } from '../modules/capture/capture.service.js';
@@ -30,7 +31,9 @@ export function buildCapture(
   const undo = createUndoService({ db, clock, newId, items });
   // A brain dump: one text split into many items, stored at once (decision 0079).
   const batchCapture = createBatchCaptureService({ db, clock, newId, projects, quickAdd, schedule, imports });
-  return { organizer, quickAdd, items, capture, subtasks, undo, batchCapture };
+  // Calendar apps over CalDAV: their writes go through capture and the items service (decision 0080).
+  const caldav = createCaldavService({ db, clock, items, capture, projects, events });
+  return { organizer, quickAdd, items, capture, subtasks, undo, batchCapture, caldav };
 }
 
 export type CaptureParts = ReturnType<typeof buildCapture>;

@@ -7,6 +7,7 @@ import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import type { BulkService } from '../modules/bulk/bulk.service.js';
 import type { SubtasksService } from '../modules/capture/add-subtask.js';
 import type { BatchCaptureService } from '../modules/capture/capture-batch.js';
+import type { CaldavService } from '../modules/caldav/caldav.service.js';
 import type { CaptureService } from '../modules/capture/capture.service.js';
 import type { ChannelsService } from '../modules/deliveries/channels.service.js';
 import type { DeliveryWorker } from '../modules/deliveries/delivery-worker.js';
@@ -60,6 +61,8 @@ export interface Services {
   subtasks: SubtasksService;
   /** A brain dump: one text split into many items, stored at once (modules/capture/capture-batch.ts). */
   batchCapture: BatchCaptureService;
+  /** The CalDAV server's collections, objects and sync (src/modules/caldav). */
+  caldav: CaldavService;
   /** Undo kept by the server: each action in place keeps its inverse (decision 0076). */
   undo: UndoService;
   events: EventsService;

@@ -1,3 +1,13 @@
+import type { CaldavCollectionsTable, CaldavObjectsTable, FeedsTable } from './schema-calendars.js';
+import type {
+  EmailInLeaseTable,
+  EmailInTokensTable,
+  InstanceSettingsTable,
+  LiveProcessesTable,
+  LiveStreamsTable,
+  OrganizerModelsTable,
+  SavedFiltersTable,
+} from './schema-services.js';
 import type { ColumnType, Kysely, Transaction } from 'kysely';
 
 /** Booleans are written as 0/1, which both SQLite and PostgreSQL accept; reads come back as either. */
@@ -234,62 +244,6 @@ export interface PairingsTable {
   scopes: string;
 }
 
-/** A server-wide setting the owner changed (admin page); absent means its default. */
-export interface InstanceSettingsTable {
-  name: string;
-  value: string;
-  updated_at: string;
-}
-
-/** A user's learned organizer routing model (src/modules/organizer/learning/), JSON. */
-export interface OrganizerModelsTable {
-  user_id: string;
-  model: string;
-  updated_at: string;
-}
-
-/** A user's secret email-in token (src/modules/email-in/). */
-export interface EmailInTokensTable {
-  user_id: string;
-  token: string;
-  created_at: string;
-}
-
-/** Who reads the email-in mailbox, and until when (src/modules/email-in/reader-lease.repository.ts). */
-export interface EmailInLeaseTable {
-  name: string;
-  owner: string;
-  lease_until: string;
-}
-
-/** A serving process with open change streams (src/modules/live/stream-registry.ts). */
-export interface LiveProcessesTable {
-  id: string;
-  seen_at: string;
-}
-
-/** One open change stream, counted against its user's cap in every process. */
-export interface LiveStreamsTable {
-  id: string;
-  user_id: string;
-  process_id: string;
-  opened_at: string;
-}
-
-/** A user's saved filter (contract "Filters and saved views"): `query` as typed, parsed at each use. */
-export interface SavedFiltersTable {
-  id: string;
-  user_id: string;
-  name: string;
-  query: string;
-  /** Null or `#rrggbb`. */
-  color: string | null;
-  /** The user's order, 0 first. */
-  position: number;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -314,6 +268,9 @@ export interface DatabaseSchema {
   live_processes: LiveProcessesTable;
   live_streams: LiveStreamsTable;
   saved_filters: SavedFiltersTable;
+  caldav_objects: CaldavObjectsTable;
+  caldav_collections: CaldavCollectionsTable;
+  feeds: FeedsTable;
 }
 
 /**
@@ -323,6 +280,17 @@ export interface DatabaseSchema {
  * write; on PostgreSQL it holds a pooled connection and its row locks. In development and tests a
  * SQLite transaction that holds the writer past a threshold is reported with its stack (HoldWatch).
  */
+export type { CaldavCollectionsTable, CaldavObjectsTable, FeedsTable } from './schema-calendars.js';
+export type {
+  EmailInLeaseTable,
+  EmailInTokensTable,
+  InstanceSettingsTable,
+  LiveProcessesTable,
+  LiveStreamsTable,
+  OrganizerModelsTable,
+  SavedFiltersTable,
+} from './schema-services.js';
+
 export type Db = Kysely<DatabaseSchema>;
 /** Repositories take either; services decide where transactions begin. */
 export type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

@@ -28,6 +28,8 @@ export const POCKETSPHINX: SystemNeed = {
 };
 export const CHROMIUM: SystemNeed = { name: 'chromium', program: 'chromium', debianPackages: ['chromium'] };
 /** The email-in tests' IMAP server (test/helpers/dovecot.ts). */
+/** Two-way CalDAV sync to a folder: the CalDAV server's real client (test/clients/vdirsyncer.test.ts). */
+export const VDIRSYNCER: SystemNeed = { name: 'vdirsyncer', program: 'vdirsyncer', debianPackages: ['vdirsyncer'] };
 export const DOVECOT: SystemNeed = { name: 'dovecot', program: 'dovecot', debianPackages: ['dovecot-imapd'] };
 
 /**

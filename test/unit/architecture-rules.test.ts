@@ -138,6 +138,10 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   items_fts: 'search',
   items_fts_pending: 'search',
   undo_actions: 'undo',
+  saved_filters: 'filters',
+  caldav_objects: 'caldav',
+  caldav_collections: 'caldav',
+  feeds: 'feeds',
 };
 
 /** The only writes a module makes to another module's tables: each in one file, with the verbs named. */

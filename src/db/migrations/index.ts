@@ -21,6 +21,7 @@ import * as notifyStreamingUsers from './2026-11-29-0100-notify-streaming-users.
 import * as sealedSecret from './2026-11-29-0300-sealed-secret.js';
 import * as itemsAllDay from './2026-11-29-0400-items-all-day.js';
 import * as savedFilters from './2026-11-29-0500-saved-filters.js';
+import * as caldav from './2026-11-29-0700-caldav.js';
 import * as undoActions from './2026-11-29-0800-undo-actions.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0300-sealed-secret': sealedSecret,
   '2026-11-29-0400-items-all-day': itemsAllDay,
   '2026-11-29-0500-saved-filters': savedFilters,
+  '2026-11-29-0700-caldav': caldav,
   '2026-11-29-0800-undo-actions': undoActions,
 };

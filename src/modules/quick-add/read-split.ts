@@ -4,7 +4,10 @@ import { splitCapturedText } from '../../lib/capture-text.js';
 import { SPLIT_ITEMS_MAX, splitLines } from './split-lines.js';
 
 const ITEM_TAGS_MAX = 20;
-const UNREAD = { due_at: null, all_day: false, project_id: null, tags: [], recurrence: null, spans: [] } as const satisfies Omit<QuickAdd, 'title' | 'content_md'>;
+const UNREAD = { due_at: null, all_day: false, project_id: null, tags: [], recurrence: null, spans: [] } as const satisfies Omit<
+  QuickAdd,
+  'title' | 'content_md'
+>;
 
 /** One item of a split text as quick add read it: spans count over the whole text. */
 export interface SplitItem extends QuickAdd {

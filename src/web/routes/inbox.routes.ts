@@ -27,9 +27,8 @@ import { NOTES_MAX } from '../item-form.js';
 import { decodeUndo, encodeUndo, proHint, undoPatch, type Undo } from '../organize-notice.js';
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
-import { placeOf } from '../row-placement.js';
+import { createRowAnswer } from '../row-answer.js';
 import { actedMessage, undoneMessage } from '../undo-message.js';
-import { itemName, itemRow } from '../views/item-row.views.js';
 import { projectHeader } from '../views/projects.views.js';
 import { CSRF_FIELD, field, queryOf, safeReturn } from './forms.js';
 
@@ -220,36 +219,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       second(current);
     };
 
-  /**
-   * The item's row as the page at `back` now shows it, for the script to put in place of the old
-   * one (issue 47 item 8): where it goes (row-placement.ts) and its markup. Null for a page
-   * without such rows (an item's own page): the script then fetches the page's lists.
-   */
-  async function rowAnswer(request: FastifyRequest, user: AuthUser, item: ItemView, back: string): Promise<{ place: string | null; html: string } | null> {
-    if (back.startsWith('/inbox/items/')) return null;
-    const [{ list }, inboxId] = await Promise.all([listOf(request, user, back), projects.inboxId(user.id)]);
-    const dates = dateContext(request, user.timezone, clock);
-    const place = placeOf(list, item, dates, inboxId);
-    if (place === null) return { place, html: '' };
-    const [projectList, children, parent] = await Promise.all([
-      projects.list(user.id),
-      items.childrenOf(user.id, [item.id]),
-      item.parent_id ? items.get(user.id, item.parent_id).catch(() => null) : Promise.resolve(null),
-    ]);
-    const row = itemRow(
-      {
-        csrf: webContext(request).csrf,
-        self: back,
-        dates,
-        projects: projectList,
-        projectNames: new Map(projectList.map((p) => [p.id, p.name])),
-        children,
-        ...(parent ? { parentNames: new Map([[parent.id, itemName(parent)]]) } : {}),
-      },
-      item,
-    );
-    return { place, html: row.value };
-  }
+  const rowAnswer = createRowAnswer({ projects, items, clock, listOf });
 
   /** What an answer in place says of the item: the script skips the live echo of this very change. */
   const changed = (item: ItemView) => ({ id: item.id, updated_at: item.updated_at });

@@ -1528,6 +1528,8 @@ export interface components {
              * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
              */
             due_at: string | null;
+            /** @description the date names a day without a time of day: due_at is 00:00 of that day in the user's timezone and the item is all-day */
+            all_day: boolean;
             /**
              * Format: uuid
              * @description UUID

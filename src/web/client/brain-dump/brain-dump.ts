@@ -138,7 +138,16 @@ export function installBrainDump(): void {
             const page = await (await fetch(back, { credentials: 'same-origin' })).text();
             swapLists(page, answer.ids[0] ?? null, 0);
             const undo = new URLSearchParams({ _csrf: fieldValue(form, '_csrf'), ids: answer.ids.join(','), return: back });
-            say(`Captured ${answer.ids.length} items.`, { url: '/inbox/capture-batch/undo', data: undo, focus: null });
+            const count = answer.ids.length;
+            // One Undo removes the whole batch; the undo route answers the page it returns to, whose lists replace these.
+            const run = () =>
+              void fetch('/inbox/capture-batch/undo', { method: 'POST', body: undo, credentials: 'same-origin' })
+                .then(async (res) => {
+                  swapLists(await res.text(), null, 0);
+                  say(res.ok ? `Undone: the ${count} items are gone.` : 'Not undone: try again.');
+                })
+                .catch(() => say('Not undone: try again.'));
+            say(`Captured ${count} items.`, { label: 'Undo', run });
           })
           .catch((error: unknown) => say(`Not captured: ${error instanceof Error ? error.message : 'try again'}`));
       },

@@ -1,0 +1,57 @@
+/** The tables of the services around items: instance settings, organizer models, email-in, live streams, saved filters. */
+
+/** A server-wide setting the owner changed (admin page); absent means its default. */
+export interface InstanceSettingsTable {
+  name: string;
+  value: string;
+  updated_at: string;
+}
+
+/** A user's learned organizer routing model (src/modules/organizer/learning/), JSON. */
+export interface OrganizerModelsTable {
+  user_id: string;
+  model: string;
+  updated_at: string;
+}
+
+/** A user's secret email-in token (src/modules/email-in/). */
+export interface EmailInTokensTable {
+  user_id: string;
+  token: string;
+  created_at: string;
+}
+
+/** Who reads the email-in mailbox, and until when (src/modules/email-in/reader-lease.repository.ts). */
+export interface EmailInLeaseTable {
+  name: string;
+  owner: string;
+  lease_until: string;
+}
+
+/** A serving process with open change streams (src/modules/live/stream-registry.ts). */
+export interface LiveProcessesTable {
+  id: string;
+  seen_at: string;
+}
+
+/** One open change stream, counted against its user's cap in every process. */
+export interface LiveStreamsTable {
+  id: string;
+  user_id: string;
+  process_id: string;
+  opened_at: string;
+}
+
+/** A user's saved filter (contract "Filters and saved views"): `query` as typed, parsed at each use. */
+export interface SavedFiltersTable {
+  id: string;
+  user_id: string;
+  name: string;
+  query: string;
+  /** Null or `#rrggbb`. */
+  color: string | null;
+  /** The user's order, 0 first. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,117 @@
+import type { Db } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { itemEtag } from '../items/item-etag.js';
+import type { ItemView } from '../items/item-view.js';
+import type { ItemsService } from '../items/items.service.js';
+import { checkRecurrence } from '../recurrence/rrule-subset.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
+import { findObjectsByItems, findObjectsByName, type ObjectRow } from './caldav.repository.js';
+import { holds, type Collection } from './collections.js';
+import { renderObject } from './ical-write.js';
+
+/*
+ * Calendar objects as the service holds them: an item, the file name it is served at, the UID the
+ * client knows it by, and its iCalendar text (the kept text overlaid with the item, made on demand).
+ */
+
+export interface DavObject {
+  item: ItemView;
+  name: string;
+  uid: string;
+  etag: string;
+  /** The object's iCalendar text, rendered when asked (PROPFIND of etags never renders). */
+  ics(): string;
+}
+
+/** Whether a rule is outside the service's RRULE subset (then it is kept verbatim, read-only). */
+export function isForeignRule(rule: string): boolean {
+  try {
+    checkRecurrence({ rule, from: 'due' });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const PAGE = 1000;
+/** 1,000 pages of 1,000: more items than any account holds; the loop is bounded all the same. */
+const MAX_PAGES = 1000;
+
+export interface ObjectStore {
+  /** Every object of a collection. */
+  list(user: AuthUser, collection: Collection): Promise<DavObject[]>;
+  /** The objects of these items (already loaded), with their rows. */
+  ofItems(user: AuthUser, items: readonly ItemView[]): Promise<DavObject[]>;
+  /** The object at `name` in the collection, or undefined. */
+  find(user: AuthUser, collection: Collection, name: string): Promise<DavObject | undefined>;
+  /** An item by id, or undefined (missing, malformed or another user's). */
+  item(user: AuthUser, id: string): Promise<ItemView | undefined>;
+}
+
+export const defaultName = (itemId: string): string => `${itemId}.ics`;
+
+export function createObjectStore(deps: { db: Db; items: Pick<ItemsService, 'get' | 'list' | 'inProject'> }): ObjectStore {
+  const { db, items } = deps;
+
+  async function item(user: AuthUser, id: string): Promise<ItemView | undefined> {
+    if (!isUuid(id)) return undefined;
+    try {
+      return await items.get(user.id, id);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async function allItems(user: AuthUser, collection: Collection): Promise<ItemView[]> {
+    const found: ItemView[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const query = { limit: PAGE, ...(cursor ? { cursor } : {}) };
+      const result = collection.projectId === null ? await items.list(user.id, query) : await items.inProject(user.id, collection.projectId, query);
+      found.push(...result.items.filter((i) => holds(collection, i)));
+      if (result.next_cursor === null) break;
+      cursor = result.next_cursor;
+    }
+    return found;
+  }
+
+  async function ofItems(user: AuthUser, list: readonly ItemView[]): Promise<DavObject[]> {
+    const parentIds = [...new Set(list.flatMap((i) => (i.parent_id ? [i.parent_id] : [])))];
+    const rows = await findObjectsByItems(db, user.id, [...new Set([...list.map((i) => i.id), ...parentIds])]);
+    const rowOf = new Map<string, ObjectRow>(rows.map((r) => [r.item_id, r]));
+    return list.map((it) => {
+      const row = rowOf.get(it.id);
+      const uid = row?.uid ?? it.id;
+      const parentUid = it.parent_id === null ? null : (rowOf.get(it.parent_id)?.uid ?? it.parent_id);
+      return {
+        item: it,
+        name: row?.name ?? defaultName(it.id),
+        uid,
+        etag: itemEtag(it),
+        ics: () => renderObject({ item: it, uid, parentUid, kept: row?.ics ?? null, zone: user.timezone, ruleIsForeign: isForeignRule }),
+      };
+    });
+  }
+
+  return {
+    item,
+    ofItems,
+    list: async (user, collection) => ofItems(user, await allItems(user, collection)),
+
+    async find(user, collection, name) {
+      const rows = await findObjectsByName(db, user.id, name);
+      for (const row of rows) {
+        const found = await item(user, row.item_id);
+        if (found && holds(collection, found)) return (await ofItems(user, [found]))[0];
+      }
+      // An item made elsewhere is at {id}.ics until a client PUTs it somewhere else.
+      const id = name.endsWith('.ics') ? name.slice(0, -4) : '';
+      const found = await item(user, id);
+      if (!found || !holds(collection, found)) return undefined;
+      const [object] = await ofItems(user, [found]);
+      return object?.name === name ? object : undefined;
+    },
+  };
+}
