@@ -16,4 +16,3 @@ export async function takeUndo(db: Executor, userId: string, id: string): Promis
   const taken = await db.deleteFrom('undo_actions').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
   return Number(taken.numDeletedRows) === 1 ? row : undefined;
 }
-
