@@ -13,8 +13,6 @@ export interface TrustedTargets {
   readonly ranges: readonly (readonly [ipaddr.IPv4 | ipaddr.IPv6, number])[];
 }
 
-export const NO_TRUSTED_TARGETS: TrustedTargets = Object.freeze({ names: new Set<string>(), ranges: [] });
-
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** IPv4-mapped IPv6 judged as the IPv4 address it carries, as the destination rules judge it. */
