@@ -280,16 +280,8 @@ export interface DatabaseSchema {
  * write; on PostgreSQL it holds a pooled connection and its row locks. In development and tests a
  * SQLite transaction that holds the writer past a threshold is reported with its stack (HoldWatch).
  */
-export type { CaldavCollectionsTable, CaldavObjectsTable, FeedsTable } from './schema-calendars.js';
-export type {
-  EmailInLeaseTable,
-  EmailInTokensTable,
-  InstanceSettingsTable,
-  LiveProcessesTable,
-  LiveStreamsTable,
-  OrganizerModelsTable,
-  SavedFiltersTable,
-} from './schema-services.js';
+export type * from './schema-calendars.js';
+export type * from './schema-services.js';
 
 export type Db = Kysely<DatabaseSchema>;
 /** Repositories take either; services decide where transactions begin. */

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
  * parsed again at each use, so a saved `today` means the day it is read on.
  */
 // A migration is written against the tables as they were when it ran, not today's schema type (src/db/schema.ts).
+// A migration runs against the schema of its own day, not today's DatabaseSchema: untyped, as every migration here.
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {

@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
  * - `feeds`: subscribable .ics URLs. `secret` is the URL's secret, kept in clear like the email-in
  *   token so the list can show the URL again; rotating replaces it, so the old URL stops at once.
  */
+// A migration runs against the schema of its own day, not today's DatabaseSchema: untyped, as every migration here.
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
  * (deleted as it is used: once only) and applies the inverse if the item has not changed since.
  * Rows expire after minutes; the service prunes a user's expired rows as it writes a new one.
  */
+// A migration runs against the schema of its own day, not today's DatabaseSchema: untyped, as every migration here.
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {
