@@ -49,6 +49,7 @@ describe.each(DIALECTS)('organizer, openai engine (%s)', (dialect) => {
     project_id: null,
     due_at: '2026-11-22T16:00:00.000Z',
     title: 'call mom',
+    all_day: false,
     // The Inbox fills with these captures from case to case, and the reason says what is closest.
     reason: expect.any(String) as unknown,
     applied: ['due_at', 'title'],
@@ -67,6 +68,7 @@ describe.each(DIALECTS)('organizer, openai engine (%s)', (dialect) => {
       project_id: work,
       due_at: '2026-11-23T09:00:00.000Z',
       title: 'Standup prep',
+      all_day: false,
       reason: 'the model chose Work',
       applied: ['type', 'project_id', 'due_at', 'title'],
     });

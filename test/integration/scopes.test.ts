@@ -16,14 +16,18 @@ import { client, createTestApp, createUser, type TestApp, type TestUser } from '
  * words (below), independently of the route declarations, and must agree with the document.
  */
 
-/** Contract, "Scopes": read every GET; capture POST /capture and voice (and POST /parse, "Quick add"); webhooks the webhook endpoints; write the rest. */
+/**
+ * Contract, "Scopes": read every GET; capture POST /capture and voice (and POST /parse, "Quick add";
+ * POST /capture/batch and /voice/capture, "Brain dump"); webhooks the webhook endpoints; write the rest.
+ */
 function contractScope(method: string, path: string): Scope | 'none' {
   if (method === 'get' && path === '/api/v1/me') return 'none';
   // Not in the contract's words: a key may always end itself, whatever it holds (decision 0054).
   if (method === 'delete' && path === '/api/v1/me/key') return 'none';
   if (path.startsWith('/api/v1/webhooks')) return 'webhooks';
   if (method === 'get') return 'read';
-  if (path === '/api/v1/capture' || path === '/api/v1/voice/transcribe' || path === '/api/v1/parse') return 'capture';
+  const capturing = ['/api/v1/capture', '/api/v1/capture/batch', '/api/v1/voice/transcribe', '/api/v1/voice/capture', '/api/v1/parse'];
+  if (method === 'post' && capturing.includes(path)) return 'capture';
   return 'write';
 }
 

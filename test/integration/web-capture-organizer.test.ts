@@ -51,7 +51,7 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     const { web, userId } = await proBrowser();
     const page = await web.get('/');
     await web.postRaw('/inbox/capture', { _csrf: csrfOf(page.body), text: 'Call Sam friday #nowhere', return: '/', organize_shown: '1' });
-    expect((await only(userId))[0]).toMatchObject({ title: 'Call Sam #nowhere', due_at: '2026-11-27T08:00:00.000Z' });
+    expect((await only(userId))[0]).toMatchObject({ title: 'Call Sam #nowhere', due_at: '2026-11-26T23:00:00.000Z', all_day: true });
     expect((await web.get('/')).body).toMatch(/<input type="checkbox" name="organize" value="1">/);
   });
 
