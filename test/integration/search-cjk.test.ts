@@ -179,8 +179,7 @@ describe.each(DIALECTS)('the CJK word-break migration on existing items (%s)', (
     // schema rolled back to before this migration does not have.
     const search = async (q: string): Promise<string[]> => {
       const words = searchWords(q);
-      const hit =
-        dialect === 'sqlite' ? ftsWordsCondition(user.id, words) : sql<SqlBool>`items.search_vector @@ to_tsquery('simple', ${tsQuery(words)})`;
+      const hit = dialect === 'sqlite' ? ftsWordsCondition(user.id, words) : sql<SqlBool>`items.search_vector @@ to_tsquery('simple', ${tsQuery(words)})`;
       const rows = await db.handle.db.selectFrom('items').select('id').where('user_id', '=', user.id).where(hit).orderBy('created_at', 'desc').execute();
       return rows.map((row) => row.id);
     };
