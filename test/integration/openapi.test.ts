@@ -292,7 +292,7 @@ describe.each(DIALECTS)('every operation answers as its OpenAPI description says
 
     const plain = await call('POST', '/api/v1/capture', 201, { as: pro, body: { text: 'pay rent friday' } });
     const reorganized = await call('POST', `/api/v1/items/${plain.id}/organize`, 200, { as: pro });
-    expect(reorganized).toMatchObject({ id: plain.id, title: 'pay rent', ai: { applied: ['due_at', 'title'] } });
+    expect(reorganized).toMatchObject({ id: plain.id, title: 'pay rent', all_day: true, ai: { applied: ['due_at', 'all_day', 'title'] } });
     await call('POST', `/api/v1/items/${plain.id}/organize`, 200, { as: pro, body: {} });
     await call('POST', `/api/v1/items/${plain.id}/organize`, 402);
     await call('POST', `/api/v1/items/${randomUUID()}/organize`, 404, { as: pro });
