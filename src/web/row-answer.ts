@@ -5,6 +5,7 @@ import type { ItemView } from '../modules/items/item-view.js';
 import type { AuthUser } from '../schemas/auth-user.js';
 import { dateContext } from './acting.js';
 import type { InboxView } from './inbox-render.js';
+import { filtersOf } from './inbox-query.js';
 import { placeOf } from './row-placement.js';
 import { webContext } from './session.js';
 import { itemName, itemRow } from './views/item-row.views.js';
@@ -30,9 +31,9 @@ export function createRowAnswer(deps: {
     back: string,
   ): Promise<{ place: string | null; html: string } | null> {
     if (back.startsWith('/inbox/items/')) return null;
-    const [{ list }, inboxId] = await Promise.all([listOf(request, user, back), projects.inboxId(user.id)]);
+    const [{ list, query }, inboxId] = await Promise.all([listOf(request, user, back), projects.inboxId(user.id)]);
     const dates = dateContext(request, user.timezone, clock);
-    const place = placeOf(list, item, dates, inboxId);
+    const place = placeOf(list, item, dates, inboxId, filtersOf(query).show);
     if (place === null) return { place, html: '' };
     const [projectList, children, parent] = await Promise.all([
       projects.list(user.id),

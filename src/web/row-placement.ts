@@ -1,6 +1,7 @@
 import type { ItemView } from '../modules/items/item-view.js';
 import { dayStart, type DateContext } from './dates.js';
 import type { ListKind } from './inbox-render.js';
+import type { Show } from './inbox-query.js';
 
 /** Upcoming's days (inbox-render.ts shows as many). */
 const UPCOMING_DAYS = 14;
@@ -11,7 +12,7 @@ const UPCOMING_DAYS = 14;
  * to replace the row where it is (search results, whose filters the script cannot judge), or null
  * when the page no longer lists it. The same rules as the page's own queries (inbox-render.ts).
  */
-export function placeOf(list: ListKind, item: ItemView, dates: DateContext, inboxId: string): string | null {
+export function placeOf(list: ListKind, item: ItemView, dates: DateContext, inboxId: string, show: Show = 'open'): string | null {
   const open = !item.is_completed && item.status !== 'archived';
   switch (list.kind) {
     case 'today': {
@@ -32,6 +33,21 @@ export function placeOf(list: ListKind, item: ItemView, dates: DateContext, inbo
     case 'project':
       return open && item.parent_id === null && item.project_id === list.projectId ? 'open' : null;
     case 'items':
-      return 'here';
+      // Words and tags the script cannot judge, but the list's state it can: a tick takes a row off the open list.
+      return showsState(show, item) ? 'here' : null;
+  }
+}
+
+/** Whether the all-items list's state filter (inbox-query.ts) still shows the item. */
+function showsState(show: Show, item: ItemView): boolean {
+  switch (show) {
+    case 'open':
+      return !item.is_completed && item.status !== 'archived';
+    case 'done':
+      return item.status === 'done';
+    case 'archived':
+      return item.status === 'archived';
+    case 'all':
+      return true;
   }
 }

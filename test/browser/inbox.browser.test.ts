@@ -160,7 +160,11 @@ describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
       expect(await page.getByLabel('Organize').isChecked()).toBe(false);
       // Without the organizer, quick add still reads the date (every plan, no AI).
       expect((await titles(page))[0]).toBe('Call Sam');
-      expect((await t.services.items.list(userId, { limit: 1 })).items[0]).toMatchObject({ title: 'Call Sam', due_at: '2026-11-27T08:00:00.000Z' });
+      expect((await t.services.items.list(userId, { limit: 1 })).items[0]).toMatchObject({
+        title: 'Call Sam',
+        due_at: '2026-11-26T23:00:00.000Z',
+        all_day: true,
+      });
     }, 60_000);
 
     it(`shows what quick add understands while typing and files a Free capture by it (${name})`, async () => {
