@@ -27,6 +27,7 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
 
   const captured: CapturedItem = await inbox.items.capture({ text: 'buy milk', type: 'todo', organize: false }); // capture
   const read: QuickAdd = await inbox.items.parse('Call Sam tomorrow 5pm #Work @calls'); // parse
+  const batch: Item[] = await inbox.items.captureBatch({ text: '- milk\n- eggs' }, { idempotencyKey: 'dump-1' }); // captureBatch
   void read.spans;
   const page = await inbox.items.list({ limit: 10 }); // listItems
   const first: Item | undefined = page.items[0];
@@ -59,6 +60,7 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
 
   const tags = await inbox.tags.list(); // listTags
   const text: string = (await inbox.voice.transcribe(new Blob([new Uint8Array(8)]), { language: 'en' })).text; // transcribeVoice
+  const spoken: string[] = (await inbox.voice.capture(new Blob([new Uint8Array(8)]), { split: true })).items.map((i) => i.id); // captureVoice
   const due: string = (await inbox.dates.read('tomorrow 5pm')).due_at; // readDueDate
 
   const hooks = await inbox.webhooks.list(); // listWebhooks
@@ -118,5 +120,26 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   // @ts-expect-error channel kinds are webpush, ntfy and email
   await inbox.channels.create({ kind: 'sms' });
 
-  void [secret, first, children, found, bulk, organized, projects, inProject, filtered, savedList, picked, tags, text, due, hooks, changes, markdown, key];
+  void [
+    secret,
+    first,
+    children,
+    found,
+    bulk,
+    organized,
+    projects,
+    inProject,
+    filtered,
+    savedList,
+    picked,
+    tags,
+    text,
+    spoken,
+    batch,
+    due,
+    hooks,
+    changes,
+    markdown,
+    key,
+  ];
 }

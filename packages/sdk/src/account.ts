@@ -1,5 +1,5 @@
 import { unwrap, type Api } from './transport.js';
-import type { Me, MePatch, Tag, Transcription } from './types.js';
+import type { Me, MePatch, Tag, Transcription, VoiceCapture } from './types.js';
 
 export function meApi(api: Api) {
   return {
@@ -23,22 +23,44 @@ export function tagsApi(api: Api) {
   };
 }
 
+interface VoiceOptions {
+  language?: string;
+  filename?: string;
+  idempotencyKey?: string;
+}
+
+/** The multipart body both voice routes take: the recording and the form's other fields. */
+function voiceForm(file: Blob, options: VoiceOptions, fields: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  form.append('file', file, options.filename ?? (file instanceof File ? file.name : 'recording'));
+  if (options.language) form.append('language', options.language);
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+}
+
+const idempotency = (options: VoiceOptions) => (options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {});
+
 export function voiceApi(api: Api) {
   return {
     /** Transcribes a recording (a Blob or File; at most 10 MiB and 10 minutes). Pro. */
-    transcribe: (file: Blob, options: { language?: string; filename?: string; idempotencyKey?: string } = {}): Promise<Transcription> => {
-      const form = new FormData();
-      form.append('file', file, options.filename ?? (file instanceof File ? file.name : 'recording'));
-      if (options.language) form.append('language', options.language);
-      return unwrap(
+    transcribe: (file: Blob, options: VoiceOptions = {}): Promise<Transcription> =>
+      unwrap(
         api.POST('/api/v1/voice/transcribe', {
           // The generated body type describes the form's fields; the wire body is the FormData itself.
-          body: form as unknown as { file: string },
+          body: voiceForm(file, options) as unknown as { file: string },
           bodySerializer: (body) => body,
-          params: { header: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {} },
+          params: { header: idempotency(options) },
         }),
-      );
-    },
+      ),
+    /** Transcribes a recording and captures it: split into items as a brain dump (the default), or one item with `split: false`. Pro. */
+    capture: (file: Blob, options: VoiceOptions & { split?: boolean } = {}): Promise<VoiceCapture> =>
+      unwrap(
+        api.POST('/api/v1/voice/capture', {
+          body: voiceForm(file, options, options.split === undefined ? {} : { split: String(options.split) }) as unknown as { file: string },
+          bodySerializer: (body) => body,
+          params: { header: idempotency(options) },
+        }),
+      ),
   };
 }
 

@@ -22,6 +22,8 @@ export type Change = Schemas['Change'];
 export type ChangePage = Schemas['ChangePage'];
 export type BulkResult = Schemas['BulkResult'];
 export type Transcription = Schemas['Transcription'];
+/** POST /voice/capture's answer: what was heard, and the items it became. */
+export type VoiceCapture = operations['captureVoice']['responses'][201]['content']['application/json'];
 export type Webhook = Schemas['Webhook'];
 export type CreatedWebhook = Schemas['CreatedWebhook'];
 export type Delivery = Schemas['Delivery'];
