@@ -61,6 +61,9 @@ describe('route hooks', () => {
       'POST /api/v1/projects': IDEMPOTENT,
       // The upload's own hooks (voice.routes.ts): size limits and the temp directory's clean-up.
       'POST /api/v1/voice/transcribe': [...IDEMPOTENT, 'onRequest:onRequest', 'onSend:onSend', 'preValidation:preValidation'].sort(),
+      'POST /api/v1/voice/capture': [...IDEMPOTENT, 'onRequest:onRequest', 'onSend:onSend', 'preValidation:preValidation'].sort(),
+      'POST /api/v1/capture/batch': IDEMPOTENT,
+      'POST /api/v1/filters': IDEMPOTENT,
       'POST /api/v1/webhooks': IDEMPOTENT,
       'POST /api/v1/webhooks/:id/deliveries/:delivery_id/redeliver': IDEMPOTENT,
       'POST /api/v1/import': IDEMPOTENT,
