@@ -72,7 +72,7 @@ describe.skipIf(lacking(CHROMIUM))('brain dump in the capture box (chromium)', (
 
     // One Undo removes the whole batch.
     await page.getByRole('button', { name: 'Undo' }).click();
-    await page.getByText('Undone.').waitFor();
+    await page.getByText(/^Undone: the \d+ items are gone\.$/).waitFor();
     await expect.poll(() => titles.count()).toBe(0);
     expect(await stored()).toEqual([]);
   });
