@@ -105,8 +105,13 @@ export class WebSession {
     }
   }
 
+  /** The session's cookies as a `Cookie` header's value. */
+  cookie(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   private cookieHeader(): Record<string, string> {
-    return this.jar.size === 0 ? {} : { cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+    return this.jar.size === 0 ? {} : { cookie: this.cookie() };
   }
 
   async get(path: string, timeoutMs?: number): Promise<HttpAnswer> {
