@@ -66,7 +66,7 @@ describe('bench settings', () => {
   it('defaults to the full comparison and refuses unknown names and bad numbers', () => {
     const s = readSettings({});
     expect(s).toMatchObject({ rounds: 3, durationS: 8, warmupS: 3, items: 100_000, databases: ['sqlite', 'postgres'], connections: 32 });
-    expect(s.configs).toEqual(['default', 'workers-auto', 'log-warn']);
+    expect(s.configs).toEqual(['default', 'workers-2', 'workers-auto', 'log-warn']);
     expect(readSettings({ BENCH_SCALE: '0.05', BENCH_CONFIGS: 'default', BENCH_DATABASES: 'postgres' })).toMatchObject({
       items: 5_000,
       configs: ['default'],
