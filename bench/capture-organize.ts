@@ -18,7 +18,8 @@ import type { BenchDialect } from './databases.js';
  */
 
 const SEED = 52;
-const WARMUP_CAPTURES = 10;
+/** Organized captures before the measured ones, per server process: each worker loads its own encoder and models. */
+const WARMUP_PER_WORKER = 10;
 const PROBE_GAP_MS = 5;
 const IDLE_MS = 2_000;
 const API = '/api/v1';
@@ -104,10 +105,16 @@ async function measure(database: BenchDialect, workers: number, items: number, c
     seed: (url, userId) => seedThemedItems(url, userId, items, SEED),
   });
   try {
-    const texts = themedTitles(WARMUP_CAPTURES + 2 * captures + 1, SEED + 1, true).map((t) => t.title);
+    const warmup = WARMUP_PER_WORKER * workers;
+    const texts = themedTitles(warmup + 2 * captures + 1, SEED + 1, true).map((t) => t.title);
     let next = 0;
     const first = await capture(server, texts[next++]!, true);
-    for (let i = 0; i < WARMUP_CAPTURES; i += 1) await capture(server, texts[next++]!, i % 2 === 0);
+    // Several at once, so that with WORKERS > 1 the connections (and the captures) reach every worker.
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        for (let i = 0; i < WARMUP_PER_WORKER; i += 1) await capture(server, texts[next++]!, true);
+      }),
+    );
 
     await scrapeLagMax(server.api);
     const idleProbe = startProbe(server.api);
