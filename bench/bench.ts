@@ -10,7 +10,18 @@ import { measureLimiterOverhead } from './limiter-overhead.js';
 import { measureLiveStreams } from './live-streams.js';
 import type { LoadGenerator } from './load-generator.js';
 import { measurePrimaryStoreRoundTrip } from './primary-store-roundtrip.js';
-import { checkTargets, formatScaling, formatSummary, kbToMb, scalingRows, summarize, type ConfigSummary, type LifeRecord, type RunRecord, type ScalingRow } from './report.js';
+import {
+  checkTargets,
+  formatScaling,
+  formatSummary,
+  kbToMb,
+  scalingRows,
+  summarize,
+  type ConfigSummary,
+  type LifeRecord,
+  type RunRecord,
+  type ScalingRow,
+} from './report.js';
 import { buildScenarios, RUN_ORDER } from './scenarios.js';
 import { seedBaseline, seedService } from './seed.js';
 import { compareAnswers, type SameAnswers } from './same-answers.js';
@@ -215,7 +226,13 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
     }
     const headline = summaries.find((s) => s.config === 'default');
     const scaling = headline ? summaries.filter((s) => s !== headline).flatMap((s) => scalingRows(s, headline)) : [];
-    for (const config of new Set(scaling.map((r) => r.config))) log(`${formatScaling(scaling.filter((r) => r.config === config), dialect)}\n`);
+    for (const config of new Set(scaling.map((r) => r.config)))
+      log(
+        `${formatScaling(
+          scaling.filter((r) => r.config === config),
+          dialect,
+        )}\n`,
+      );
     return {
       items: settings.items,
       seed_s: { baseline: round(baselineSeedS), service: round(serviceSeedS) },

@@ -98,7 +98,9 @@ export async function createScratchDatabase(dialect: BenchDialect, pgAdminUrl: s
   }
   const admin = loopbackPostgresUrl(pgAdminUrl);
   const name = `bench_${process.pid}_${label}`;
-  const drop = onCleanup(`drop ${name}`, () => withClient(admin.href, async (client) => void (await client.query(`drop database if exists "${name}" with (force)`))));
+  const drop = onCleanup(`drop ${name}`, () =>
+    withClient(admin.href, async (client) => void (await client.query(`drop database if exists "${name}" with (force)`))),
+  );
   await withClient(admin.href, async (client) => {
     await client.query(`drop database if exists "${name}" with (force)`);
     await client.query(`create database "${name}"`);

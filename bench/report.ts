@@ -202,9 +202,14 @@ export function scalingRows(s: ConfigSummary, one: ConfigSummary): ScalingRow[] 
 /** "Beside WORKERS=1": a config's rows with the default's ratio and the change in the service's req/s. */
 export function formatScaling(rows: readonly ScalingRow[], database: BenchDialect): string {
   if (rows.length === 0) return '';
-  const lines = [`${database} · ${rows[0]!.config} beside default (WORKERS=1)`, `  ${'scenario'.padEnd(16)}${pad('ratio', 8)}${pad('WORKERS=1 ratio', 17)}${pad('× one process', 15)}`];
+  const lines = [
+    `${database} · ${rows[0]!.config} beside default (WORKERS=1)`,
+    `  ${'scenario'.padEnd(16)}${pad('ratio', 8)}${pad('WORKERS=1 ratio', 17)}${pad('× one process', 15)}`,
+  ];
   for (const r of rows) {
-    lines.push(`  ${r.scenario.padEnd(16)}${pad(r.ratio?.toFixed(2) ?? 'n/a', 8)}${pad(r.ratio_one_process?.toFixed(2) ?? 'n/a', 17)}${pad(r.times_one_process.toFixed(2), 15)}`);
+    lines.push(
+      `  ${r.scenario.padEnd(16)}${pad(r.ratio?.toFixed(2) ?? 'n/a', 8)}${pad(r.ratio_one_process?.toFixed(2) ?? 'n/a', 17)}${pad(r.times_one_process.toFixed(2), 15)}`,
+    );
   }
   return lines.join('\n');
 }

@@ -47,9 +47,17 @@ describe('afterKeyset', () => {
         createQueryCompiler: () => new PostgresQueryCompiler(),
       },
     });
-    const desc = db.selectFrom('rows').selectAll().where((eb) => afterKeyset(eb, 'k', 'id', 'desc', 'b', 'id2')).compile().sql;
+    const desc = db
+      .selectFrom('rows')
+      .selectAll()
+      .where((eb) => afterKeyset(eb, 'k', 'id', 'desc', 'b', 'id2'))
+      .compile().sql;
     expect(desc).toMatch(/"k" <= \$1 and \("k" < \$2 or \("k" = \$3 and "id" < \$4\)\)/);
-    const asc = db.selectFrom('rows').selectAll().where((eb) => afterKeyset(eb, 'k', 'id', 'asc', 'b', 'id2')).compile().sql;
+    const asc = db
+      .selectFrom('rows')
+      .selectAll()
+      .where((eb) => afterKeyset(eb, 'k', 'id', 'asc', 'b', 'id2'))
+      .compile().sql;
     expect(asc).toMatch(/"k" >= \$1 and \("k" > \$2 or \("k" = \$3 and "id" > \$4\)\)/);
   });
 });
