@@ -40,7 +40,7 @@ export interface ScenarioServer {
   api: HttpClient;
   web: WebSession;
   target: RunningTarget;
-  /** After a seed on PostgreSQL: VACUUM ANALYZE, as the bench does, so plans do not wait for autovacuum. */
+  /** Stops the server and drops its database; answers the highest summed RSS the server reached. */
   stop(): Promise<{ peakRssMb: number }>;
 }
 
@@ -77,6 +77,7 @@ export async function startScenarioServer(o: ScenarioServerOptions): Promise<Sce
     const { userId, token } = await createUserAndKey(join('dist', 'cli', 'admin.js'), env, PASSWORD);
     if (o.seed) {
       await o.seed(db.url, userId);
+      // As the bench does: PostgreSQL's plans then do not depend on whether autovacuum came by first.
       if (o.dialect === 'postgres') await vacuumAnalyze(db.url);
     }
     target = await startTarget({ side: 'service', args: ['dist/server.js'], env, logFile: join(work, 'server.log') });
