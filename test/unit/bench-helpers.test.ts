@@ -143,7 +143,12 @@ describe('bench report', () => {
     const lives = [life('service', 1, 900, 150), life('baseline', 1, 400, 100)];
     const one = summarize('sqlite', 'default', [run('service', 1, 800), run('baseline', 1, 1000)], lives);
     const twoRuns = [run('service', 1, 1200), run('baseline', 1, 1000)].map((r) => ({ ...r, config: 'workers-2' }));
-    const two = summarize('sqlite', 'workers-2', twoRuns, lives.map((l) => ({ ...l, config: 'workers-2' })));
+    const two = summarize(
+      'sqlite',
+      'workers-2',
+      twoRuns,
+      lives.map((l) => ({ ...l, config: 'workers-2' })),
+    );
     const rows = scalingRows(two, one);
     expect(rows).toEqual([{ scenario: 'get', config: 'workers-2', times_one_process: 1.5, ratio: 1.2, ratio_one_process: 0.8 }]);
     expect(formatScaling(rows, 'sqlite')).toMatch(/workers-2 beside default[\s\S]*get\s+1\.20\s+0\.80\s+1\.50/);
