@@ -1,10 +1,14 @@
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventLoopLagMaxMs, formatOrganizeRow, type OrganizeRow } from '../../bench/capture-organize.js';
 import { createHttpClient, WebSession } from '../../bench/http-client.js';
 import { CONFIGS, readScenarioSettings } from '../../bench/settings.js';
+import { startTarget } from '../../bench/targets.js';
 import { latencySummary, percentile } from '../../bench/stats.js';
 import { THEMES, themedTitles } from '../../bench/themed-items.js';
 import { TODOIST_HEADER, todoistCsv } from '../../bench/todoist-csv.js';
@@ -137,5 +141,33 @@ describe('the scenario HTTP client', () => {
       http.close();
     }
     expect(() => createHttpClient('http://example.com:80')).toThrow(/loopback/);
+  });
+});
+
+describe("a server's memory window", () => {
+  it('sees the growth a request causes after markMemory, and not what the server held before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
+    // A server that answers /readyz and, on /grow, holds 64 MB more (touched, so resident).
+    const script = join(dir, 'server.cjs');
+    writeFileSync(
+      script,
+      `const held = []; require('node:http').createServer((req, res) => {
+        if (req.url === '/grow') held.push(Buffer.alloc(64 * 1024 * 1024, 1));
+        res.end('ok');
+      }).listen(Number(process.env.PORT), process.env.HOST);`,
+    );
+    const target = await startTarget({ side: 'service', args: [script], env: { PATH: process.env.PATH }, logFile: join(dir, 'log') });
+    try {
+      const before = target.markMemory();
+      expect(before).toBeGreaterThan(10_000);
+      expect(target.memoryPeakSinceMark() - before).toBeLessThan(16 * 1024);
+      const http = createHttpClient(target.url);
+      await http.call({ method: 'GET', path: '/grow' });
+      http.close();
+      expect(target.memoryPeakSinceMark() - before).toBeGreaterThan(60 * 1024);
+    } finally {
+      await target.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
