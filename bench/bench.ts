@@ -10,7 +10,18 @@ import { measureLimiterOverhead } from './limiter-overhead.js';
 import { measureLiveStreams } from './live-streams.js';
 import type { LoadGenerator } from './load-generator.js';
 import { measurePrimaryStoreRoundTrip } from './primary-store-roundtrip.js';
-import { checkTargets, formatSummary, kbToMb, summarize, type ConfigSummary, type LifeRecord, type RunRecord } from './report.js';
+import {
+  checkTargets,
+  formatScaling,
+  formatSummary,
+  kbToMb,
+  scalingRows,
+  summarize,
+  type ConfigSummary,
+  type LifeRecord,
+  type RunRecord,
+  type ScalingRow,
+} from './report.js';
 import { buildScenarios, RUN_ORDER } from './scenarios.js';
 import { seedBaseline, seedService } from './seed.js';
 import { compareAnswers, type SameAnswers } from './same-answers.js';
@@ -42,6 +53,8 @@ interface DatabaseResult {
   loadavg_after: number[];
   same_answers: SameAnswers | null;
   configs: ConfigSummary[];
+  /** Each other config's service req/s against WORKERS=1 (the default config) of the same run. */
+  scaling: ScalingRow[];
   targets: Record<string, boolean> | null;
 }
 
@@ -212,6 +225,14 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
       log(`\n${formatSummary(summary, describe(config))}\n`);
     }
     const headline = summaries.find((s) => s.config === 'default');
+    const scaling = headline ? summaries.filter((s) => s !== headline).flatMap((s) => scalingRows(s, headline)) : [];
+    for (const config of new Set(scaling.map((r) => r.config)))
+      log(
+        `${formatScaling(
+          scaling.filter((r) => r.config === config),
+          dialect,
+        )}\n`,
+      );
     return {
       items: settings.items,
       seed_s: { baseline: round(baselineSeedS), service: round(serviceSeedS) },
@@ -219,6 +240,7 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
       loadavg_after: loadNow(),
       same_answers: sameAnswers,
       configs: summaries,
+      scaling,
       targets: headline ? checkTargets(headline) : null,
     };
   } finally {

@@ -77,3 +77,33 @@ export async function vacuumAnalyze(url: string): Promise<void> {
     await client.query('vacuum analyze');
   });
 }
+
+/** One fresh database for a scenario script, and how to drop it. */
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * SQLite: a file in a new temporary directory. PostgreSQL: a new database bench_<pid>_<label> on
+ * the server of `pgAdminUrl` (loopback only). Dropped by drop(), and by the bench's cleanups when
+ * the script fails or is interrupted.
+ */
+export async function createScratchDatabase(dialect: BenchDialect, pgAdminUrl: string, label: string): Promise<ScratchDatabase> {
+  if (!/^[a-z0-9_]{1,30}$/.test(label)) throw new Error(`a scratch database's label is [a-z0-9_]{1,30}, not ${label}`);
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), `inbox-bench-${label}-`));
+    const drop = onCleanup(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
+    return { url: `sqlite:${join(dir, 'bench.db')}`, drop };
+  }
+  const admin = loopbackPostgresUrl(pgAdminUrl);
+  const name = `bench_${process.pid}_${label}`;
+  const drop = onCleanup(`drop ${name}`, () =>
+    withClient(admin.href, async (client) => void (await client.query(`drop database if exists "${name}" with (force)`))),
+  );
+  await withClient(admin.href, async (client) => {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+  });
+  return { url: databaseUrl(admin, name), drop };
+}

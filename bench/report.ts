@@ -171,3 +171,45 @@ export function formatSummary(s: ConfigSummary, describe: string): string {
   }
   return lines.join('\n');
 }
+
+/** One scenario's service throughput under another config against WORKERS=1 (the default config), measured in the same run. */
+export interface ScalingRow {
+  scenario: ScenarioName;
+  config: string;
+  /** The config's median service req/s ÷ the default's. */
+  times_one_process: number;
+  /** Both configs' ratios to the baseline, side by side. */
+  ratio: number | null;
+  ratio_one_process: number | null;
+}
+
+export function scalingRows(s: ConfigSummary, one: ConfigSummary): ScalingRow[] {
+  return s.scenarios.flatMap((x) => {
+    const base = one.scenarios.find((o) => o.scenario === x.scenario);
+    if (!base || base.service.rps <= 0) return [];
+    return [
+      {
+        scenario: x.scenario,
+        config: s.config,
+        times_one_process: round(x.service.rps / base.service.rps, 2),
+        ratio: x.ratio?.median ?? null,
+        ratio_one_process: base.ratio?.median ?? null,
+      },
+    ];
+  });
+}
+
+/** "Beside WORKERS=1": a config's rows with the default's ratio and the change in the service's req/s. */
+export function formatScaling(rows: readonly ScalingRow[], database: BenchDialect): string {
+  if (rows.length === 0) return '';
+  const lines = [
+    `${database} · ${rows[0]!.config} beside default (WORKERS=1)`,
+    `  ${'scenario'.padEnd(16)}${pad('ratio', 8)}${pad('WORKERS=1 ratio', 17)}${pad('× one process', 15)}`,
+  ];
+  for (const r of rows) {
+    lines.push(
+      `  ${r.scenario.padEnd(16)}${pad(r.ratio?.toFixed(2) ?? 'n/a', 8)}${pad(r.ratio_one_process?.toFixed(2) ?? 'n/a', 17)}${pad(r.times_one_process.toFixed(2), 15)}`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -19,7 +19,7 @@ import { repoRoot } from './paths.js';
  * transactions of 5,000 like the baseline's. The user and key are made with each side's own admin CLI (operations.md's commands).
  */
 
-const BENCH_EMAIL = 'bench@example.test';
+export const BENCH_EMAIL = 'bench@example.test';
 const ROWS_PER_TRANSACTION = 5_000;
 const ADMIN_TIMEOUT_MS = 60_000;
 const SEED_TIMEOUT_MS = 30 * 60_000;
@@ -28,10 +28,12 @@ export interface SeededSide {
   token: string;
 }
 
-async function createUserAndKey(script: string, env: NodeJS.ProcessEnv): Promise<SeededSide & { userId: string }> {
+/** Migrates, then makes a Pro user (with a password when given, for the web's sign-in) and an API key, through `script`'s admin CLI. */
+export async function createUserAndKey(script: string, env: NodeJS.ProcessEnv, password?: string): Promise<SeededSide & { userId: string }> {
   const root = repoRoot();
   await runNodeJson(root, script, ['migrate'], env, ADMIN_TIMEOUT_MS);
-  const user = await runNodeJson(root, script, ['user', 'create', '--email', BENCH_EMAIL, '--plan', 'pro'], env, ADMIN_TIMEOUT_MS);
+  const withPassword = password === undefined ? [] : ['--password', password];
+  const user = await runNodeJson(root, script, ['user', 'create', '--email', BENCH_EMAIL, '--plan', 'pro', ...withPassword], env, ADMIN_TIMEOUT_MS);
   const key = await runNodeJson(root, script, ['key', 'create', '--email', BENCH_EMAIL, '--label', 'bench'], env, ADMIN_TIMEOUT_MS);
   return { userId: field(user, 'id', `${script} user create`), token: field(key, 'token', `${script} key create`) };
 }

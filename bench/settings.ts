@@ -7,6 +7,7 @@ import type { BenchDialect } from './databases.js';
 /** Server settings compared against the (unchanging) baseline; `default` is the headline. */
 export const CONFIGS = {
   default: { WORKERS: '1', LOG_LEVEL: 'info' },
+  'workers-2': { WORKERS: '2', LOG_LEVEL: 'info' },
   'workers-auto': { WORKERS: 'auto', LOG_LEVEL: 'info' },
   'log-warn': { WORKERS: '1', LOG_LEVEL: 'warn' },
 } as const satisfies Record<string, { WORKERS: string; LOG_LEVEL: string }>;
@@ -71,4 +72,26 @@ export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
     extras: env.BENCH_EXTRAS === '1',
     connections: 32,
   };
+}
+
+/** The knobs of the scenario scripts (capture-organize, account): docs/performance.md lists them. */
+export interface ScenarioSettings {
+  databases: BenchDialect[];
+  /** Server processes, one row per value (WORKERS). */
+  workers: number[];
+  pgAdminUrl: string;
+}
+
+export function readScenarioSettings(env: NodeJS.ProcessEnv): ScenarioSettings {
+  const workers = list(env, 'BENCH_WORKERS', ['1', '2'], ['1', '2', '3', '4']).map(Number);
+  return {
+    databases: list(env, 'BENCH_DATABASES', ['sqlite', 'postgres'], ['sqlite', 'postgres']),
+    workers,
+    pgAdminUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  };
+}
+
+/** A positive integer knob of a scenario script. */
+export function scenarioInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  return integer(env, name, fallback, min);
 }

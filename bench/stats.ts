@@ -34,3 +34,17 @@ export function roundRatios(service: readonly number[], baseline: readonly numbe
 }
 
 export const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** The nearest-rank percentile (p in 0–100) of unsorted values. Throws on an empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error('percentile of no values');
+  if (!(p >= 0 && p <= 100)) throw new Error(`percentile ${p} is not in 0–100`);
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+/** p50, p99 and the maximum of a list of latencies, rounded to 0.1 ms. */
+export function latencySummary(values: readonly number[]): { n: number; p50_ms: number; p99_ms: number; max_ms: number } {
+  return { n: values.length, p50_ms: round(percentile(values, 50)), p99_ms: round(percentile(values, 99)), max_ms: round(Math.max(...values)) };
+}

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { signalPid, spawnTracked } from './lifecycle.js';
@@ -45,6 +45,10 @@ export interface RunningTarget {
   cpuMs(): number;
   /** Waits (bounded) until the server uses under 5 % of a core, so its background work does not load the other side's run. */
   waitQuiet(maxMs: number): Promise<boolean>;
+  /** Starts a memory window: resets each process's VmHWM (clear_refs) and answers the summed VmRSS now, in kB. */
+  markMemory(): number;
+  /** The highest summed RSS since markMemory(): the sampler's peak or the summed VmHWM, whichever is higher, in kB. */
+  memoryPeakSinceMark(): number;
   stop(): Promise<StoppedTarget>;
 }
 
@@ -113,11 +117,13 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
 
   let pids = [pid];
   let peakRssKb = 0;
+  let windowPeakKb = 0;
   let samples = 0;
   const sample = () => {
     if (samples++ % TREE_RESCAN_SAMPLES === 0 && !exited) pids = processTree(pid);
     const { rssKb } = readMemory(pids);
     if (rssKb > peakRssKb) peakRssKb = rssKb;
+    if (rssKb > windowPeakKb) windowPeakKb = rssKb;
     return rssKb;
   };
   const sampler = setInterval(sample, SAMPLE_MS);
@@ -187,6 +193,23 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
         if (cpuMs() - before <= threshold) return true;
       }
       return false;
+    },
+    markMemory() {
+      pids = processTree(pid);
+      // "5" resets the peak resident set size (proc(5), clear_refs); a process that refuses keeps its lifetime peak.
+      for (const p of pids) {
+        try {
+          writeFileSync(`/proc/${p}/clear_refs`, '5');
+        } catch {
+          // not ours, or gone
+        }
+      }
+      windowPeakKb = 0;
+      return sample();
+    },
+    memoryPeakSinceMark() {
+      sample();
+      return Math.max(windowPeakKb, readMemory(pids).hwmKb);
     },
     stop,
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uuidv7Millis } from '../../bench/corpus.js';
 import { databaseUrl, loopbackPostgresUrl } from '../../bench/databases.js';
 import { parseStat, parseStatusMemory } from '../../bench/proc.js';
-import { checkTargets, summarize, type LifeRecord, type RunRecord } from '../../bench/report.js';
+import { checkTargets, formatScaling, scalingRows, summarize, type LifeRecord, type RunRecord } from '../../bench/report.js';
 import { buildScenarios } from '../../bench/scenarios.js';
 import { readSettings } from '../../bench/settings.js';
 import { median, roundRatios, spread } from '../../bench/stats.js';
@@ -66,7 +66,7 @@ describe('bench settings', () => {
   it('defaults to the full comparison and refuses unknown names and bad numbers', () => {
     const s = readSettings({});
     expect(s).toMatchObject({ rounds: 3, durationS: 8, warmupS: 3, items: 100_000, databases: ['sqlite', 'postgres'], connections: 32 });
-    expect(s.configs).toEqual(['default', 'workers-auto', 'log-warn']);
+    expect(s.configs).toEqual(['default', 'workers-2', 'workers-auto', 'log-warn']);
     expect(readSettings({ BENCH_SCALE: '0.05', BENCH_CONFIGS: 'default', BENCH_DATABASES: 'postgres' })).toMatchObject({
       items: 5_000,
       configs: ['default'],
@@ -137,5 +137,20 @@ describe('bench report', () => {
     expect(targets.ready_through_npm_start_at_most_1_25x_baseline).toBe(false);
     expect(targets.peak_rss_at_most_twice_baseline).toBe(true);
     expect(targets.rss_at_ready_under_100mb).toBe(true);
+  });
+
+  it('puts a WORKERS=2 row beside WORKERS=1: the change in the service req/s and both ratios', () => {
+    const lives = [life('service', 1, 900, 150), life('baseline', 1, 400, 100)];
+    const one = summarize('sqlite', 'default', [run('service', 1, 800), run('baseline', 1, 1000)], lives);
+    const twoRuns = [run('service', 1, 1200), run('baseline', 1, 1000)].map((r) => ({ ...r, config: 'workers-2' }));
+    const two = summarize(
+      'sqlite',
+      'workers-2',
+      twoRuns,
+      lives.map((l) => ({ ...l, config: 'workers-2' })),
+    );
+    const rows = scalingRows(two, one);
+    expect(rows).toEqual([{ scenario: 'get', config: 'workers-2', times_one_process: 1.5, ratio: 1.2, ratio_one_process: 0.8 }]);
+    expect(formatScaling(rows, 'sqlite')).toMatch(/workers-2 beside default[\s\S]*get\s+1\.20\s+0\.80\s+1\.50/);
   });
 });
