@@ -41,8 +41,8 @@ const MAX_PAGES = 1000;
 export interface ObjectStore {
   /** Every object of a collection. */
   list(user: AuthUser, collection: Collection): Promise<DavObject[]>;
-  /** The objects of these items (already loaded), with their rows. */
-  ofItems(user: AuthUser, items: readonly ItemView[]): Promise<DavObject[]>;
+  /** The objects of these items (already loaded), with their rows (a feed asks with the user's id and zone only). */
+  ofItems(user: Pick<AuthUser, 'id' | 'timezone'>, items: readonly ItemView[]): Promise<DavObject[]>;
   /** The object at `name` in the collection, or undefined. */
   find(user: AuthUser, collection: Collection, name: string): Promise<DavObject | undefined>;
   /** An item by id, or undefined (missing, malformed or another user's). */
@@ -77,7 +77,7 @@ export function createObjectStore(deps: { db: Db; items: Pick<ItemsService, 'get
     return found;
   }
 
-  async function ofItems(user: AuthUser, list: readonly ItemView[]): Promise<DavObject[]> {
+  async function ofItems(user: Pick<AuthUser, 'id' | 'timezone'>, list: readonly ItemView[]): Promise<DavObject[]> {
     const parentIds = [...new Set(list.flatMap((i) => (i.parent_id ? [i.parent_id] : [])))];
     const rows = await findObjectsByItems(db, user.id, [...new Set([...list.map((i) => i.id), ...parentIds])]);
     const rowOf = new Map<string, ObjectRow>(rows.map((r) => [r.item_id, r]));
