@@ -114,7 +114,12 @@ export function createObjectWrites(deps: {
           tags,
           remind_at: parsed.remindAt,
           ...(collection.kind === 'todos'
-            ? { due_at: parsed.due?.at ?? null, recurrence: parsed.rrule !== null && recurrence === null ? null : recurrence }
+            ? {
+                due_at: parsed.due?.at ?? null,
+                // A date-only DUE is an all-day item (contract "Mapping"); a date-time one is not.
+                ...(parsed.due ? { all_day: parsed.due.dateOnly } : {}),
+                recurrence: parsed.rrule !== null && recurrence === null ? null : recurrence,
+              }
             : {}),
           ...(status ? { status } : {}),
           ...(projectId && projectId !== current.project_id ? { project_id: projectId } : {}),
@@ -129,7 +134,7 @@ export function createObjectWrites(deps: {
           text: parsed.summary !== null && parsed.description !== null ? `${parsed.summary}\n${parsed.description}` : text,
           type: collection.kind === 'notes' ? 'note' : 'todo',
           ...(projectId ? { project_id: projectId } : {}),
-          ...(parsed.due ? { due_at: parsed.due.at } : {}),
+          ...(parsed.due ? { due_at: parsed.due.at, all_day: parsed.due.dateOnly } : {}),
           tags,
           recurrence,
           remind_at: parsed.remindAt,
