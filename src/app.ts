@@ -250,6 +250,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       channels: services.channels,
       clock,
       emailIn,
+      feeds: services.feeds,
+      filters,
       instance,
       items,
       keys,
