@@ -34,7 +34,10 @@ describe.skipIf(lacking(CHROMIUM))('connect a calendar app in chromium', () => {
     await page.getByRole('button', { name: 'Make an app password' }).click();
     const password = await page.getByLabel('App password', { exact: true }).inputValue();
     expect(password).toMatch(/^cin_/);
-    const dav = await fetch(`${t.baseUrl}/dav/`, { method: 'PROPFIND', headers: { authorization: `Basic ${Buffer.from(`me:${password}`).toString('base64')}`, depth: '0' } });
+    const dav = await fetch(`${t.baseUrl}/dav/`, {
+      method: 'PROPFIND',
+      headers: { authorization: `Basic ${Buffer.from(`me:${password}`).toString('base64')}`, depth: '0' },
+    });
     expect(dav.status).toBe(207);
 
     await page.getByLabel('Shows', { exact: true }).selectOption({ label: 'Everything' });

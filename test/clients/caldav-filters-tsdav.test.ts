@@ -40,7 +40,18 @@ describe.each(DIALECTS)('tsdav and saved-filter collections (%s)', (dialect) => 
     });
     expect(listed.map((o) => String(o.data))).toEqual([expect.stringContaining('SUMMARY:call Ana')]);
 
-    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//tsdav test//EN', 'BEGIN:VTODO', 'UID:tsdav-view-1', 'DTSTAMP:20261129T080000Z', 'SUMMARY:sneaked in', 'END:VTODO', 'END:VCALENDAR', ''].join('\r\n');
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//tsdav test//EN',
+      'BEGIN:VTODO',
+      'UID:tsdav-view-1',
+      'DTSTAMP:20261129T080000Z',
+      'SUMMARY:sneaked in',
+      'END:VTODO',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
     const refused = await dav.createCalendarObject({ calendar: view!, filename: 'tsdav-view-1.ics', iCalString: ics });
     expect(refused.status).toBe(403);
     const removed = await dav.deleteCalendarObject({ calendarObject: { url: listed[0]!.url, etag: listed[0]!.etag ?? '' } });

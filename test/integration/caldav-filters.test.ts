@@ -10,7 +10,18 @@ const PROPS =
   '<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/"><d:prop><d:displayname/><d:current-user-privilege-set/><c:supported-calendar-component-set/><d:sync-token/><cs:getctag/></d:prop></d:propfind>';
 const SYNC = (token: string) =>
   `<d:sync-collection xmlns:d="DAV:"><d:sync-token>${token}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`;
-const VTODO = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', 'BEGIN:VTODO', 'UID:x-1', 'DTSTAMP:20261129T080000Z', 'SUMMARY:new', 'END:VTODO', 'END:VCALENDAR', ''].join('\r\n');
+const VTODO = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//Test//EN',
+  'BEGIN:VTODO',
+  'UID:x-1',
+  'DTSTAMP:20261129T080000Z',
+  'SUMMARY:new',
+  'END:VTODO',
+  'END:VCALENDAR',
+  '',
+].join('\r\n');
 
 describe.each(DIALECTS)('caldav saved-filter collections (%s)', (dialect) => {
   let t: TestApp;

@@ -27,7 +27,12 @@ describe.each(DIALECTS)('feeds (%s)', (dialect) => {
   it('serves a project as VTODOs: open todos only, with the CalDAV text, an ETag and 304', async () => {
     const { c } = await actor(t);
     const project = ok(await c.post('projects', { name: 'Garden' }));
-    const due = await capture(c, 'water the roses', { parse: false, project_id: project.id, due_at: '2026-12-01T09:00:00.000Z', remind_at: '2026-12-01T08:30:00.000Z' });
+    const due = await capture(c, 'water the roses', {
+      parse: false,
+      project_id: project.id,
+      due_at: '2026-12-01T09:00:00.000Z',
+      remind_at: '2026-12-01T08:30:00.000Z',
+    });
     const done = await capture(c, 'buy seeds', { parse: false, project_id: project.id });
     ok(await c.patch(`items/${done.id}`, { status: 'done' }));
     await capture(c, 'in the inbox', { parse: false });

@@ -87,7 +87,8 @@ export function createCollections(deps: {
     },
 
     async make(userId, segment, name) {
-      if (!SEGMENT.test(segment) || segment === NOTES_SEGMENT || segment.startsWith(FILTER_PREFIX)) throw new AppError('conflict', 'a collection cannot be made at this URL');
+      if (!SEGMENT.test(segment) || segment === NOTES_SEGMENT || segment.startsWith(FILTER_PREFIX))
+        throw new AppError('conflict', 'a collection cannot be made at this URL');
       const existing = await list(userId);
       if (existing.some((c) => c.segment === segment || c.projectId === segment)) throw new AppError('conflict', 'a collection exists at this URL');
       if (existing.some((c) => c.displayName.toLowerCase() === name.trim().toLowerCase())) {

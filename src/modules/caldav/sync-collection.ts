@@ -43,7 +43,11 @@ export interface SyncCollection {
 export function createSyncCollection(deps: { db: Db; events: Pick<EventsService, 'changes' | 'tail'>; store: ObjectStore }): SyncCollection {
   const { events, store } = deps;
   const token = async (user: AuthUser) => PREFIX + (await events.tail(user.id));
-  const digest = (ids: readonly string[]) => createHash('sha256').update([...ids].sort().join(',')).digest('base64url').slice(0, 16);
+  const digest = (ids: readonly string[]) =>
+    createHash('sha256')
+      .update([...ids].sort().join(','))
+      .digest('base64url')
+      .slice(0, 16);
   const withMembers = (base: string, ids: readonly string[] | null) => (ids === null ? base : `${base}${MEMBERS}${digest(ids)}`);
   async function memberIds(user: AuthUser, collection: Collection): Promise<string[] | null> {
     return collection.filter === null ? null : (await store.list(user, collection)).map((o) => o.item.id);

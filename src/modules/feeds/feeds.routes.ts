@@ -25,7 +25,8 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'feeds'>> = a
         tags,
         operationId: 'createFeed',
         summary: 'Make a calendar feed URL of a project, a saved filter or the whole account (at most 20 a user)',
-        description: 'Exactly one of `project_id`, `filter_id` or `all: true`; `as` defaults to `todos`. An unknown (or another user\'s) project or filter is 404.',
+        description:
+          "Exactly one of `project_id`, `filter_id` or `all: true`; `as` defaults to `todos`. An unknown (or another user's) project or filter is 404.",
         body: NewFeedBody,
         response: { 201: FeedAnswer, ...errorResponses(400, 401, 404, 413, 415, 429) },
       },

@@ -11,7 +11,18 @@ import type { ItemView } from '../items/item-view.js';
 import type { ItemsService } from '../items/items.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { eventsDocument, todosDocument } from './feed-ical.js';
-import { countFeeds, deleteFeed, findFeed, findFeedById, findFeeds, findUserZone, insertFeed, lockUser, updateFeedSecret, type FeedRow } from './feeds.repository.js';
+import {
+  countFeeds,
+  deleteFeed,
+  findFeed,
+  findFeedById,
+  findFeeds,
+  findUserZone,
+  insertFeed,
+  lockUser,
+  updateFeedSecret,
+  type FeedRow,
+} from './feeds.repository.js';
 
 /*
  * Subscribable calendar feeds (contract "Calendar apps: CalDAV and feeds", decisions/0083). The URL's
@@ -21,7 +32,7 @@ import { countFeeds, deleteFeed, findFeed, findFeedById, findFeeds, findUserZone
  */
 
 /** The contract's limit: the 21st feed is 400. */
-export const MAX_FEEDS = 20;
+const MAX_FEEDS = 20;
 const PAGE = 200;
 /** At most 100 pages of 200 items are read for one feed: every loop is bounded. */
 const MAX_PAGES = 100;
@@ -185,7 +196,11 @@ export function createFeedsService(deps: {
       const { name, items } = await picked(row, zone);
       let body: string;
       if (row.as_kind === 'events') body = eventsDocument(name, items, zone);
-      else body = todosDocument(name, (await deps.objects.ofItems({ id: row.user_id, timezone: zone }, items)).map((o) => o.ics()));
+      else
+        body = todosDocument(
+          name,
+          (await deps.objects.ofItems({ id: row.user_id, timezone: zone }, items)).map((o) => o.ics()),
+        );
       return { body, etag: `"${digest(body).toString('base64url').slice(0, 27)}"` };
     },
   };
