@@ -47,7 +47,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'feeds'>> = a
         operationId: 'deleteFeed',
         summary: 'Delete a feed: its URL stops at once',
         params: IdParams,
-        response: { 200: OkSchema, ...errorResponses(401, 404, 429) },
+        response: { 200: OkSchema, ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
     },
     async (request) => {
@@ -65,7 +65,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'feeds'>> = a
         operationId: 'rotateFeed',
         summary: 'Give a feed a new URL: the old one stops at once',
         params: IdParams,
-        response: { 200: FeedAnswer, ...errorResponses(401, 404, 429) },
+        response: { 200: FeedAnswer, ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
     },
     async (request) => ({ feed: await feeds.rotate(authUser(request).id, request.params.id) }),

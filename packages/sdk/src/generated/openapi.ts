@@ -3714,6 +3714,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, invalid or revoked API key (unauthorized) */
             401: {
                 headers: {
@@ -3734,6 +3743,24 @@ export interface operations {
             };
             /** @description no such resource for this user (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3811,6 +3838,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, invalid or revoked API key (unauthorized) */
             401: {
                 headers: {
@@ -3831,6 +3867,24 @@ export interface operations {
             };
             /** @description no such resource for this user (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
