@@ -161,6 +161,25 @@ describe.each(DIALECTS)('feeds (%s)', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: p })).statusCode).toBe(200);
   });
 
+  it('answers 404 once its project or filter is deleted; the list still shows the feed, to delete', async () => {
+    const { c } = await actor(t);
+    const project = ok(await c.post('projects', { name: 'Short-lived' }));
+    const filter = ok(await c.post('filters', { name: 'Soon', query: 'today' }), 201).filter;
+    const byProject = ok(await c.post('feeds', { project_id: project.id }), 201).feed;
+    const byFilter = ok(await c.post('feeds', { filter_id: filter.id, as: 'events' }), 201).feed;
+    expect((await fetchFeed(byProject.url)).statusCode).toBe(200);
+    expect((await fetchFeed(byFilter.url)).statusCode).toBe(200);
+    ok(await c.delete(`projects/${project.id}`));
+    ok(await c.delete(`filters/${filter.id}`));
+    expect((await fetchFeed(byProject.url)).statusCode).toBe(404);
+    expect((await fetchFeed(byFilter.url)).statusCode).toBe(404);
+    expect(
+      ok(await c.get('feeds'))
+        .feeds.map((f: { id: string }) => f.id)
+        .sort(),
+    ).toEqual([byProject.id, byFilter.id].sort());
+  });
+
   it('needs the write scope to make a feed', async () => {
     const user = await createUser(t);
     const { token } = await t.services.keys.mint(user.id, 'read only', { scopes: ['read'] });
