@@ -34,7 +34,8 @@ export function todosDocument(name: string, objects: readonly string[]): string 
   const zones = new Set<string>();
   for (const text of objects) {
     const one = new ICAL.Component(ICAL.parse(text) as unknown[]);
-    for (const part of one.getAllSubcomponents()) {
+    // A copy: adding a component to the feed takes it out of its own calendar's list.
+    for (const part of [...one.getAllSubcomponents()]) {
       if (part.name === 'vtimezone') {
         const tzid = String(part.getFirstPropertyValue('tzid'));
         if (zones.has(tzid)) continue;
