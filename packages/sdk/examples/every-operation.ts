@@ -125,5 +125,26 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   // @ts-expect-error channel kinds are webpush, ntfy and email
   await inbox.channels.create({ kind: 'sms' });
 
-  void [secret, first, children, found, bulk, organized, projects, inProject, filtered, savedList, picked, feeds, renewed, tags, text, due, hooks, changes, markdown, key];
+  void [
+    secret,
+    first,
+    children,
+    found,
+    bulk,
+    organized,
+    projects,
+    inProject,
+    filtered,
+    savedList,
+    picked,
+    feeds,
+    renewed,
+    tags,
+    text,
+    due,
+    hooks,
+    changes,
+    markdown,
+    key,
+  ];
 }
