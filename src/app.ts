@@ -13,6 +13,8 @@ import { datesRoutes } from './modules/dates/dates.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { captureRoutes } from './modules/capture/capture.routes.js';
 import { itemsRoutes } from './modules/items/items.routes.js';
+import { feedFileRoutes } from './modules/feeds/feed-file.routes.js';
+import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { filtersRoutes } from './modules/filters/filters.routes.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { quickAddRoutes } from './modules/quick-add/quick-add.routes.js';
@@ -71,6 +73,7 @@ type AppServices = Pick<
   | 'db'
   | 'emailIn'
   | 'events'
+  | 'feeds'
   | 'filters'
   | 'idempotency'
   | 'instance'
@@ -209,6 +212,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(captureRoutes, { capture, batchCapture: services.batchCapture });
       await api.register(itemsRoutes, { items, filters });
       await api.register(filtersRoutes, { filters });
+      await api.register(feedsRoutes, { feeds: services.feeds });
       await api.register(searchRoutes, { search });
       await api.register(bulkRoutes, { bulk });
       await api.register(organizerRoutes, { organizer });
@@ -231,6 +235,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   );
   // Calendar apps: the CalDAV server under /dav/ with its discovery (src/modules/caldav).
   await app.register(caldavRoutes, { caldav: services.caldav, keys, limits });
+  // Feeds for calendar apps that only subscribe: GET /feeds/{secret}.ics, no key (src/modules/feeds).
+  await app.register(feedFileRoutes, { feeds: services.feeds });
   // The MCP endpoint for agents: its tools call the API above in-process (src/modules/mcp).
   await installMcp(app, { keys, load: config.mcp ?? DEFAULT_MCP });
   // Developer settings list the user's webhooks read-only, from the same service as the API.
@@ -244,6 +250,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       channels: services.channels,
       clock,
       emailIn,
+      feeds: services.feeds,
+      filters,
       instance,
       items,
       keys,

@@ -22,7 +22,7 @@ export function createServices(inputs: ServiceInputs): Services {
   const workers = buildWorkers(basics, kernel, made, people, limits, inputs);
   const { db, dialect, clock, logger, metrics } = basics;
   const { projects, tags, recurrence, events, search, bulk, filters } = kernel;
-  const { organizer, quickAdd, items, capture, subtasks, undo, batchCapture, caldav } = made;
+  const { organizer, quickAdd, items, capture, subtasks, undo, batchCapture, caldav, feeds } = made;
   const { users, keys, idempotency, voice, instance, accounts, accountSettings, pairing, transfer } = people;
   const { webhooks, channels, webhookWorker, reminders, reminderScheduler, live, emailIn, emailInReader } = workers;
 
@@ -43,6 +43,7 @@ export function createServices(inputs: ServiceInputs): Services {
     undo,
     batchCapture,
     caldav,
+    feeds,
     events,
     idempotency,
     search,

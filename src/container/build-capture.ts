@@ -1,4 +1,5 @@
 import { createCaldavService } from '../modules/caldav/caldav.service.js';
+import { createFeedsService } from '../modules/feeds/feeds.service.js';
 import { createSubtasksService } from '../modules/capture/add-subtask.js';
 import { createBatchCaptureService } from '../modules/capture/capture-batch.js';
 import { createCaptureService } from '../modules/capture/capture.service.js';
@@ -16,8 +17,8 @@ import type { ServiceInputs } from './inputs.js';
 
 /** The organizer and everything that makes or reads items whole: quick add, items, capture, subtasks, undo. */
 export function buildCapture(
-  { db, clock, newId, logger, metrics }: Basics,
-  { loader, tags, events, itemStore, projects, learner, schedule, edits }: ItemParts,
+  { db, dialect, clock, newId, logger, metrics }: Basics,
+  { loader, tags, events, itemStore, projects, learner, schedule, edits, filters }: ItemParts,
   limits: LimitsService,
   { config, inject = {} }: ServiceInputs,
 ) {
@@ -32,8 +33,10 @@ export function buildCapture(
   // A brain dump: one text split into many items, stored at once (decision 0079).
   const batchCapture = createBatchCaptureService({ db, clock, newId, projects, quickAdd, schedule, imports });
   // Calendar apps over CalDAV: their writes go through capture and the items service (decision 0080).
-  const caldav = createCaldavService({ db, clock, items, capture, projects, events });
-  return { organizer, quickAdd, items, capture, subtasks, undo, batchCapture, caldav };
+  const caldav = createCaldavService({ db, clock, items, capture, projects, events, filters });
+  // Subscribable .ics feeds; their todos are the CalDAV server's objects (decision 0083).
+  const feeds = createFeedsService({ db, dialect, clock, newId, publicUrl: config.publicUrl, items, projects, filters, objects: caldav.objects });
+  return { organizer, quickAdd, items, capture, subtasks, undo, batchCapture, caldav, feeds };
 }
 
 export type CaptureParts = ReturnType<typeof buildCapture>;

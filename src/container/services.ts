@@ -24,6 +24,7 @@ import type { LiveService } from '../modules/live/live.service.js';
 import type { Metrics } from '../modules/metrics/metrics.js';
 import type { OrganizerService } from '../modules/organizer/organizer.service.js';
 import type { PairingService } from '../modules/pairing/pairing.service.js';
+import type { FeedsService } from '../modules/feeds/feeds.service.js';
 import type { FiltersService } from '../modules/filters/filters.service.js';
 import type { ProjectsService } from '../modules/projects/projects.service.js';
 import type { QuickAddService } from '../modules/quick-add/quick-add.service.js';
@@ -63,6 +64,8 @@ export interface Services {
   batchCapture: BatchCaptureService;
   /** The CalDAV server's collections, objects and sync (src/modules/caldav). */
   caldav: CaldavService;
+  /** Subscribable calendar feeds (.ics URLs) of a project, a saved filter or the account (src/modules/feeds). */
+  feeds: FeedsService;
   /** Undo kept by the server: each action in place keeps its inverse (decision 0076). */
   undo: UndoService;
   events: EventsService;

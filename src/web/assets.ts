@@ -237,6 +237,8 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .token { display: flex; gap: .5rem; flex-wrap: wrap; }
 .token textarea { flex: 1 1 16rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; word-break: break-all; resize: none; }
 .token button { align-self: flex-start; }
+#calendar-apps code { overflow-wrap: anywhere; }
+#calendar-apps input[readonly] { width: 100%; min-width: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
 
 /* Pairing */
 .request-label { font-size: 1.25rem; font-weight: 700; overflow-wrap: anywhere; }

@@ -17,6 +17,7 @@ import { webQuickAddRoutes } from './routes/quick-add.routes.js';
 import { webBrainDumpRoutes } from './routes/brain-dump.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectRoutes } from './routes/connect.routes.js';
+import { developerCalendarRoutes } from './routes/developer-calendar.routes.js';
 import { inboxRoutes } from './routes/inbox.routes.js';
 import { itemRoutes } from './routes/item.routes.js';
 import { webLiveRoutes } from './routes/live.routes.js';
@@ -36,6 +37,8 @@ export type WebServices = Pick<
   | 'channels'
   | 'clock'
   | 'emailIn'
+  | 'feeds'
+  | 'filters'
   | 'instance'
   | 'items'
   | 'keys'
@@ -133,6 +136,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(webQuickAddRoutes, { clock, quickAdd });
     await pages.register(webBrainDumpRoutes, { batchCapture: opts.services.batchCapture, bulk: opts.services.bulk, clock, limits, quickAdd });
     await pages.register(settingsRoutes, { keys, transfer, users, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+    await pages.register(developerCalendarRoutes, { feeds: opts.services.feeds, filters: opts.services.filters, keys, projects, publicUrl: opts.publicUrl });
     await pages.register(connectRoutes, { clock, limits, pairing });
     await pages.register(adminRoutes, { instance, users });
     await pages.register(webLiveRoutes, { accounts, limits, live });

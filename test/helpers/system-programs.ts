@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { allReadable, DEFAULT_SEARCH_PATH, findExecutable } from '../../src/lib/executables.js';
 
 /**
@@ -12,6 +13,8 @@ export interface SystemNeed {
   program: string;
   /** Files it needs besides (a speech model). */
   files?: readonly string[];
+  /** Arguments the program must accept with exit status 0 (`-c 'import caldav'`: a Python library is there). */
+  probe?: readonly string[];
   debianPackages: readonly string[];
 }
 
@@ -30,6 +33,8 @@ export const CHROMIUM: SystemNeed = { name: 'chromium', program: 'chromium', deb
 /** The email-in tests' IMAP server (test/helpers/dovecot.ts). */
 /** Two-way CalDAV sync to a folder: the CalDAV server's real client (test/clients/vdirsyncer.test.ts). */
 export const VDIRSYNCER: SystemNeed = { name: 'vdirsyncer', program: 'vdirsyncer', debianPackages: ['vdirsyncer'] };
+/** Debian's Python CalDAV library, driven by test/clients/caldav-python.test.ts; Debian's own python3, not one on PATH. */
+export const PYTHON_CALDAV: SystemNeed = { name: 'python3-caldav', program: 'python3', probe: ['-c', 'import caldav'], debianPackages: ['python3-caldav'] };
 export const DOVECOT: SystemNeed = { name: 'dovecot', program: 'dovecot', debianPackages: ['dovecot-imapd'] };
 
 /**
@@ -45,7 +50,8 @@ export function systemSearchPath(): string {
 export function findProgram(need: SystemNeed): string | null {
   const path = findExecutable(need.program, systemSearchPath());
   // Files of a package (the speech model) count as absent with the program, so the override hides them too.
-  return path && allReadable(need.files ?? []) ? path : null;
+  if (!path || !allReadable(need.files ?? [])) return null;
+  return need.probe === undefined || spawnSync(path, [...need.probe], { stdio: 'ignore', timeout: 10_000 }).status === 0 ? path : null;
 }
 
 const announced = new Set<string>();

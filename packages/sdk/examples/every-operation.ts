@@ -9,6 +9,7 @@ import {
   pair,
   type CapturedItem,
   type Change,
+  type Feed,
   type Item,
   type Me,
   type PairResult,
@@ -57,6 +58,10 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   const picked = await inbox.filters.items(saved.id, { limit: 20 }); // listFilterItems
   for await (const each of inbox.filters.itemsAll(saved.id)) void each.due_at;
   await inbox.filters.delete(saved.id); // deleteFilter
+  const feed: Feed = await inbox.feeds.create({ all: true, as: 'events' }); // createFeed
+  const feeds: Feed[] = await inbox.feeds.list(); // listFeeds
+  const renewed: string = (await inbox.feeds.rotate(feed.id)).url; // rotateFeed
+  await inbox.feeds.delete(feed.id); // deleteFeed
 
   const tags = await inbox.tags.list(); // listTags
   const text: string = (await inbox.voice.transcribe(new Blob([new Uint8Array(8)]), { language: 'en' })).text; // transcribeVoice
@@ -117,6 +122,8 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await inbox.projects.create({ name: 42 });
   // @ts-expect-error a filter needs a query
   await inbox.filters.create({ name: 'no query' });
+  // @ts-expect-error a feed is todos or events
+  await inbox.feeds.create({ all: true, as: 'journal' });
   // @ts-expect-error channel kinds are webpush, ntfy and email
   await inbox.channels.create({ kind: 'sms' });
 
@@ -132,6 +139,8 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
     filtered,
     savedList,
     picked,
+    feeds,
+    renewed,
     tags,
     text,
     spoken,

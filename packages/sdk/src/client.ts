@@ -1,5 +1,6 @@
 import { datesApi, meApi, tagsApi, voiceApi } from './account.js';
 import { itemsApi } from './items.js';
+import { feedsApi } from './feeds.js';
 import { filtersApi } from './filters.js';
 import { projectsApi } from './projects.js';
 import { channelsApi, remindersApi } from './reminders.js';
@@ -12,6 +13,8 @@ export interface CaptureInbox {
   projects: ReturnType<typeof projectsApi>;
   /** Saved filters; `items.list({ filter })` reads a query without saving it. */
   filters: ReturnType<typeof filtersApi>;
+  /** Calendar feeds (.ics URLs) of a project, a saved filter or the account. */
+  feeds: ReturnType<typeof feedsApi>;
   tags: ReturnType<typeof tagsApi>;
   voice: ReturnType<typeof voiceApi>;
   dates: ReturnType<typeof datesApi>;
@@ -34,6 +37,7 @@ export function createClient(options: ClientOptions): CaptureInbox {
     items: itemsApi(api),
     projects: projectsApi(api),
     filters: filtersApi(api),
+    feeds: feedsApi(api),
     tags: tagsApi(api),
     voice: voiceApi(api),
     dates: datesApi(api),

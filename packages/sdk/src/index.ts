@@ -3,6 +3,7 @@ export { ApiError, NetworkError, type ErrorDetail } from './errors.js';
 export { etagOf, serverRoot, type ClientOptions } from './transport.js';
 export type { RetryOptions } from './retry.js';
 export type { ChangeOptions } from './items.js';
+export type { Feed, FeedInput } from './feeds.js';
 export type { FollowOptions } from './sync.js';
 export type { StreamOptions } from './live.js';
 export type { Channel, ChannelInput, CompletionPage, ReminderLogPage, SnoozeInput, TestDelivery } from './reminders.js';

@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { CaptureService } from '../capture/capture.service.js';
 import type { EventsService } from '../events/events.service.js';
+import type { FiltersService } from '../filters/filters.service.js';
 import type { ItemsService } from '../items/items.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { createCollections, type Collections } from './collections.js';
@@ -25,11 +26,12 @@ export function createCaldavService(deps: {
   capture: CaptureService;
   projects: ProjectsService;
   events: EventsService;
+  filters: Pick<FiltersService, 'list' | 'query'>;
 }): CaldavService {
   const { db } = deps;
-  const objects = createObjectStore({ db, items: deps.items });
+  const objects = createObjectStore({ db, items: deps.items, filters: deps.filters });
   return {
-    collections: createCollections({ db, projects: deps.projects }),
+    collections: createCollections({ db, projects: deps.projects, filters: deps.filters }),
     objects,
     writes: createObjectWrites({
       db,

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
+import type { FiltersService } from '../filters/filters.service.js';
 import type { ItemView } from '../items/item-view.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { findCollectionNames, insertCollection } from './caldav.repository.js';
@@ -7,25 +8,35 @@ import { readOnlyCollection } from './dav-error.js';
 
 /*
  * The calendar home's collections: one per project (todos, as VTODO), at the project's id or at
- * the URL a client's MKCALENDAR chose, and `notes` (every note, as VJOURNAL). Saved filters are not
- * served yet: the filters module lands in parallel (issue 49 leaves them for later).
+ * the URL a client's MKCALENDAR chose, `notes` (every note, as VJOURNAL), and one read-only
+ * collection per saved filter at `filter-{id}`, named after the filter: the todos its query picks
+ * (decisions/0083). Which items a filter holds is the filter compiler's answer (object-store.ts).
  */
 
 const NOTES_SEGMENT = 'notes';
+const FILTER_PREFIX = 'filter-';
 const SEGMENT = /^[A-Za-z0-9._~@+-]{1,200}$/;
 
 export interface Collection {
   segment: string;
-  kind: 'todos' | 'notes';
-  /** The project of a todos collection; null for notes. */
+  kind: 'todos' | 'notes' | 'filter';
+  /** The project of a todos collection; null for notes and filters. */
   projectId: string | null;
+  /** The saved filter of a filter collection (its query picks the members); null otherwise. */
+  filter: { id: string; query: string } | null;
   displayName: string;
   isInbox: boolean;
 }
 
-/** Whether an item is a member of a collection: todos of its project, or any note. */
-export const holds = (collection: Collection, item: Pick<ItemView, 'type' | 'project_id'>): boolean =>
-  collection.kind === 'notes' ? item.type === 'note' : item.type === 'todo' && item.project_id === collection.projectId;
+/**
+ * Whether an item is a member of a project's collection (its todos) or of `notes` (any note). A
+ * filter collection's members are its query's answer, which this cannot tell: false here, and
+ * ObjectStore.membership() answers for every kind.
+ */
+export const holds = (collection: Collection, item: Pick<ItemView, 'type' | 'project_id'>): boolean => {
+  if (collection.kind === 'filter') return false;
+  return collection.kind === 'notes' ? item.type === 'note' : item.type === 'todo' && item.project_id === collection.projectId;
+};
 
 export interface Collections {
   list(userId: string): Promise<Collection[]>;
@@ -37,20 +48,33 @@ export interface Collections {
   remove(userId: string, collection: Collection): Promise<void>;
 }
 
-export function createCollections(deps: { db: Db; projects: Pick<ProjectsService, 'list' | 'findOrCreate' | 'rename' | 'remove'> }): Collections {
+export function createCollections(deps: {
+  db: Db;
+  projects: Pick<ProjectsService, 'list' | 'findOrCreate' | 'rename' | 'remove'>;
+  filters: Pick<FiltersService, 'list'>;
+}): Collections {
   const { db, projects } = deps;
 
   async function list(userId: string): Promise<Collection[]> {
-    const [all, names] = await Promise.all([projects.list(userId), findCollectionNames(db, userId)]);
+    const [all, names, filters] = await Promise.all([projects.list(userId), findCollectionNames(db, userId), deps.filters.list(userId)]);
     const segmentOf = new Map(names.map((n) => [n.project_id, n.name]));
     const todos: Collection[] = all.map((p) => ({
       segment: segmentOf.get(p.id) ?? p.id,
       kind: 'todos',
       projectId: p.id,
+      filter: null,
       displayName: p.name,
       isInbox: p.is_default,
     }));
-    return [...todos, { segment: NOTES_SEGMENT, kind: 'notes', projectId: null, displayName: 'Notes', isInbox: false }];
+    const views: Collection[] = filters.map((f) => ({
+      segment: `${FILTER_PREFIX}${f.id}`,
+      kind: 'filter',
+      projectId: null,
+      filter: { id: f.id, query: f.query },
+      displayName: f.name,
+      isInbox: false,
+    }));
+    return [...todos, { segment: NOTES_SEGMENT, kind: 'notes', projectId: null, filter: null, displayName: 'Notes', isInbox: false }, ...views];
   }
 
   return {
@@ -63,7 +87,8 @@ export function createCollections(deps: { db: Db; projects: Pick<ProjectsService
     },
 
     async make(userId, segment, name) {
-      if (!SEGMENT.test(segment) || segment === NOTES_SEGMENT) throw new AppError('conflict', 'a collection cannot be made at this URL');
+      if (!SEGMENT.test(segment) || segment === NOTES_SEGMENT || segment.startsWith(FILTER_PREFIX))
+        throw new AppError('conflict', 'a collection cannot be made at this URL');
       const existing = await list(userId);
       if (existing.some((c) => c.segment === segment || c.projectId === segment)) throw new AppError('conflict', 'a collection exists at this URL');
       if (existing.some((c) => c.displayName.toLowerCase() === name.trim().toLowerCase())) {
@@ -71,7 +96,7 @@ export function createCollections(deps: { db: Db; projects: Pick<ProjectsService
       }
       const project = await projects.findOrCreate(userId, name);
       await insertCollection(db, userId, project.id, segment);
-      return { segment, kind: 'todos', projectId: project.id, displayName: project.name, isInbox: false };
+      return { segment, kind: 'todos', projectId: project.id, filter: null, displayName: project.name, isInbox: false };
     },
 
     async rename(userId, collection, name) {

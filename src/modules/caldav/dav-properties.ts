@@ -53,7 +53,8 @@ export function discoveryProperties(user: AuthUser, kind: 'root' | 'principal' |
 
 export function collectionProperties(user: AuthUser, collection: Collection, token: string): Properties {
   const component = collection.kind === 'notes' ? 'VJOURNAL' : 'VTODO';
-  const allowed = collection.kind === 'notes' ? [...READ, ...WRITE] : [...READ, ...WRITE, 'write-properties'];
+  // A saved filter's collection is read-only: no write privilege, so clients show it as such.
+  const allowed = collection.kind === 'filter' ? READ : collection.kind === 'notes' ? [...READ, ...WRITE] : [...READ, ...WRITE, 'write-properties'];
   return props([
     [NS.dav, 'resourcetype', () => [dav('collection'), cal('calendar')]],
     [NS.dav, 'displayname', () => collection.displayName],

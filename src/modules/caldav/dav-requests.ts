@@ -75,7 +75,8 @@ export function createDavRequests(service: CaldavService) {
     propResponse(objectHref(collection.segment, object.name), objectProperties(object), request);
 
   async function collectionResponse(user: AuthUser, collection: Collection, request: PropRequest, token?: string): Promise<XmlNode> {
-    return propResponse(collectionHref(collection.segment), collectionProperties(user, collection, token ?? (await service.sync.token(user))), request);
+    const collectionToken = await service.sync.collectionToken(user, collection, token ?? (await service.sync.token(user)));
+    return propResponse(collectionHref(collection.segment), collectionProperties(user, collection, collectionToken), request);
   }
 
   async function propfind(user: AuthUser, target: DavTarget, depth: string | undefined, body: string | undefined): Promise<DavAnswer> {

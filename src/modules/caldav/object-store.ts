@@ -1,6 +1,7 @@
 import type { Db } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
+import type { FiltersService } from '../filters/filters.service.js';
 import { itemEtag } from '../items/item-etag.js';
 import type { ItemView } from '../items/item-view.js';
 import type { ItemsService } from '../items/items.service.js';
@@ -41,8 +42,10 @@ const MAX_PAGES = 1000;
 export interface ObjectStore {
   /** Every object of a collection. */
   list(user: AuthUser, collection: Collection): Promise<DavObject[]>;
-  /** The objects of these items (already loaded), with their rows. */
-  ofItems(user: AuthUser, items: readonly ItemView[]): Promise<DavObject[]>;
+  /** Tells the collection's members: a project's todos, every note, or what a saved filter's query picks (read once). */
+  membership(user: AuthUser, collection: Collection): Promise<(item: ItemView) => boolean>;
+  /** The objects of these items (already loaded), with their rows (a feed asks with the user's id and zone only). */
+  ofItems(user: Pick<AuthUser, 'id' | 'timezone'>, items: readonly ItemView[]): Promise<DavObject[]>;
   /** The object at `name` in the collection, or undefined. */
   find(user: AuthUser, collection: Collection, name: string): Promise<DavObject | undefined>;
   /** An item by id, or undefined (missing, malformed or another user's). */
@@ -51,7 +54,14 @@ export interface ObjectStore {
 
 export const defaultName = (itemId: string): string => `${itemId}.ics`;
 
-export function createObjectStore(deps: { db: Db; items: Pick<ItemsService, 'get' | 'list' | 'inProject'> }): ObjectStore {
+/** A filter collection serves todos: the component set of a task list (a note is in `notes`). */
+const isTodo = (item: ItemView): boolean => item.type === 'todo';
+
+export function createObjectStore(deps: {
+  db: Db;
+  items: Pick<ItemsService, 'get' | 'list' | 'inProject'>;
+  filters: Pick<FiltersService, 'query'>;
+}): ObjectStore {
   const { db, items } = deps;
 
   async function item(user: AuthUser, id: string): Promise<ItemView | undefined> {
@@ -64,7 +74,26 @@ export function createObjectStore(deps: { db: Db; items: Pick<ItemsService, 'get
     }
   }
 
+  /** The todos a saved filter's query picks; a query that no longer reads (a project it named is gone) picks none. */
+  async function filterItems(user: AuthUser, query: string): Promise<ItemView[]> {
+    const found: ItemView[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_PAGES; page += 1) {
+        const result = await deps.filters.query.items(user, query, { limit: 200, ...(cursor ? { cursor } : {}) });
+        found.push(...result.items.filter(isTodo));
+        if (result.next_cursor === null) break;
+        cursor = result.next_cursor;
+      }
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 400) return [];
+      throw error;
+    }
+    return found;
+  }
+
   async function allItems(user: AuthUser, collection: Collection): Promise<ItemView[]> {
+    if (collection.filter !== null) return filterItems(user, collection.filter.query);
     const found: ItemView[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -77,7 +106,7 @@ export function createObjectStore(deps: { db: Db; items: Pick<ItemsService, 'get
     return found;
   }
 
-  async function ofItems(user: AuthUser, list: readonly ItemView[]): Promise<DavObject[]> {
+  async function ofItems(user: Pick<AuthUser, 'id' | 'timezone'>, list: readonly ItemView[]): Promise<DavObject[]> {
     const parentIds = [...new Set(list.flatMap((i) => (i.parent_id ? [i.parent_id] : [])))];
     const rows = await findObjectsByItems(db, user.id, [...new Set([...list.map((i) => i.id), ...parentIds])]);
     const rowOf = new Map<string, ObjectRow>(rows.map((r) => [r.item_id, r]));
@@ -95,21 +124,30 @@ export function createObjectStore(deps: { db: Db; items: Pick<ItemsService, 'get
     });
   }
 
+  async function membership(user: AuthUser, collection: Collection): Promise<(item: ItemView) => boolean> {
+    if (collection.filter === null) return (i) => holds(collection, i);
+    const ids = new Set((await filterItems(user, collection.filter.query)).map((i) => i.id));
+    return (i) => ids.has(i.id);
+  }
+
   return {
     item,
     ofItems,
+    membership,
     list: async (user, collection) => ofItems(user, await allItems(user, collection)),
 
     async find(user, collection, name) {
       const rows = await findObjectsByName(db, user.id, name);
+      const id = name.endsWith('.ics') ? name.slice(0, -4) : '';
+      if (rows.length === 0 && !isUuid(id)) return undefined;
+      const isMember = await membership(user, collection);
       for (const row of rows) {
         const found = await item(user, row.item_id);
-        if (found && holds(collection, found)) return (await ofItems(user, [found]))[0];
+        if (found && isMember(found)) return (await ofItems(user, [found]))[0];
       }
       // An item made elsewhere is at {id}.ics until a client PUTs it somewhere else.
-      const id = name.endsWith('.ics') ? name.slice(0, -4) : '';
       const found = await item(user, id);
-      if (!found || !holds(collection, found)) return undefined;
+      if (!found || !isMember(found)) return undefined;
       const [object] = await ofItems(user, [found]);
       return object?.name === name ? object : undefined;
     },

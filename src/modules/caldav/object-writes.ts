@@ -11,7 +11,7 @@ import { normalizeTagNames } from '../tags/tags.service.js';
 import type { AuthUser } from '../../schemas/auth-user.js';
 import { clearParentUid, findObjectByUid, findObjectsWaitingFor, saveObject } from './caldav.repository.js';
 import { holds, type Collection } from './collections.js';
-import { uidConflict, unsupportedComponent } from './dav-error.js';
+import { readOnlyCollection, uidConflict, unsupportedComponent } from './dav-error.js';
 import { readObject, type ParsedObject } from './ical-read.js';
 import { isForeignRule, type ObjectStore } from './object-store.js';
 
@@ -85,6 +85,8 @@ export function createObjectWrites(deps: {
 
   return {
     async put(user, collection, name, body, conditions) {
+      // A saved filter's collection is read-only (contract): its members are the query's answer.
+      if (collection.kind === 'filter') throw readOnlyCollection();
       const parsed = readObject(body, user.timezone);
       const wanted = collection.kind === 'notes' ? 'VJOURNAL' : 'VTODO';
       if (parsed.kind !== wanted) throw unsupportedComponent(wanted);
@@ -112,7 +114,12 @@ export function createObjectWrites(deps: {
           tags,
           remind_at: parsed.remindAt,
           ...(collection.kind === 'todos'
-            ? { due_at: parsed.due?.at ?? null, recurrence: parsed.rrule !== null && recurrence === null ? null : recurrence }
+            ? {
+                due_at: parsed.due?.at ?? null,
+                // A date-only DUE is an all-day item (contract "Mapping"); a date-time one is not.
+                ...(parsed.due ? { all_day: parsed.due.dateOnly } : {}),
+                recurrence: parsed.rrule !== null && recurrence === null ? null : recurrence,
+              }
             : {}),
           ...(status ? { status } : {}),
           ...(projectId && projectId !== current.project_id ? { project_id: projectId } : {}),
@@ -127,7 +134,7 @@ export function createObjectWrites(deps: {
           text: parsed.summary !== null && parsed.description !== null ? `${parsed.summary}\n${parsed.description}` : text,
           type: collection.kind === 'notes' ? 'note' : 'todo',
           ...(projectId ? { project_id: projectId } : {}),
-          ...(parsed.due ? { due_at: parsed.due.at } : {}),
+          ...(parsed.due ? { due_at: parsed.due.at, all_day: parsed.due.dateOnly } : {}),
           tags,
           recurrence,
           remind_at: parsed.remindAt,
@@ -150,6 +157,7 @@ export function createObjectWrites(deps: {
     },
 
     async remove(user, collection, name, ifMatch) {
+      if (collection.kind === 'filter') throw readOnlyCollection();
       const object = await store.find(user, collection, name);
       if (!object) throw new AppError('not_found', 'no object at this URL');
       await deps.items.remove(user.id, object.item.id, ifMatchPrecondition(ifMatch));

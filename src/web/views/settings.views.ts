@@ -151,6 +151,7 @@ export function settingsPage(d: SettingsPageData): string {
 ${d.notice ? html`<div class="alert success" role="status">${d.notice}</div>` : ''}
 ${d.error ? html`<div class="alert error" role="alert">${sentence(d.error)}</div>` : ''}
 ${keysSection(d)}
+<p class="card"><a href="/settings/calendar"><strong>Connect a calendar app</strong></a>: Apple Reminders, DAVx⁵ with Tasks.org, Thunderbird, and calendar feed URLs for Google Calendar and Outlook.</p>
 ${accountSection(d)}
 ${dataSection(d)}
 ${d.webhooks ? webhooksSection(d, d.webhooks) : ''}

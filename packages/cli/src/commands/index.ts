@@ -6,6 +6,7 @@ import { completion } from './completion.js';
 import { done } from './done.js';
 import { edit } from './edit.js';
 import { exportCommand } from './export.js';
+import { feeds } from './feeds.js';
 import { filters } from './filters.js';
 import { importCommand } from './import.js';
 import { login } from './login.js';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   channels,
   projects,
   filters,
+  feeds,
   voice,
   exportCommand,
   importCommand,
