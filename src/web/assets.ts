@@ -208,6 +208,7 @@ fieldset.tags-field legend { font-weight: 600; }
 .notes pre { overflow-x: auto; background: var(--bg); padding: .5rem; border-radius: 6px; }
 .notes code { font-size: .92em; }
 .organized form { margin: .5rem 0 0; }
+.organized-actions { display: flex; flex-wrap: wrap; gap: 0 .5rem; }
 .alert.pro-hint { border-color: var(--accent); }
 .inline-form .field { min-width: 0; }
 dialog { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); color: var(--fg); max-width: 32rem; width: calc(100% - 2rem); }
