@@ -60,7 +60,7 @@ export function organizedNotice(o: { item: ItemView; undo: Undo; projectName: st
   const parts = [
     // "(like 6 items in Work: offsite, agenda)": why, so a wrong filing is understood and its Undo teaches.
     `${undo.applied.includes('project_id') ? 'Filed in' : 'Kept in'} ${o.projectName}${undo.reason ? ` (${undo.reason})` : ''}`,
-    ...(item.due_at ? [`due ${formatDueAbsolute(item.due_at, o.dates)}`] : []),
+    ...(item.due_at ? [`due ${formatDueAbsolute(item.due_at, o.dates, item.all_day)}`] : []),
     item.type,
     ...(undo.applied.includes('title') && item.title ? [`titled “${item.title}”`] : []),
   ];

@@ -161,6 +161,10 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     ]);
     // A date shows its day and time in the user's zone, as the list does.
     expect(JSON.parse(res.body).spans[0].shown).toBe('Fri 27 Nov, 17:00');
+    expect(JSON.parse(res.body).all_day).toBe(false);
+    // A day without a time is all-day: its date alone, never 00:00 or 09:00.
+    const day = JSON.parse((await web.postRaw('/inbox/parse', { _csrf: csrfOf(page.body), text: 'Buy milk tomorrow' })).body);
+    expect(day).toMatchObject({ all_day: true, spans: [{ kind: 'date', text: 'tomorrow', shown: 'Fri 27 Nov' }] });
     expect((await web.postRaw('/inbox/parse', { _csrf: 'wrong', text: 'x' })).status).toBe(403);
     expect(await only(userId)).toEqual([]);
   });
