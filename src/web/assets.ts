@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CLIENT } from './client-bundle.js';
+import { PHONE_CSS } from './phone-styles.js';
 
 /*
  * The web app's only static files, kept in memory so the build needs no copy step: the stylesheet,
@@ -263,6 +264,6 @@ function asset(name: string, ext: string, body: string, type: string): Asset {
   return { path: `/assets/${name}.${hash}.${ext}`, body, type };
 }
 
-export const STYLESHEET = asset('app', 'css', CSS, 'text/css; charset=utf-8');
+export const STYLESHEET = asset('app', 'css', CSS + PHONE_CSS, 'text/css; charset=utf-8');
 export const SCRIPT = asset('app', 'js', CLIENT.app, 'text/javascript; charset=utf-8');
 export const ASSETS: readonly Asset[] = [STYLESHEET, SCRIPT];
