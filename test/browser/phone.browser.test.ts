@@ -68,9 +68,10 @@ describe.skipIf(lacking(CHROMIUM))('the phone, thumb-first, and all-day dates in
       const y = box.top + box.height / 2;
       const x0 = box.left + box.width / 2;
       const target = element.querySelector('.title') ?? element;
+      const view = element.ownerDocument.defaultView!;
       const fire = (type: string, x: number) =>
         target.dispatchEvent(
-          new PointerEvent(type, { pointerId: 7, pointerType: 'touch', isPrimary: true, clientX: x, clientY: y, bubbles: true, cancelable: true }),
+          new view.PointerEvent(type, { pointerId: 7, pointerType: 'touch', isPrimary: true, clientX: x, clientY: y, bubbles: true, cancelable: true }),
         );
       fire('pointerdown', x0);
       for (let i = 1; i <= 6; i++) fire('pointermove', x0 + (distance * i) / 6);
@@ -144,7 +145,7 @@ describe.skipIf(lacking(CHROMIUM))('the phone, thumb-first, and all-day dates in
     // The capture button opens the capture box at the thumb, focused.
     await fab.tap();
     const box = page.getByLabel('Capture a note or todo');
-    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('capture-text');
     expect((await box.boundingBox())!.y).toBeGreaterThan(PHONE.height / 2);
     await shoot(page, 'phone-capture');
     await page.keyboard.press('Escape');
@@ -194,12 +195,12 @@ describe.skipIf(lacking(CHROMIUM))('the phone, thumb-first, and all-day dates in
     // Nothing is wider than the phone, on any page.
     for (const path of ['/', '/upcoming', '/inbox', '/items', '/projects', `/projects/${project.id}`, `/inbox/items/${plumber.id}`, '/account']) {
       await page.goto(path);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(PHONE.width);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(PHONE.width);
     }
     // On a page without a capture box, the button leads to Today's, opened.
     await fab.tap();
     await page.waitForURL(`${t.baseUrl}/#capture`);
-    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('capture-text');
     await page.context().close();
   }, 120_000);
 

@@ -19,5 +19,10 @@ export async function findItemPlaces(
   ids: readonly string[],
 ): Promise<Array<{ id: string; project_id: string; title: string | null }>> {
   if (ids.length === 0) return [];
-  return db.selectFrom('items').select(['id', 'project_id', 'title']).where('user_id', '=', userId).where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('items')
+    .select(['id', 'project_id', 'title'])
+    .where('user_id', '=', userId)
+    .where('id', 'in', [...ids])
+    .execute();
 }

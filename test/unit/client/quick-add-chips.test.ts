@@ -40,12 +40,18 @@ describe('the quick-add preview chips', () => {
   });
 
   it('names a project only when the words do not already say its name (any case)', () => {
-    expect(quickAddChips({ spans: [span('project', '#work', 'p-work')] }, projectName)).toEqual([{ kind: 'project', label: 'Project', text: '#work', allDay: false }]);
-    expect(quickAddChips({ spans: [span('project', '#home', 'p-home')] }, projectName)).toEqual([{ kind: 'project', label: 'Project', text: '#home · Home renovation', allDay: false }]);
+    expect(quickAddChips({ spans: [span('project', '#work', 'p-work')] }, projectName)).toEqual([
+      { kind: 'project', label: 'Project', text: '#work', allDay: false },
+    ]);
+    expect(quickAddChips({ spans: [span('project', '#home', 'p-home')] }, projectName)).toEqual([
+      { kind: 'project', label: 'Project', text: '#home · Home renovation', allDay: false },
+    ]);
   });
 
   it('shows just the words of a project the page does not know', () => {
-    expect(quickAddChips({ spans: [span('project', '#new', 'p-unknown')] }, projectName)).toEqual([{ kind: 'project', label: 'Project', text: '#new', allDay: false }]);
+    expect(quickAddChips({ spans: [span('project', '#new', 'p-unknown')] }, projectName)).toEqual([
+      { kind: 'project', label: 'Project', text: '#new', allDay: false },
+    ]);
   });
 
   it('has no chips for no spans', () => {

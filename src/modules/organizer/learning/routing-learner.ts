@@ -64,7 +64,15 @@ export function createRoutingLearner(deps: { db: Db; dialect: DialectName; clock
   async function confirm(trx: Executor, userId: string, model: ModelData): Promise<void> {
     const ready = due(model);
     if (ready.length === 0) return;
-    const places = new Map((await findItemPlaces(trx, userId, ready.map(([id]) => id))).map((r) => [r.id, r]));
+    const places = new Map(
+      (
+        await findItemPlaces(
+          trx,
+          userId,
+          ready.map(([id]) => id),
+        )
+      ).map((r) => [r.id, r]),
+    );
     for (const [id, projectId] of ready) {
       const item = places.get(id);
       if (item && item.project_id === projectId && item.title !== null) learn(model, { itemId: id, text: item.title, projectId });

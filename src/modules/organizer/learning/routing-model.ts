@@ -38,8 +38,7 @@ export const MAX_PENDING = 200;
 
 export const emptyModel = (): ModelData => ({ v: 1, classes: [], docs: [], mass: [], features: {}, recent: [], pending: [], seeded: false, size: 0 });
 
-const isPending = (x: unknown): x is [string, string, string] =>
-  Array.isArray(x) && x.length === 3 && x.every((v) => typeof v === 'string');
+const isPending = (x: unknown): x is [string, string, string] => Array.isArray(x) && x.length === 3 && x.every((v) => typeof v === 'string');
 
 /** Tolerates what it cannot read (a row written by another version): the user starts afresh. */
 export function parseModel(json: string | null | undefined): ModelData {
