@@ -6,8 +6,8 @@
  * swipe too.
  */
 
-/** How far (CSS px) a row must travel to act; less springs back. */
-export const SWIPE_DISTANCE = 80;
+import { swipeAction } from './swipe-action.js';
+
 /** Movement before a gesture is read as a swipe or a scroll. */
 const SLOP = 10;
 /** How far the row follows the finger. */
@@ -22,9 +22,6 @@ interface Gesture {
   dx: number;
   swiping: boolean;
 }
-
-/** What a swipe of `dx` does: 'done' to the right, 'later' to the left, null short of the distance. */
-export const swipeAction = (dx: number): 'done' | 'later' | null => (dx >= SWIPE_DISTANCE ? 'done' : dx <= -SWIPE_DISTANCE ? 'later' : null);
 
 function reset(g: Gesture): void {
   g.row.classList.remove('swiping', 'swipe-done', 'swipe-later');

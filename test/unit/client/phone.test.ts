@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quickDates } from '../../../src/web/client/regions/row-menu.js';
-import { SWIPE_DISTANCE, swipeAction } from '../../../src/web/client/swipe.js';
+import { quickDates } from '../../../src/web/client/regions/quick-dates.js';
+import { SWIPE_DISTANCE, swipeAction } from '../../../src/web/client/swipe-action.js';
 
 describe('the phone: quick dates of the row menu and what a swipe does (issue 47 item 9)', () => {
   it('offers today, tomorrow and Monday of next week, across months and years', () => {

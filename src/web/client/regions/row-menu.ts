@@ -6,6 +6,8 @@
  * same menu as before.
  */
 
+import { quickDates } from './quick-dates.js';
+
 type Attributes = Record<string, string | boolean>;
 
 function el(tag: string, attributes: Attributes, ...children: Array<Node | string>): HTMLElement {
@@ -42,26 +44,6 @@ function localDue(iso: string, zone: string): [string, string] {
   }).formatToParts(new Date(iso));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return [`${part('year')}-${part('month')}-${part('day')}`, `${part('hour')}:${part('minute')}`];
-}
-
-/** `ymd` (YYYY-MM-DD) plus `days`, as a calendar date (no zone: a date is a date). */
-function addDays(ymd: string, days: number): string {
-  const at = new Date(`${ymd}T12:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + days);
-  return at.toISOString().slice(0, 10);
-}
-
-/**
- * The quick dates of the menu (issue 47 item 9): today, tomorrow and Monday of next week (as
- * "next week" reads in the capture box), from the user's date the page was made on.
- */
-export function quickDates(today: string): Array<[label: string, date: string]> {
-  const weekday = new Date(`${today}T12:00:00Z`).getUTCDay();
-  return [
-    ['Today', today],
-    ['Tomorrow', addDays(today, 1)],
-    ['Next week', addDays(today, (8 - weekday) % 7 || 7)],
-  ];
 }
 
 /** The user's date now: the page's (server's clock), else the browser's in the user's zone. */
