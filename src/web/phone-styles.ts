@@ -6,7 +6,6 @@
  */
 export const PHONE_CSS = `
 .bottom-bar, .fab { display: none; }
-.more-line.quick-dates .more-label { font-weight: 600; font-size: .9rem; min-width: 5.5rem; }
 /* Swipe on touch screens (client/swipe.ts): the row follows the finger; vertical scrolling stays the browser's. */
 html.touch li.item { touch-action: pan-y; }
 li.item > .line { transition: transform .15s ease-out; }
@@ -49,6 +48,5 @@ li.item.swipe-later { box-shadow: inset -6px 0 0 var(--accent); }
   .more-line input, .more-line select { height: 2.75rem; }
   .item .more-form { margin-right: -2.65rem; }
   .more-line.quick-dates .chip { flex: 1 1 auto; padding: .2rem .5rem; white-space: nowrap; }
-  .more-line.quick-dates .more-label { flex-basis: 100%; }
 }
 `;

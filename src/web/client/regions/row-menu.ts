@@ -93,14 +93,9 @@ function menuForm(row: HTMLElement, id: string): HTMLElement {
     hidden('return', back),
     // An all-day item's time stays empty, so setting its date keeps it all-day (the server reads no time as a day).
     hidden('due_time', row.hasAttribute('data-all-day') ? '' : time),
-    el(
-      'div',
-      { class: 'more-line quick-dates', role: 'group', 'aria-label': 'Due' },
-      el('span', { class: 'more-label', 'aria-hidden': 'true' }, 'Due'),
-      ...chips,
-      pick,
-    ),
+    // "Set date" comes first: Enter in the date field sends the form with its first button.
     el('div', { class: 'more-line' }, el('label', { for: `due-${id}` }, 'Due date'), dateField, button('Set date', `${base}/due`)),
+    el('div', { class: 'more-line quick-dates', role: 'group', 'aria-label': 'Quick dates' }, ...chips, pick),
     el('div', { class: 'more-line' }, el('label', { for: `move-${id}` }, 'Project'), select, button('Move', `${base}/move`)),
     el(
       'div',
