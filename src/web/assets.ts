@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CLIENT } from './client-bundle.js';
+import { PHONE_CSS } from './phone-styles.js';
 
 /*
  * The web app's only static files, kept in memory so the build needs no copy step: the stylesheet,
@@ -208,6 +209,7 @@ fieldset.tags-field legend { font-weight: 600; }
 .notes pre { overflow-x: auto; background: var(--bg); padding: .5rem; border-radius: 6px; }
 .notes code { font-size: .92em; }
 .organized form { margin: .5rem 0 0; }
+.organized-actions { display: flex; flex-wrap: wrap; gap: 0 .5rem; }
 .alert.pro-hint { border-color: var(--accent); }
 .inline-form .field { min-width: 0; }
 dialog { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); color: var(--fg); max-width: 32rem; width: calc(100% - 2rem); }
@@ -264,6 +266,6 @@ function asset(name: string, ext: string, body: string, type: string): Asset {
   return { path: `/assets/${name}.${hash}.${ext}`, body, type };
 }
 
-export const STYLESHEET = asset('app', 'css', CSS, 'text/css; charset=utf-8');
+export const STYLESHEET = asset('app', 'css', CSS + PHONE_CSS, 'text/css; charset=utf-8');
 export const SCRIPT = asset('app', 'js', CLIENT.app, 'text/javascript; charset=utf-8');
 export const ASSETS: readonly Asset[] = [STYLESHEET, SCRIPT];

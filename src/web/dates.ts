@@ -48,9 +48,10 @@ export function dayHeading(start: Date, offset: number, c: DateContext): string 
   );
 }
 
-/** "Fri 28 Nov, 17:00" in the locale's order; the year only when it is not this year's. */
-export function formatDueAbsolute(iso: string, c: DateContext): string {
+/** "Fri 28 Nov, 17:00" in the locale's order; the year only when it is not this year's; an all-day due without its 00:00. */
+export function formatDueAbsolute(iso: string, c: DateContext, allDay = false): string {
   const at = new Date(iso);
+  if (allDay) return formatDay(at, c);
   const sameYear = wallTimeAt(c.zone, at).year === wallTimeAt(c.zone, c.now).year;
   const day = new Intl.DateTimeFormat(c.locale, {
     timeZone: c.zone,

@@ -56,6 +56,18 @@ function navigation(o: PageOptions): SafeHtml {
   return html`${link('/login', 'Sign in', 'login')}${link('/signup', 'Sign up', 'signup')}`;
 }
 
+/**
+ * Phones (≤ 600 px, stylesheet): the sections at the thumb (issue 47 item 9), and a floating
+ * capture button that opens the capture box (client/bottom-bar.ts; without the script it leads to
+ * Today's box). "More" opens the main navigation above the bar, whatever entries it holds.
+ */
+function bottomBar(o: PageOptions): SafeHtml {
+  const link = (href: string, label: string, section: Section) =>
+    html`<li><a href="${href}"${o.section === section ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<nav class="bottom-bar" aria-label="Sections"><ul>${link('/', 'Today', 'today')}${link('/upcoming', 'Upcoming', 'upcoming')}${link('/inbox', 'Inbox', 'inbox')}${link('/projects', 'Projects', 'projects')}<li><a href="#site-nav" data-more-nav aria-controls="site-nav" aria-expanded="false">More</a></li></ul></nav>
+<a class="fab" href="/#capture" data-capture-fab aria-label="Capture"><span aria-hidden="true">+</span></a>`;
+}
+
 /** Opened with `?` (assets.ts); closed with Escape or its button. */
 const shortcutsDialog = html`<dialog id="shortcuts" aria-labelledby="shortcuts-heading">
 <h2 id="shortcuts-heading">Keyboard shortcuts</h2>
@@ -93,13 +105,13 @@ export function renderPage(o: PageOptions): string {
 <link rel="stylesheet" href="${STYLESHEET.path}">
 <script src="${SCRIPT.path}" defer></script>
 </head>
-<body${o.wide ? html` class="wide"` : ''}>
+<body class="${o.wide ? 'wide ' : ''}${o.user ? 'signed-in' : 'signed-out'}">
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><nav aria-label="Main"><a class="brand" href="/">Capture Inbox</a><div class="links">${navigation(o)}</div></nav></header>
+<header class="top"><nav aria-label="Main" id="site-nav"><a class="brand" href="/">Capture Inbox</a><div class="links">${navigation(o)}</div></nav></header>
 <main id="main"${o.wide ? html` class="wide"` : ''}>
 ${o.body}
 </main>
-${o.user ? shortcutsDialog : ''}
+${o.user ? html`${bottomBar(o)}${shortcutsDialog}` : ''}
 </body>
 </html>
 `.value;

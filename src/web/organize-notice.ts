@@ -40,8 +40,12 @@ export function decodeUndo(value: string | undefined): Undo | null {
   }
 }
 
-/** The patch that puts back what the organizer changed, and nothing else. */
-export function undoPatch(undo: Undo): PatchInput {
+/**
+ * The patch that puts back what the organizer changed, and nothing else; with `keep: 'date'` only
+ * the project (issue 47: "Move back to Inbox" keeps the date and title it read).
+ */
+export function undoPatch(undo: Undo, keep?: 'date'): PatchInput {
+  if (keep === 'date') return undo.applied.includes('project_id') ? { project_id: undo.before.project_id } : {};
   const patch: PatchInput = {};
   if (undo.applied.includes('title')) patch.title = undo.before.title;
   if (undo.applied.includes('type')) patch.type = undo.before.type;
@@ -50,24 +54,23 @@ export function undoPatch(undo: Undo): PatchInput {
   return patch;
 }
 
-/** "Filed in Work · due Fri 28 Nov 17:00 · todo", with one Undo. */
+/** "Filed in Work · due Fri 28 Nov 17:00 · todo", with a full Undo and, for a filing, a move back that keeps the date. */
 export function organizedNotice(o: { item: ItemView; undo: Undo; projectName: string; dates: DateContext; csrf: string; self: string }): SafeHtml {
   const { item, undo } = o;
   const parts = [
     // "(like 6 items in Work: offsite, agenda)": why, so a wrong filing is understood and its Undo teaches.
     `${undo.applied.includes('project_id') ? 'Filed in' : 'Kept in'} ${o.projectName}${undo.reason ? ` (${undo.reason})` : ''}`,
-    ...(item.due_at ? [`due ${formatDueAbsolute(item.due_at, o.dates)}`] : []),
+    ...(item.due_at ? [`due ${formatDueAbsolute(item.due_at, o.dates, item.all_day)}`] : []),
     item.type,
     ...(undo.applied.includes('title') && item.title ? [`titled “${item.title}”`] : []),
   ];
   const changed = undo.applied.length > 0;
+  const form = (keep: SafeHtml | '', label: string) =>
+    html`<form method="post" action="/inbox/items/${item.id}/undo-organize">${csrfField(o.csrf)}<input type="hidden" name="return" value="${o.self}"><input type="hidden" name="undo" value="${encodeUndo(undo)}">${keep}<button class="small" type="submit">${label}</button></form>`;
+  const back = undo.applied.includes('project_id');
   return html`<div class="alert success organized" role="status">
   <p><strong>Organized:</strong> ${changed ? parts.join(' · ') : 'nothing to change, kept as typed.'}</p>
-  ${
-    changed
-      ? html`<form method="post" action="/inbox/items/${item.id}/undo-organize">${csrfField(o.csrf)}<input type="hidden" name="return" value="${o.self}"><input type="hidden" name="undo" value="${encodeUndo(undo)}"><button class="small" type="submit">Undo</button></form>`
-      : ''
-  }
+  ${changed ? html`<div class="organized-actions">${back ? form(html`<input type="hidden" name="keep" value="date">`, item.due_at ? 'Move back to Inbox (keep the date)' : 'Move back to Inbox') : ''}${form('', 'Undo')}</div>` : ''}
 </div>`;
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, ok, type Actor } from '../helpers/items.js';
 import { UNLIMITED, createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
+import { CONFIRM_AFTER_MS } from '../../src/modules/organizer/learning/routing-learner.js';
 
 /** Issue 37: the organizer learns from the user's moves and undos, per user, and the model is the user's data. */
 describe.each(DIALECTS)('organizer learning (%s)', (dialect) => {
@@ -51,21 +52,47 @@ describe.each(DIALECTS)('organizer learning (%s)', (dialect) => {
     expect(next.ai.reason).toBe('like 1 item in Work: zine, marisol');
   });
 
-  it('an undo of a filing takes its label back and teaches "stays in the Inbox"', async () => {
+  it('an undo of a filing teaches "stays in the Inbox", and the filing itself was never learned', async () => {
     const { a, work } = await setup();
     const filed = await organize(a, 'review PR for the search service');
     expect(filed.ai.project_id).toBe(work);
-    // Learned after the capture's commit: the filing is an example until the user moves it.
-    expect(counted(await model(a), 'w:search', work)).toBe(1);
-    // The web app's Undo is this PATCH of the applied fields.
+    // Issue 47: the organizer's own filing is not an example until the user keeps it.
+    let m = await model(a);
+    expect(counted(m, 'w:search', work)).toBe(0);
+    expect(m.pending).toEqual([[filed.id, work, expect.any(String)]]);
+    // The web app's Undo is this PATCH of the applied fields: the user's move teaches, the filing never will.
     ok(await a.c.patch(`items/${filed.id}`, { project_id: a.user.inboxId }));
-    const m = await model(a);
+    m = await model(a);
     expect(counted(m, 'w:search', work)).toBe(0);
     expect(counted(m, 'w:search', a.user.inboxId)).toBe(1);
+    expect(m.pending).toEqual([]);
     // The same words again: the organizer no longer makes the choice the user undid.
     const again = await organize(a, 'review PR for the search service');
     expect(again.ai.project_id).toBeNull();
     expect(again.project_id).toBe(a.user.inboxId);
+  });
+
+  it('learns a filing only once the user kept it a day, and its title is no evidence before (issue 47)', async () => {
+    const { a, work } = await setup();
+    // Filed by the name: nothing in Work said "zephyr" before.
+    const filed = await organize(a, 'zephyr kickoff for work');
+    expect(filed.ai.project_id).toBe(work);
+    const deleted = await organize(a, 'zephyr budget for work');
+    ok(await a.c.delete(`items/${deleted.id}`), 204);
+    // Unconfirmed: neither the model nor the history holds "zephyr" for Work, so a like capture stays.
+    const early = await organize(a, 'zephyr rollout checklist');
+    expect(early.ai.project_id).toBeNull();
+    expect(counted(await model(a), 'w:zephyr', work)).toBe(0);
+
+    ok(await a.c.delete(`items/${early.id}`), 204);
+    t.clock.advance(CONFIRM_AFTER_MS + 60_000);
+    // Kept in Work for a day (the one deleted was not kept): learned at the next decision, which files there.
+    const later = await organize(a, 'zephyr rollout checklist');
+    expect(later.ai.project_id).toBe(work);
+    const m = await model(a);
+    expect(counted(m, 'w:kickoff', work)).toBe(1);
+    expect(counted(m, 'w:budget', work)).toBe(0);
+    expect(m.pending.map(([id]: [string]) => id)).toEqual([later.id]);
   });
 
   it('a bulk move teaches every moved item; a failed move teaches nothing', async () => {

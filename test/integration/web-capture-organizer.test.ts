@@ -47,6 +47,40 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     expect((await only(userId))[0]).toMatchObject({ id: item!.id, title: 'Buy milk tomorrow 5pm', due_at: null });
   });
 
+  it('a filed capture offers "Move back to Inbox (keep the date)" beside the full Undo (issue 47)', async () => {
+    const { web, userId } = await proBrowser();
+    const work = await t.services.projects.findOrCreate(userId, 'Work');
+    const inbox = await t.services.projects.inboxId(userId);
+    const page = await web.get('/');
+    const res = await web.postRaw('/inbox/capture', {
+      _csrf: csrfOf(page.body),
+      text: 'Prepare slides for work tomorrow',
+      return: '/',
+      organize_shown: '1',
+      organize: '1',
+    });
+    const [item] = await only(userId);
+    expect(item).toMatchObject({ project_id: work.id, title: 'Prepare slides for work', due_at: '2026-11-26T23:00:00.000Z', all_day: true });
+    const shown = await web.get(res.location!);
+    const forms = [...shown.body.matchAll(/<form method="post" action="\/inbox\/items\/[^"]+\/undo-organize">(.*?)<\/form>/g)].map((m) => m[1]!);
+    expect(forms.map((f) => />([^<>]+)<\/button>/.exec(f)![1])).toEqual(['Move back to Inbox (keep the date)', 'Undo']);
+    const back = await web.postRaw(`/inbox/items/${item!.id}/undo-organize`, {
+      _csrf: csrfOf(shown.body),
+      return: '/',
+      undo: /name="undo" value="([^"]+)"/.exec(forms[0]!)![1]!,
+      keep: /name="keep" value="([^"]+)"/.exec(forms[0]!)![1]!,
+    });
+    expect(back.status).toBe(303);
+    // Only the project goes back: the date the organizer read, its all-day and the cleaned title stay.
+    expect((await only(userId))[0]).toMatchObject({
+      id: item!.id,
+      project_id: inbox,
+      title: 'Prepare slides for work',
+      due_at: '2026-11-26T23:00:00.000Z',
+      all_day: true,
+    });
+  });
+
   it('remembers an unticked box, and then captures with quick add only', async () => {
     const { web, userId } = await proBrowser();
     const page = await web.get('/');
@@ -127,6 +161,10 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     ]);
     // A date shows its day and time in the user's zone, as the list does.
     expect(JSON.parse(res.body).spans[0].shown).toBe('Fri 27 Nov, 17:00');
+    expect(JSON.parse(res.body).all_day).toBe(false);
+    // A day without a time is all-day: its date alone, never 00:00 or 09:00.
+    const day = JSON.parse((await web.postRaw('/inbox/parse', { _csrf: csrfOf(page.body), text: 'Buy milk tomorrow' })).body);
+    expect(day).toMatchObject({ all_day: true, spans: [{ kind: 'date', text: 'tomorrow', shown: 'Fri 27 Nov' }] });
     expect((await web.postRaw('/inbox/parse', { _csrf: 'wrong', text: 'x' })).status).toBe(403);
     expect(await only(userId)).toEqual([]);
   });

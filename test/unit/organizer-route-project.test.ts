@@ -3,7 +3,7 @@ import { ROUTING_PARAMS } from '../../src/modules/organizer/learning/params.js';
 import { emptyModel } from '../../src/modules/organizer/learning/routing-model.js';
 import { seedModel } from '../../src/modules/organizer/learning/seed.js';
 import { loadWordVectors } from '../../src/modules/organizer/learning/word-vectors.js';
-import { routeProject } from '../../src/modules/organizer/local/route-project.js';
+import { enoughEvidence, routeProject } from '../../src/modules/organizer/local/route-project.js';
 import type { ProjectContext } from '../../src/modules/organizer/organizer.types.js';
 
 function user(projects: Record<string, string[]>) {
@@ -55,5 +55,32 @@ describe('routeProject: when the local engine files and when it stays (issue 37)
     const r = routeProject('call grandma', null, contexts, model, { vectors });
     expect(r.projectId).toBeNull();
     expect(r.reason).toBe('not sure: closest is Garden');
+  });
+
+  it('does not file on one shared weak word: "Call grandma" stays out of Work though Work holds calls (issue 47)', async () => {
+    const vectors = await loadWordVectors();
+    const { contexts, model } = user({
+      Inbox: ['buy stamps'],
+      Work: [
+        'Call the client about the contract',
+        'Call Bob about the quarterly report',
+        'Call the supplier',
+        'send the invoice to Acme',
+        'prepare slides for the board',
+      ],
+      Home: ['fix the sink', 'water the plants'],
+    });
+    for (const options of [{}, { vectors }]) {
+      const r = routeProject('Call grandma', null, contexts, model, options);
+      expect(r).toMatchObject({ projectId: null, how: 'none', reason: 'not sure: only “call” is like Work' });
+      // One telling word is enough, and so are two weak ones.
+      expect(routeProject('call the supplier', null, contexts, model, options).projectId).toBe('Work');
+      expect(routeProject('call Bob', null, contexts, model, options).projectId).toBe('Work');
+    }
+    expect(enoughEvidence(['call'])).toBe(false);
+    expect(enoughEvidence(['call', 'send'])).toBe(true);
+    expect(enoughEvidence(['invoic'])).toBe(true);
+    expect(enoughEvidence([], ROUTING_PARAMS.meaningAlone)).toBe(true);
+    expect(enoughEvidence(['call'], ROUTING_PARAMS.meaningAlone - 0.01)).toBe(false);
   });
 });

@@ -5,9 +5,24 @@ export async function findRecentTitles(
   db: Executor,
   userId: string,
   options: { limit: number; excludeItemId?: string },
-): Promise<Array<{ project_id: string; title: string }>> {
-  let query = db.selectFrom('items').select(['project_id', 'title']).where('user_id', '=', userId).where('title', 'is not', null);
+): Promise<Array<{ id: string; project_id: string; title: string }>> {
+  let query = db.selectFrom('items').select(['id', 'project_id', 'title']).where('user_id', '=', userId).where('title', 'is not', null);
   if (options.excludeItemId) query = query.where('id', '!=', options.excludeItemId);
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
-  return rows.flatMap((r) => (r.title === null ? [] : [{ project_id: r.project_id, title: r.title }]));
+  return rows.flatMap((r) => (r.title === null ? [] : [{ id: r.id, project_id: r.project_id, title: r.title }]));
+}
+
+/** Where some of the user's items are now, with their titles (deleted ones are absent). */
+export async function findItemPlaces(
+  db: Executor,
+  userId: string,
+  ids: readonly string[],
+): Promise<Array<{ id: string; project_id: string; title: string | null }>> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('items')
+    .select(['id', 'project_id', 'title'])
+    .where('user_id', '=', userId)
+    .where('id', 'in', [...ids])
+    .execute();
 }

@@ -9,6 +9,7 @@ import type { AuthUser } from '../../schemas/auth-user.js';
 import { applyDecision, type FixedFields, type OrganizedFields } from './apply-decision.js';
 import type { AiView, CapturedItem } from './organizer.schemas.js';
 import type { RoutingLearner } from './learning/routing-learner.js';
+import type { ModelData } from './learning/routing-model.js';
 import { findRecentTitles } from './organizer.repository.js';
 import type { Decided, OrganizerEngine, ProjectContext } from './organizer.types.js';
 
@@ -28,7 +29,7 @@ export interface OrganizerService {
   organizeCapture(user: AuthUser, capture: CaptureToOrganize): Promise<{ fields: OrganizedFields; ai: AiView }>;
   /** Runs the organizer on a stored item and saves what it changed, with its item.updated event. */
   organizeItem(user: AuthUser, id: string): Promise<CapturedItem>;
-  /** A capture the organizer filed, now stored: the user's model learns it (until they move it). */
+  /** A capture the organizer filed, now stored: the user's model learns it once they keep it (never before). */
   keepFiling(userId: string, item: { id: string; title: string | null; project_id: string }): Promise<void>;
 }
 
@@ -44,19 +45,25 @@ export function createOrganizerService(deps: {
 }): OrganizerService {
   const { db } = deps;
 
-  async function history(userId: string, excludeItemId?: string): Promise<ProjectContext[]> {
-    const projects = await deps.projects.list(userId);
+  /** The user's projects with their latest titles, and the model (which may learn the filings kept since). */
+  async function history(userId: string, excludeItemId?: string): Promise<{ projects: ProjectContext[]; model: ModelData }> {
+    const list = await deps.projects.list(userId);
     const titles = await findRecentTitles(db, userId, { limit: HISTORY_LIMIT, ...(excludeItemId ? { excludeItemId } : {}) });
-    const byProject = new Map<string, string[]>();
-    for (const t of titles) byProject.set(t.project_id, [...(byProject.get(t.project_id) ?? []), t.title]);
-    return projects.map((p) => ({ id: p.id, name: p.name, is_default: p.is_default, titles: byProject.get(p.id) ?? [] }));
+    const contexts = (rows: typeof titles): ProjectContext[] => {
+      const byProject = new Map<string, string[]>();
+      for (const t of rows) byProject.set(t.project_id, [...(byProject.get(t.project_id) ?? []), t.title]);
+      return list.map((p) => ({ id: p.id, name: p.name, is_default: p.is_default, titles: byProject.get(p.id) ?? [] }));
+    };
+    const model = await deps.learner.modelFor(userId, contexts(titles));
+    // The organizer's own filings not yet kept are no evidence of where things go (issue 47).
+    const unconfirmed = new Set(model.pending.map(([id]) => id));
+    return { projects: unconfirmed.size === 0 ? contexts(titles) : contexts(titles.filter((t) => !unconfirmed.has(t.id))), model };
   }
 
   async function decide(user: AuthUser, subject: { title: string; content_md: string | null; excludeItemId?: string }): Promise<Decided> {
     // Counted before the work, so a run that fails half-way still counts, as a paid API call would.
     await deps.limits.consumeAiRun(user);
-    const projects = await history(user.id, subject.excludeItemId);
-    const model = await deps.learner.modelFor(user.id, projects);
+    const { projects, model } = await history(user.id, subject.excludeItemId);
     const decided = await deps.engine.decide({
       title: subject.title,
       content_md: subject.content_md,
@@ -71,7 +78,7 @@ export function createOrganizerService(deps: {
   }
 
   return {
-    keepFiling: (userId, item) => deps.learner.learnFiling(userId, item),
+    keepFiling: (userId, item) => deps.learner.recordFiling(userId, item),
 
     async organizeCapture(user, capture) {
       const decided = await decide(user, { title: capture.baseline.title ?? '', content_md: capture.content_md });

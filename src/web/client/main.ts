@@ -1,6 +1,7 @@
 import { installActingInPlace } from './acting/acting-in-place.js';
 import { upgradeRows } from './regions/row-menu.js';
 import { installBrainDump } from './brain-dump/brain-dump.js';
+import { installBottomBar } from './bottom-bar.js';
 import { installConfirm } from './confirm.js';
 import { installCopyButtons } from './copy-buttons.js';
 import { installEnterCaptures } from './enter-captures.js';
@@ -11,6 +12,7 @@ import { installOfflinePages } from './offline/offline-pages.js';
 import { installPushSubscribe } from './push/push-subscribe.js';
 import { installQuickAddPreview } from './quick-add/quick-add-preview.js';
 import { installShortcuts, openFromHash } from './shortcuts.js';
+import { installSwipe } from './swipe.js';
 import { installTimeZoneField } from './time-zone-field.js';
 import { installVoice } from './voice.js';
 
@@ -40,4 +42,6 @@ installQuickAddPreview();
 installBrainDump();
 installTimeZoneField();
 installShortcuts();
+installBottomBar();
+installSwipe();
 openFromHash();

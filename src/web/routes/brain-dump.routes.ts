@@ -42,7 +42,8 @@ export const webBrainDumpRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'batch
           source: { start: lines[i]!.start, length: lines[i]!.text.length },
           parent_index: item.parent_index,
           is_completed: item.is_completed,
-          spans: item.spans.map((s) => (s.kind === 'date' ? { ...s, shown: formatDueAbsolute(s.value, dates) } : s)),
+          spans: item.spans.map((s) => (s.kind === 'date' ? { ...s, shown: formatDueAbsolute(s.value, dates, item.all_day) } : s)),
+          all_day: item.all_day,
         })),
       });
     } catch (error) {

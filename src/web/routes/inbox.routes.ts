@@ -59,7 +59,7 @@ const ActionBody = Type.Object({
   due_date: field(40),
   due_time: field(20),
 });
-const UndoBody = Type.Object({ ...CSRF_FIELD, return: field(2000), undo: field(4000) });
+const UndoBody = Type.Object({ ...CSRF_FIELD, return: field(2000), undo: field(4000), keep: field(10) });
 const UndoActionBody = Type.Object({ ...CSRF_FIELD, return: field(2000) });
 const UndoParams = Type.Object({ undoId: Type.String({ maxLength: 100 }) });
 const ItemParams = Type.Object({ id: Type.String({ maxLength: 100 }), action: Type.String({ maxLength: 30 }) });
@@ -183,7 +183,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     const undo = decodeUndo(request.body.undo);
     if (!undo) throw new PageError(400, 'Nothing to undo', 'This Undo button was not made by this site. Go back and try again.');
     try {
-      await items.patch(user.id, request.params.id, undoPatch(undo), ifMatchPrecondition(undo.etag));
+      await items.patch(user.id, request.params.id, undoPatch(undo, request.body.keep === 'date' ? 'date' : undefined), ifMatchPrecondition(undo.etag));
     } catch (error) {
       if (error instanceof AppError && error.code === 'precondition_failed') {
         throw new PageError(

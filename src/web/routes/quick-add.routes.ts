@@ -10,8 +10,11 @@ import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
 const ParseBody = Type.Object({ ...CSRF_FIELD, text: field(CAPTURE_TEXT_MAX + 1000) });
 
-/** What the capture box's script shows under the text: the spans understood (a date with its day and time in the user's zone), or nothing. */
-type ParseAnswer = { spans: (Span & { shown?: string })[] } | { error: string };
+/**
+ * What the capture box's script shows under the text: the spans understood (a date with its day and
+ * time in the user's zone, the day alone when it is all-day), whether the date is all-day, or nothing.
+ */
+type ParseAnswer = { spans: (Span & { shown?: string })[]; all_day: boolean } | { error: string };
 
 /**
  * Quick add while typing: the capture box's script sends its text here (debounced) and shows the
@@ -24,11 +27,14 @@ export const webQuickAddRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock'
     const user = actingUser(request);
     if (!user) return answer(401, { error: 'Sign in again.' });
     const text = request.body.text ?? '';
-    if (text.trim() === '') return answer(200, { spans: [] });
+    if (text.trim() === '') return answer(200, { spans: [], all_day: false });
     try {
-      const { spans } = await quickAdd.parse(user, text);
+      const { spans, all_day: allDay } = await quickAdd.parse(user, text);
       const dates = dateContext(request, user.timezone, clock);
-      return answer(200, { spans: spans.map((s) => (s.kind === 'date' ? { ...s, shown: formatDueAbsolute(s.value, dates) } : s)) });
+      return answer(200, {
+        spans: spans.map((s) => (s.kind === 'date' ? { ...s, shown: formatDueAbsolute(s.value, dates, allDay) } : s)),
+        all_day: allDay,
+      });
     } catch (error) {
       if (error instanceof AppError && error.statusCode < 500) return answer(error.statusCode, { error: error.message });
       throw error;

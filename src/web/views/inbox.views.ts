@@ -117,7 +117,7 @@ ${d.error ? html`<div class="alert error" role="alert">${sentence(d.error)}</div
 ${d.notice ?? ''}
 ${captureForm({ csrf: d.csrf, self: d.self, projects: d.projects, project: d.filters.project, ...d.capture })}
 ${filterForm(d)}
-${rowActionsForm(d.csrf, d.self, d.dates.zone)}
+${rowActionsForm(d.csrf, d.self, d.dates)}
 ${lists}
 ${projectOptions(d.projects)}
 <div class="toast" data-toast role="status" aria-live="polite" hidden></div>

@@ -1,6 +1,6 @@
 import type { ItemView } from '../../modules/items/item-view.js';
 import type { ProjectView } from '../../modules/projects/projects.service.js';
-import { dueLabel, formatDueAbsolute, type DateContext } from '../dates.js';
+import { dueInputs, dueLabel, formatDueAbsolute, type DateContext } from '../dates.js';
 import { recurrenceInWords } from '../recurrence-choice.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
@@ -59,8 +59,9 @@ function moreActions(item: ItemView, name: string): SafeHtml {
  * The page's one form for the rows' done buttons (`form="act"`): its CSRF token and return
  * address once, instead of a form in each row. Each button names its item in `formaction`.
  */
-export const rowActionsForm = (csrf: string, self: string, zone: string): SafeHtml =>
-  html`<form id="act" method="post" action="/inbox/items" data-inplace data-zone="${zone}">${csrfField(csrf)}<input type="hidden" name="return" value="${self}"></form>`;
+export const rowActionsForm = (csrf: string, self: string, dates: Pick<DateContext, 'zone' | 'now'>): SafeHtml =>
+  // data-today: the user's date by the server's clock, for the row menu's quick dates (Today, Tomorrow, Next week).
+  html`<form id="act" method="post" action="/inbox/items" data-inplace data-zone="${dates.zone}" data-today="${dueInputs(dates.now.toISOString(), dates.zone, true).date}">${csrfField(csrf)}<input type="hidden" name="return" value="${self}"></form>`;
 
 /**
  * One item of a list: the done toggle, its title linking to its page, its facts, and the other

@@ -46,6 +46,11 @@ export const ROUTING_PARAMS = {
   sentencePrototypeWeight: 0.7,
   /** The encoder reads a project's latest this many titles (and its name): a heavy user's 2,000 would take seconds. */
   sentenceTitles: 30,
+  /**
+   * Nearness in meaning that files on its own, without a telling shared word (issue 47: one shared
+   * generic verb is not enough): the project's share of the meaning softmax.
+   */
+  meaningAlone: 0.5,
   /** The bar the confidence must reach to file an item (calibrated for ≥ 95% precision on cases.json). */
   threshold: 0.2,
 };

@@ -160,6 +160,39 @@ const likeReason = (project: ProjectContext, ranked: Ranked | undefined, text: s
   return `like ${n} item${n === 1 ? '' : 's'} in ${project.name}: ${words.join(', ')}`;
 };
 
+/**
+ * Issue 47: one weak feature is no reason to file ("Call grandma sunday 4pm" is not Work's because
+ * Work holds "Call the client"). A project is filed only on one telling word it shares with the text
+ * (full weight: not a generic verb like "call"), two generic ones, or nearness in meaning that
+ * alone gives it at least `ROUTING_PARAMS.meaningAlone`. Shared words are those of its titles and
+ * name (BM25) and those the user's model learned for it.
+ */
+export function enoughEvidence(shared: readonly string[], meaning = 0): boolean {
+  const words = new Set(shared);
+  const strong = [...words].filter((w) => tokenWeight(w) === 1).length;
+  return strong >= 1 || words.size - strong >= 2 || meaning >= ROUTING_PARAMS.meaningAlone;
+}
+
+/** The stems the text shares with a project: in its titles and name, and learned for it by the model. */
+function sharedWith(projectId: string, ranked: Ranked[], model: ModelData | undefined, text: string): string[] {
+  const lexical = ranked.find((r) => r.id === projectId)?.words ?? [];
+  const cls = model ? model.classes.indexOf(projectId) : -1;
+  if (!model || cls < 0) return lexical;
+  const learned = contentTokens(text).filter((t) => {
+    const cell = model.features[`w:${t}`] ?? [];
+    for (let j = 0; j < cell.length; j += 2) if (cell[j] === cls && cell[j + 1]! > 0) return true;
+    return false;
+  });
+  return [...lexical, ...learned];
+}
+
+/** The answer for a best project the evidence does not carry: it stays, saying what was too little. */
+function tooLittle(project: ProjectContext, shared: readonly string[], text: string, confidence: number): Routing {
+  const words = asWritten(text, [...new Set(shared)]);
+  const what = words.length > 0 ? `only “${words.join('”, “')}” is like ${project.name}` : `closest is ${project.name}`;
+  return { projectId: null, title: '', how: 'none', confidence, reason: `not sure: ${what}` };
+}
+
 /** Without a learned model (the openai engine's fallback in tests, old callers): BM25 alone, shy. */
 function byBm25(ranked: Ranked[], projects: ProjectContext[], text: string): Routing {
   const [best, second] = ranked;
@@ -170,6 +203,7 @@ function byBm25(ranked: Ranked[], projects: ProjectContext[], text: string): Rou
   if (project.is_default || best.score < MIN_SCORE || share < MIN_SHARE) {
     return { projectId: null, title: '', how: 'none', confidence: share, reason: `not sure: closest is ${project.name}` };
   }
+  if (!enoughEvidence(best.words)) return tooLittle(project, best.words, text, share);
   return { projectId: project.id, title: '', how: 'similarity', confidence: share, reason: likeReason(project, best, text) };
 }
 
@@ -210,6 +244,8 @@ function byLearned(
   const c = best.mix - ROUTING_PARAMS.margin * (runnerUp?.mix ?? 0);
   if (project.is_default) return { projectId: null, title: '', how: 'none', confidence: c, reason: 'like what you keep in the Inbox' };
   if (c < threshold) return { projectId: null, title: '', how: 'none', confidence: c, reason: `not sure: closest is ${project.name}` };
+  const shared = sharedWith(project.id, ranked, model, text);
+  if (!enoughEvidence(shared, semantic?.get(project.id))) return tooLittle(project, shared, text, c);
   return {
     projectId: project.id,
     title: '',

@@ -14,6 +14,7 @@ interface Row {
   parent_index: number | null;
   is_completed: boolean;
   spans: QuickAddSpan[];
+  all_day?: boolean;
 }
 
 /** A text worth splitting: several non-empty lines, or one line with `; ` between clauses. */
@@ -74,7 +75,7 @@ export function installBrainDump(): void {
       remove.addEventListener('click', () => setText(removeRow(box.value, row.source)));
       const chips = document.createElement('span');
       chips.className = 'quick-add small';
-      for (const chip of quickAddChips(row.spans, projectName)) {
+      for (const chip of quickAddChips({ spans: row.spans, all_day: row.all_day === true }, projectName)) {
         const element = document.createElement('span');
         element.className = `chip chip-${chip.kind}`;
         element.setAttribute('data-kind', chip.kind);

@@ -14,8 +14,14 @@ export interface QuickAddSpan {
   text: string;
   /** The project id, the tag name, the ISO instant or the RRULE. */
   value: string;
-  /** A date as the user reads it (day and time in their zone). */
+  /** A date as the user reads it (day and time in their zone; the day alone when all-day). */
   shown?: string;
+}
+
+/** POST /inbox/parse's answer: the spans, and whether the date is a day without a time (contract "All-day dates"). */
+export interface QuickAddReading {
+  spans: QuickAddSpan[];
+  all_day?: boolean;
 }
 
 export interface QuickAddChip {
@@ -24,16 +30,23 @@ export interface QuickAddChip {
   label: string;
   /** The words, and ` · ` with their meaning when it adds something. */
   text: string;
+  /** A date chip of an all-day due: the day, no time of day. */
+  allDay: boolean;
 }
 
 const LABELS: Record<QuickAddSpan['kind'], string> = { project: 'Project', tag: 'Tag', date: 'Due', recurrence: 'Repeats' };
 
-/** The chips for `spans`; `projectName` names a project by its id ('' when the page does not know it). */
-export function quickAddChips(spans: readonly QuickAddSpan[], projectName: (id: string) => string): QuickAddChip[] {
-  return spans.map((span) => {
+/**
+ * The chips for a reading; `projectName` names a project by its id ('' when the page does not know
+ * it). An all-day date says "all day" after its day, so "tomorrow" never reads as a time.
+ */
+export function quickAddChips(reading: QuickAddReading, projectName: (id: string) => string): QuickAddChip[] {
+  return reading.spans.map((span) => {
     const name = span.kind === 'project' ? projectName(span.value) : '';
+    const allDay = span.kind === 'date' && reading.all_day === true;
     // A project's name is worth showing only when the words do not already say it.
     const meaning = span.shown || (name && name.toLowerCase() !== span.text.slice(1).toLowerCase() ? name : '');
-    return { kind: span.kind, label: LABELS[span.kind], text: span.text + (meaning ? ` · ${meaning}` : '') };
+    const text = span.text + (meaning ? ` · ${meaning}` : '') + (allDay ? ' · all day' : '');
+    return { kind: span.kind, label: LABELS[span.kind], text, allDay };
   });
 }

@@ -1,5 +1,5 @@
 import { fieldValue } from '../http.js';
-import { quickAddChips, type QuickAddSpan } from './quick-add-chips.js';
+import { quickAddChips, type QuickAddReading } from './quick-add-chips.js';
 
 /** Quiet time after typing before the text is read, so a word costs one request, not one a key. */
 const DEBOUNCE_MS = 250;
@@ -17,12 +17,14 @@ export function installQuickAddPreview(): void {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let asked = 0;
     const projectName = (id: string): string => form.querySelector(`select[name=project_id] option[value="${CSS.escape(id)}"]`)?.textContent ?? '';
-    const show = (spans: readonly QuickAddSpan[]): void => {
+    const show = (reading: QuickAddReading): void => {
+      const { spans } = reading;
       preview.textContent = '';
-      for (const chip of quickAddChips(spans, projectName)) {
+      for (const chip of quickAddChips(reading, projectName)) {
         const element = document.createElement('span');
         element.className = `chip chip-${chip.kind}`;
         element.setAttribute('data-kind', chip.kind);
+        if (chip.allDay) element.setAttribute('data-all-day', '');
         const label = document.createElement('b');
         label.textContent = `${chip.label} `;
         element.appendChild(label);
@@ -34,20 +36,20 @@ export function installQuickAddPreview(): void {
     const ask = (): void => {
       const text = box.value;
       const mine = ++asked;
-      if (text.trim() === '') return show([]);
+      if (text.trim() === '') return show({ spans: [] });
       const data = new URLSearchParams();
       data.append('_csrf', fieldValue(form, '_csrf'));
       data.append('text', text);
       fetch('/inbox/parse', { method: 'POST', body: data, credentials: 'same-origin' })
         .then(async (res) => {
           if (!res.ok) throw new Error(`status ${res.status}`);
-          return (await res.json()) as { spans?: QuickAddSpan[] };
+          return (await res.json()) as Partial<QuickAddReading>;
         })
         .then((answer) => {
-          if (mine === asked) show(answer.spans ?? []);
+          if (mine === asked) show({ spans: answer.spans ?? [], all_day: answer.all_day === true });
         })
         .catch(() => {
-          if (mine === asked) show([]);
+          if (mine === asked) show({ spans: [] });
         });
     };
     box.addEventListener('input', () => {

@@ -6,6 +6,8 @@
  * same menu as before.
  */
 
+import { quickDates } from './quick-dates.js';
+
 type Attributes = Record<string, string | boolean>;
 
 function el(tag: string, attributes: Attributes, ...children: Array<Node | string>): HTMLElement {
@@ -44,6 +46,11 @@ function localDue(iso: string, zone: string): [string, string] {
   return [`${part('year')}-${part('month')}-${part('day')}`, `${part('hour')}:${part('minute')}`];
 }
 
+/** The user's date now: the page's (server's clock), else the browser's in the user's zone. */
+function todayOf(act: Element | null, zone: string): string {
+  return act?.getAttribute('data-today') || localDue(new Date().toISOString(), zone)[0];
+}
+
 /** The row's own due moment: the datetime of its due badge ('' without one). */
 export const dueOf = (row: Element): string => row.querySelector(':scope > .line .due time')?.getAttribute('datetime') ?? '';
 
@@ -59,6 +66,26 @@ function menuForm(row: HTMLElement, id: string): HTMLElement {
   const project = projectOf(row);
   for (const option of Array.from((select as HTMLSelectElement).options)) option.defaultSelected = option.value === project;
   const archived = row.hasAttribute('data-archived');
+  const dateField = el('input', { id: `due-${id}`, type: 'date', name: 'due_date', value: date });
+  // Two taps to tomorrow: ⋯, then a chip. Each chip sets the date field and sends the form; the
+  // hidden time keeps a timed item's time and an all-day (or undated) item all-day.
+  const chips = quickDates(todayOf(act, act?.getAttribute('data-zone') ?? '')).map(([label, day]) => {
+    const chip = button(label, `${base}/due`, { class: 'small chip', 'data-date': day, 'data-quick': label.toLowerCase().replace(' ', '-') });
+    chip.addEventListener('click', () => {
+      (dateField as HTMLInputElement).value = day;
+    });
+    return chip;
+  });
+  const pick = el('button', { class: 'small chip', type: 'button' }, 'Pick');
+  pick.addEventListener('click', () => {
+    const field = dateField as HTMLInputElement;
+    field.focus();
+    try {
+      field.showPicker();
+    } catch {
+      // No picker without a user gesture or in older browsers: the focused field is the picker.
+    }
+  });
   return el(
     'form',
     { class: 'more-form', method: 'post', action: `${base}/due`, 'data-inplace': true },
@@ -66,13 +93,9 @@ function menuForm(row: HTMLElement, id: string): HTMLElement {
     hidden('return', back),
     // An all-day item's time stays empty, so setting its date keeps it all-day (the server reads no time as a day).
     hidden('due_time', row.hasAttribute('data-all-day') ? '' : time),
-    el(
-      'div',
-      { class: 'more-line' },
-      el('label', { for: `due-${id}` }, 'Due date'),
-      el('input', { id: `due-${id}`, type: 'date', name: 'due_date', value: date }),
-      button('Set date', `${base}/due`),
-    ),
+    // "Set date" comes first: Enter in the date field sends the form with its first button.
+    el('div', { class: 'more-line' }, el('label', { for: `due-${id}` }, 'Due date'), dateField, button('Set date', `${base}/due`)),
+    el('div', { class: 'more-line quick-dates', role: 'group', 'aria-label': 'Quick dates' }, ...chips, pick),
     el('div', { class: 'more-line' }, el('label', { for: `move-${id}` }, 'Project'), select, button('Move', `${base}/move`)),
     el(
       'div',
