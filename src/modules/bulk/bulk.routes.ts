@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
-import { errorResponses, ref } from '../../schemas/common.js';
+import { Type } from 'typebox';
+import { DateTime, errorResponses, ref } from '../../schemas/common.js';
+import { ItemPageSchema } from '../items/items.schemas.js';
 import { BulkBody, BulkResultSchema } from './bulk.schemas.js';
 
 export const bulkRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'bulk'>> = async (app, { bulk }) => {
@@ -22,5 +24,27 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'bulk'>> = asy
       },
     },
     async (request) => bulk.run(authUser(request).id, request.body),
+  );
+
+  app.get(
+    '/items/completed',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['items'],
+        operationId: 'listCompletedItems',
+        summary: 'Completed items, the latest completion first',
+        description:
+          'Items with is_completed true (archived ones too) whose last change is at or after since (default: 7 days ago), ' +
+          'the most recently changed first: an item keeps no completion time of its own, so its last change stands for it.',
+        querystring: Type.Object({
+          since: Type.Optional(DateTime),
+          limit: Type.Optional(Type.Integer({ minimum: 1, description: 'default 50, at most 200 (larger values are clamped)' })),
+          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+        }),
+        response: { 200: ref(ItemPageSchema, 'a page of completed items'), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => bulk.completed(authUser(request).id, request.query),
   );
 };
