@@ -73,7 +73,12 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
   });
 
   it('--read-only serves only the read tools, whatever the key may do; a write tool is a tool error that changes nothing', async () => {
-    const { client: reader } = await connectStdio(t.baseUrl, owner.token, { command: process.execPath, args: [CIN, 'mcp', '--read-only'] }, { XDG_CONFIG_HOME: configHome });
+    const { client: reader } = await connectStdio(
+      t.baseUrl,
+      owner.token,
+      { command: process.execPath, args: [CIN, 'mcp', '--read-only'] },
+      { XDG_CONFIG_HOME: configHome },
+    );
     opened.push(reader);
     const names = (await reader.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('list_completed');

@@ -56,7 +56,18 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['search', 'list_items', 'find_items', 'list_filters', 'list_completed', 'get_item', 'list_subtasks', 'list_projects', 'parse_text', 'get_current_time'])
+    for (const name of [
+      'search',
+      'list_items',
+      'find_items',
+      'list_filters',
+      'list_completed',
+      'get_item',
+      'list_subtasks',
+      'list_projects',
+      'parse_text',
+      'get_current_time',
+    ])
       expect(byName.get(name)?.annotations, name).toEqual({ readOnlyHint: true, openWorldHint: false });
     // The server's instructions say how to page; each list tool says it is paged.
     for (const name of ['search', 'list_items', 'list_subtasks', 'list_completed']) {
@@ -65,7 +76,17 @@ export function itServesEveryTool(get: () => ToolFixture): void {
     }
     // find_items pages too; its description spends the words on the filter syntax (tools/list stays under 10 KiB).
     expect(Object.keys(byName.get('find_items')?.inputSchema.properties ?? {})).toEqual(['filter', 'limit', 'cursor']);
-    for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item', 'delete_item', 'create_project', 'complete_items', 'update_items'])
+    for (const name of [
+      'capture',
+      'update_item',
+      'complete_item',
+      'archive_item',
+      'organize_item',
+      'delete_item',
+      'create_project',
+      'complete_items',
+      'update_items',
+    ])
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.get('archive_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     // idempotentHint false is the protocol's default, so it is not listed.

@@ -17,7 +17,11 @@ describe.each(DIALECTS)('bulk update and GET /items/completed (%s)', (dialect) =
     const theirs = await capture(b.c, 'theirs');
     await a.events.take();
     const res = ok(
-      await a.c.post('items/bulk', { op: 'update', ids: [mine[0].id, mine[1].id, mine[0].id, theirs.id, UNKNOWN_ID], payload: { tags: ['errand'], status: 'doing' } }),
+      await a.c.post('items/bulk', {
+        op: 'update',
+        ids: [mine[0].id, mine[1].id, mine[0].id, theirs.id, UNKNOWN_ID],
+        payload: { tags: ['errand'], status: 'doing' },
+      }),
     );
     expect(res.ok).toBe(false);
     expect(res.updated).toBe(2);

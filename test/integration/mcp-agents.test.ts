@@ -25,7 +25,9 @@ describe.each(DIALECTS)('MCP for agents (%s)', (dialect) => {
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     mcp = await connectHttp(baseUrl, owner.token);
     readOnly = new Client({ name: 'read-only-test', version: '1.0.0' });
-    await readOnly.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp/read`), { requestInit: { headers: { authorization: `Bearer ${owner.token}` } } }));
+    await readOnly.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp/read`), { requestInit: { headers: { authorization: `Bearer ${owner.token}` } } }),
+    );
   });
   afterAll(async () => {
     await mcp?.close();
@@ -60,7 +62,12 @@ describe.each(DIALECTS)('MCP for agents (%s)', (dialect) => {
   it('update_items applies update_item’s fields to each id (a project by name), and a partly failed call is not an error', async () => {
     ok(await api.post('projects', { name: 'Errands' }));
     const [a, b] = [await capture(api, 'Buy stamps'), await capture(api, 'Post the parcel')];
-    const { structured, text } = await callOk(mcp, 'update_items', { ids: [a.id, b.id, UNKNOWN_ID], project: 'errands', tags: ['town'], due_at: '2026-12-01T10:00:00+01:00' });
+    const { structured, text } = await callOk(mcp, 'update_items', {
+      ids: [a.id, b.id, UNKNOWN_ID],
+      project: 'errands',
+      tags: ['town'],
+      due_at: '2026-12-01T10:00:00+01:00',
+    });
     expect(structured.results.map((r: JsonBody) => r.ok)).toEqual([true, true, false]);
     expect(text).toMatch(/^Updated 2 of 3 items; 1 failed/);
     for (const id of [a.id, b.id]) expect(await item(id)).toMatchObject({ tags: ['town'], due_at: '2026-12-01T09:00:00.000Z' });

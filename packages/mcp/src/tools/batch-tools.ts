@@ -18,7 +18,6 @@ const Outcome = listedAsObject(
 const Results = z.object({ results: z.array(Outcome) });
 type Outcome = z.infer<typeof Outcome>;
 
-
 function summary(verb: string, results: readonly Outcome[]): string {
   const failed = results.filter((r) => !r.ok);
   const done = `${verb} ${results.length - failed.length} of ${results.length} item${results.length === 1 ? '' : 's'}`;
@@ -72,7 +71,11 @@ export function registerBatchTools(tools: ToolCatalog, ctx: ToolContext): void {
     },
     async ({ since, limit, cursor }) =>
       guarded(async () => {
-        const page = await ctx.api.listCompleted({ limit: limit ?? DEFAULT_LIMIT, ...(since === undefined ? {} : { since }), ...(cursor === undefined ? {} : { cursor }) });
+        const page = await ctx.api.listCompleted({
+          limit: limit ?? DEFAULT_LIMIT,
+          ...(since === undefined ? {} : { since }),
+          ...(cursor === undefined ? {} : { cursor }),
+        });
         const items = await ctx.views(page.items);
         const more = page.next_cursor === null ? '' : ' (more: call again with cursor = next_cursor)';
         const text = describeList(`${items.length} completed item${items.length === 1 ? '' : 's'}${more}`, items, await ctx.timeZone());

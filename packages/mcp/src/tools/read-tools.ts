@@ -37,8 +37,7 @@ export function registerReadTools(tools: ToolCatalog, ctx: ToolContext): void {
   tools.add(
     'search',
     {
-      description:
-        'Items where each query word matches the start of a word in title or body (any case), newest first; no operators. Paged.',
+      description: 'Items where each query word matches the start of a word in title or body (any case), newest first; no operators. Paged.',
       input: SearchInput,
       output: ItemPage,
       hints: READ,
