@@ -301,8 +301,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Apply one op to up to 100 items in one transaction
-         * @description Each id gets the effect and events of the single-item route. Ids that are not yours fail with not_found; the call still answers 200. move needs payload.project_id (missing: 400; unknown project: 404, nothing changes). Deleting an item and one of its subtasks in one call deletes both and counts both as updated.
+         * Apply one op to up to 100 items
+         * @description Each id gets the effect and events of the single-item route, all in one transaction; update applies the PATCH fields of payload to each id, each on its own as PATCH would (an id PATCH refuses fails alone, with its error code). Ids that are not yours fail with not_found; the call still answers 200. move needs payload.project_id (missing: 400; unknown project: 404, nothing changes). Deleting an item and one of its subtasks in one call deletes both and counts both as updated.
          */
         post: operations["bulkItems"];
         delete?: never;
