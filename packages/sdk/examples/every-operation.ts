@@ -5,11 +5,15 @@ import {
   ApiError,
   createClient,
   etagOf,
+  MAX_BATCH_IDS,
   NetworkError,
+  outcomesOf,
   pair,
+  type BatchOutcome,
   type CapturedItem,
   type Change,
   type Item,
+  type ItemPage,
   type Me,
   type PairResult,
   type Project,
@@ -38,6 +42,13 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   const children = await inbox.items.children(updated.id, { limit: 5 }); // listChildren
   const found = await inbox.items.search({ q: 'milk', status: 'todo', is_completed: false }); // searchItems
   const bulk = await inbox.items.bulk({ op: 'toggle', ids: [updated.id] }); // bulkItems
+  // Batches: one request for up to 100 ids (MAX_BATCH_IDS), an outcome per id.
+  const outcomes: BatchOutcome[] = outcomesOf([updated.id], await inbox.items.completeMany([updated.id]));
+  await inbox.items.updateMany([updated.id], { tags: ['errand'], status: 'doing' });
+  await inbox.items.archiveMany([updated.id]);
+  const completed: ItemPage = await inbox.items.completed({ since: '2026-11-01T00:00:00Z', limit: 20 }); // listCompletedItems
+  for await (const done of inbox.items.completedAll({ limit: 200 })) void done.id;
+  const dumped: Item[] = await inbox.items.captureBatch({ text: '- eggs\n- bread' }); // captureBatch
   const organized: CapturedItem = await inbox.items.organize(updated.id); // organizeItem
   await inbox.items.delete(updated.id); // deleteItem
 
@@ -113,10 +124,13 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await pair({ baseUrl, label: 'x', scopes: ['admin'] });
   // @ts-expect-error project names are strings
   await inbox.projects.create({ name: 42 });
+  // @ts-expect-error a batch update takes the PATCH fields, not an op
+  await inbox.items.updateMany([updated.id], { op: 'archive' });
   // @ts-expect-error a filter needs a query
   await inbox.filters.create({ name: 'no query' });
   // @ts-expect-error channel kinds are webpush, ntfy and email
   await inbox.channels.create({ kind: 'sms' });
 
+  void [outcomes, completed, dumped, MAX_BATCH_IDS];
   void [secret, first, children, found, bulk, organized, projects, inProject, filtered, savedList, picked, tags, text, due, hooks, changes, markdown, key];
 }
