@@ -138,4 +138,19 @@ describe.each(DIALECTS)('MCP for agents (%s)', (dialect) => {
     expect(await item(a.id)).toMatchObject({ title: 'Read me only', is_completed: false });
     expect(ok(await api.get('items?limit=200')).items.length).toBe(before);
   });
+
+  it('/mcp/read needs a key like /mcp, and is stateless like it (GET and DELETE: 405)', async () => {
+    const post = await fetch(`${baseUrl}/mcp/read`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(post.status).toBe(401);
+    expect(post.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${baseUrl}/mcp/read`, { method, headers: { authorization: `Bearer ${owner.token}` } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
 });
