@@ -73,7 +73,8 @@ export async function chat(
   messages: readonly ChatMessage[],
   tools: readonly McpTool[],
 ): Promise<Extract<ChatMessage, { role: 'assistant' }>> {
-  const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
     body: JSON.stringify({
@@ -83,6 +84,9 @@ export async function chat(
       tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description ?? '', parameters: t.inputSchema } })),
     }),
     signal: AbortSignal.timeout(options.timeoutMs),
+  }).catch((error: unknown) => {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    throw new Error(`cannot reach the model's endpoint ${url} (OPENAI_BASE_URL)${cause}`, { cause: error });
   });
   if (!res.ok) throw new Error(`the model's endpoint answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   const body = (await res.json()) as { choices?: Array<{ message?: { content?: string | null; tool_calls?: ToolCall[] } }> };
