@@ -15,7 +15,7 @@ try {
 }
 if (tsc) {
   // The packages first: the server imports the MCP tools from packages/mcp.
-  for (const step of [['scripts/build-packages.mjs'], [tsc, '-p', 'tsconfig.build.json'], ['scripts/bundle.mjs']]) {
+  for (const step of [['scripts/build-packages.mjs'], [tsc, '-p', 'tsconfig.build.json'], ['scripts/bundle.mjs'], ['scripts/build-llms.mjs']]) {
     const run = spawnSync(process.execPath, step, { stdio: 'inherit' });
     if (run.status !== 0) process.exit(run.status ?? 1);
   }

@@ -26,6 +26,7 @@ import { organizerRoutes } from './modules/organizer/organizer.routes.js';
 import { pairingRoutes } from './modules/pairing/pairing.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
+import { agentDocsRoutes } from './modules/agent-docs/agent-docs.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { transferRoutes } from './modules/transfer/transfer.routes.js';
@@ -196,6 +197,8 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   } = services;
   await installOpenApi(app);
   await app.register(systemRoutes, { db, metrics, metricsToken: config.metricsToken });
+  // Docs for agents, built from docs/ and the OpenAPI document (scripts/build-llms.mjs), no key.
+  await app.register(agentDocsRoutes);
 
   await app.register(
     async (api) => {

@@ -40,7 +40,7 @@ export function buildItems({ db, dialect, clock, newId, logger }: Basics, { port
   const schedule = createSchedule({ recurrence });
   const edits = createItemEdits({ db, store: itemStore, loader, tags, projects, writes, learner, schedule });
   const search = createSearchService({ db, index: ports.searchIndex });
-  const bulk = createBulkService({ db, loader, writes, projects, learner });
+  const bulk = createBulkService({ db, loader, writes, projects, learner, edits, dialect, clock });
   const filters = createFiltersService({ ...base, dialect, events, filterItems: createFilterItems({ db, dialect, clock }) });
   // A user's timezone change moves their all-day items to the same dates (contract "All-day dates").
   const allDayZoneMove = createAllDayZoneMove({ dialect, writes });

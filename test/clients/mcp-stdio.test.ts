@@ -72,6 +72,22 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
     expect((await callOk(reader, 'list_projects')).structured.projects.length).toBeGreaterThan(1);
   });
 
+  it('--read-only serves only the read tools, whatever the key may do; a write tool is a tool error that changes nothing', async () => {
+    const { client: reader } = await connectStdio(
+      t.baseUrl,
+      owner.token,
+      { command: process.execPath, args: [CIN, 'mcp', '--read-only'] },
+      { XDG_CONFIG_HOME: configHome },
+    );
+    opened.push(reader);
+    const names = (await reader.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('list_completed');
+    expect(names).not.toContain('capture');
+    const before = ok(await client(t.app, owner.token).get('items?limit=200')).items.length;
+    expect(await callError(reader, 'capture', { text: 'Not through a read-only server' })).toMatch(/not found/);
+    expect(ok(await client(t.app, owner.token).get('items?limit=200')).items.length).toBe(before);
+  });
+
   it('answers unauthorized as a tool error for a key the server does not know', async () => {
     const stranger = await start('cin_nope_nothing');
     expect(await callError(stranger, 'list_projects')).toMatch(/^unauthorized: /);
@@ -119,7 +135,7 @@ describe.each(DIALECTS)('cin mcp on stdio (%s)', (dialect) => {
 
   it('answers tools/list in at most 10 KB, as the bytes written on stdout', async () => {
     const line = await rawStdioAnswer(t.baseUrl, owner.token, { method: 'tools/list', params: {} });
-    expect(JSON.parse(line).result.tools).toHaveLength(17);
+    expect(JSON.parse(line).result.tools).toHaveLength(20);
     expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
   });
 

@@ -63,7 +63,7 @@ describe('the @capture-inbox/sdk and @capture-inbox/cli packages', () => {
       ['--input-type=module', '-e', "const m = await import('@capture-inbox/sdk'); console.log(Object.keys(m).sort().join(','))"],
       { cwd: app },
     );
-    expect(loaded.stdout.trim()).toBe('ApiError,NetworkError,createClient,etagOf,paginate,pair,serverRoot');
+    expect(loaded.stdout.trim()).toBe('ApiError,MAX_BATCH_IDS,NetworkError,createClient,etagOf,outcomesOf,paginate,pair,serverRoot');
     // CommonJS: Node 20.19+ and 22.12+ load the ES module with require() through the default condition.
     const required = await run(process.execPath, ['-e', "const m = require('@capture-inbox/sdk'); console.log(typeof m.createClient)"], { cwd: app });
     expect(required.stdout.trim()).toBe('function');

@@ -19,11 +19,13 @@ export const TOOL_NAMES = [
   'archive_item',
   'capture',
   'complete_item',
+  'complete_items',
   'create_project',
   'delete_item',
   'find_items',
   'get_current_time',
   'get_item',
+  'list_completed',
   'list_filters',
   'list_items',
   'list_projects',
@@ -33,6 +35,7 @@ export const TOOL_NAMES = [
   'search',
   'snooze_item',
   'update_item',
+  'update_items',
 ];
 
 /** "Sat 28 Nov 09:00": the year is shown only outside the current one. */
@@ -40,7 +43,7 @@ const dueText = (day: string, year: number, time: string): string => `${day}${ne
 
 /** Every tool through the given transport, each checked against the API. Shared by the stdio and HTTP suites. */
 export function itServesEveryTool(get: () => ToolFixture): void {
-  it('lists the seventeen tools with input and output schemas, descriptions and annotations', async () => {
+  it('lists the twenty tools with input and output schemas, descriptions and annotations', async () => {
     const { tools } = await get().mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -53,21 +56,46 @@ export function itServesEveryTool(get: () => ToolFixture): void {
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['search', 'list_items', 'find_items', 'list_filters', 'get_item', 'list_subtasks', 'list_projects', 'parse_text', 'get_current_time'])
+    for (const name of [
+      'search',
+      'list_items',
+      'find_items',
+      'list_filters',
+      'list_completed',
+      'get_item',
+      'list_subtasks',
+      'list_projects',
+      'parse_text',
+      'get_current_time',
+    ])
       expect(byName.get(name)?.annotations, name).toEqual({ readOnlyHint: true, openWorldHint: false });
-    for (const name of ['search', 'list_items', 'list_subtasks']) {
+    // The server's instructions say how to page; each list tool says it is paged.
+    for (const name of ['search', 'list_items', 'list_subtasks', 'list_completed']) {
       expect(Object.keys(byName.get(name)?.inputSchema.properties ?? {}), name).toEqual(expect.arrayContaining(['limit', 'cursor']));
-      expect(byName.get(name)?.description, name).toMatch(/next_cursor back as cursor/);
+      expect(byName.get(name)?.description, name).toMatch(/Paged\./);
     }
     // find_items pages too; its description spends the words on the filter syntax (tools/list stays under 10 KiB).
     expect(Object.keys(byName.get('find_items')?.inputSchema.properties ?? {})).toEqual(['filter', 'limit', 'cursor']);
-    for (const name of ['capture', 'update_item', 'complete_item', 'archive_item', 'organize_item', 'delete_item', 'create_project'])
+    for (const name of [
+      'capture',
+      'update_item',
+      'complete_item',
+      'archive_item',
+      'organize_item',
+      'delete_item',
+      'create_project',
+      'complete_items',
+      'update_items',
+    ])
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.get('archive_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
-    expect(byName.get('delete_item')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false });
+    // idempotentHint false is the protocol's default, so it is not listed.
+    expect(byName.get('delete_item')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    expect(byName.get('complete_items')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    expect(byName.get('update_items')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(byName.get('create_project')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(byName.get('complete_item')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
-    expect(byName.get('capture')?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
+    expect(byName.get('capture')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
     // text (one item) or items (a list): neither is required on its own; the tool refuses both or none.
     expect(byName.get('capture')?.inputSchema.required).toBeUndefined();
     expect(Object.keys(byName.get('capture')?.inputSchema.properties ?? {}).sort()).toEqual([

@@ -83,7 +83,7 @@ describe.each(DIALECTS)('POST /mcp (%s)', (dialect) => {
     });
     expect(res.status).toBe(200);
     const body = Buffer.from(await res.arrayBuffer());
-    expect(JSON.parse(body.toString('utf8')).result.tools).toHaveLength(17);
+    expect(JSON.parse(body.toString('utf8')).result.tools).toHaveLength(20);
     expect(body.byteLength).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
   });
 

@@ -6,6 +6,9 @@ export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 /** The flags every command takes besides its own. */
 export const COMMON_OPTIONS: OptionSpecs = {
   json: { type: 'boolean' },
+  /** Lists only (Command.lists): one JSON object a line, or bare full ids. */
+  ndjson: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
   server: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -26,6 +29,8 @@ export interface Command {
   subcommands?: readonly string[];
   /** The values a flag takes, when they are few (`--due today|overdue|week`), for shell completion. */
   flagValues?: Readonly<Record<string, readonly string[]>>;
+  /** It prints a list, so it takes --ndjson and --quiet (Context.printList); other commands refuse them. */
+  lists?: boolean;
   /** Its own flags; --json, --server and --help are added to every command. */
   options: OptionSpecs;
   run(ctx: Context): Promise<number>;

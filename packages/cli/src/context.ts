@@ -110,6 +110,18 @@ export class Context {
     this.io.stderr.write(`${line}\n`);
   }
 
+  /**
+   * A list in the output the flags ask for: --json one array, --ndjson one object a line, --quiet
+   * the full ids one a line. Answers false when none was asked for (the command prints for people).
+   */
+  printList(entries: ReadonlyArray<{ id: string }>): boolean {
+    if (this.flag('ndjson')) for (const entry of entries) this.io.stdout.write(`${JSON.stringify(entry)}\n`);
+    else if (this.flag('quiet')) for (const entry of entries) this.io.stdout.write(`${entry.id}\n`);
+    else if (this.json) this.printJson(entries);
+    else return false;
+    return true;
+  }
+
   /** The one JSON document of --json. */
   printJson(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

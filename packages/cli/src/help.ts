@@ -2,6 +2,8 @@ import type { Command } from './command.js';
 
 const COMMON_FLAGS = `Every command takes:
   --json          print exactly one JSON document on stdout (and nothing else there)
+  --ndjson        lists (ls, search, projects, filters, channels): one JSON object a line
+  -q, --quiet     lists: the full ids only, one a line
   --server URL    the server (default: CAPTURE_INBOX_URL, else the one you logged in to)
   -h, --help      this command's manual`;
 

@@ -37,6 +37,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`cin ${command.name}: ${(error as Error).message}\n${usageLine(command)}\n`);
     return EXIT.usage;
   }
+  const machine = (['json', 'ndjson', 'quiet'] as const).filter((flag) => ctx.flag(flag));
+  const listOnly = machine.find((flag) => flag !== 'json');
+  if (listOnly && !command.lists) {
+    io.stderr.write(`cin ${command.name}: --${listOnly} is for lists (ls, search, projects, filters, channels); use --json\n${usageLine(command)}\n`);
+    return EXIT.usage;
+  }
+  if (machine.length > 1) {
+    io.stderr.write(`cin ${command.name}: --${machine[0]} and --${machine[1]} do not go together: pick one output\n${usageLine(command)}\n`);
+    return EXIT.usage;
+  }
   if (ctx.flag('help')) {
     io.stdout.write(manualPage(command));
     return EXIT.ok;

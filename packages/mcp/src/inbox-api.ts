@@ -38,6 +38,12 @@ export interface InboxApi {
   updateItem(id: string, patch: ItemPatch): Promise<Item>;
   /** The bulk toggle with `is_completed`: sets the value, never flips. */
   setCompleted(id: string, done: boolean): Promise<BulkResult>;
+  /** The same, for 1..100 ids in one request. */
+  completeMany(ids: string[], done: boolean): Promise<BulkResult>;
+  /** The bulk `update`: PATCH's fields applied to each of 1..100 ids, in one request. */
+  updateMany(ids: string[], patch: ItemPatch): Promise<BulkResult>;
+  /** GET /items/completed: completed items, the latest first. */
+  listCompleted(query: { since?: string; limit?: number; cursor?: string }): Promise<ItemPage>;
   archiveItem(id: string): Promise<Item>;
   /** DELETE /items/{id}: the item and its subtasks. */
   deleteItem(id: string): Promise<void>;

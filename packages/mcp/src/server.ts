@@ -9,6 +9,7 @@ import { registerContextTools } from './tools/context-tools.js';
 import { registerProjectTools } from './tools/project-tools.js';
 import { registerReadTools } from './tools/read-tools.js';
 import { registerFilterTools } from './tools/filter-tools.js';
+import { registerBatchTools } from './tools/batch-tools.js';
 
 export const SERVER_NAME = 'capture-inbox';
 export const SERVER_VERSION = '0.1.0';
@@ -33,6 +34,11 @@ export const TOOL_NAMES = [
   'create_project',
   'get_current_time',
   'list_subtasks',
+  'find_items',
+  'list_filters',
+  'complete_items',
+  'update_items',
+  'list_completed',
 ] as const;
 
 export interface InboxMcpServerOptions {
@@ -41,18 +47,22 @@ export interface InboxMcpServerOptions {
   cache?: ToolCache;
   /** For the caches' clock in tests. */
   now?: () => number;
+  /** Serve only the tools with readOnlyHint (`/mcp/read`, `cin mcp --read-only`): the agent can change nothing. */
+  readOnly?: boolean;
 }
 
 /** An MCP server with the Capture Inbox tools over one API client (one key). Connect it to a transport. */
-export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions): McpServer {
+export function createInboxMcpServer({ api, cache, now, readOnly = false }: InboxMcpServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Capture Inbox', version: SERVER_VERSION },
     {
       capabilities: { tools: {} },
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       instructions:
+        (readOnly ? 'This server is read-only: it offers only the tools that read; nothing the user has can be changed through it. ' : '') +
         "Capture Inbox is the user's inbox of notes and todos. Use capture for anything the user wants to remember or do (with parent, a subtask); " +
-        'search and list_items to find items, find_items for a filter query (today | overdue, #Work & @calls) and list_filters for the saved ones; get_item, update_item, complete_item, snooze_item, archive_item, delete_item and organize_item on one item by its id; ' +
+        'search and list_items to find items, find_items for a filter query (today | overdue, #Work & @calls) and list_filters for the saved ones, list_completed for what got done; get_item, update_item, complete_item, snooze_item, archive_item, delete_item and organize_item on one item by its id; ' +
+        'complete_items and update_items for many ids at once (one call, not one per item); ' +
         'list_subtasks for its subtasks; get_current_time before writing a date. ' +
         'An item has id, title, content_md (Markdown body), project_id and project_name, type (todo|note), status, is_completed, ' +
         'due_at and remind_at (UTC ISO 8601), recurrence, parent_id (set on a subtask) and tags. ' +
@@ -60,12 +70,13 @@ export function createInboxMcpServer({ api, cache, now }: InboxMcpServerOptions)
     },
   );
   const ctx = new ToolContext(api, cache, now);
-  const tools = new ToolCatalog(server);
+  const tools = new ToolCatalog(server, readOnly);
   registerCaptureTool(tools, ctx);
   registerParseTool(tools, ctx);
   registerReadTools(tools, ctx);
   registerFilterTools(tools, ctx);
   registerChangeTools(tools, ctx);
+  registerBatchTools(tools, ctx);
   registerProjectTools(tools, ctx);
   registerContextTools(tools, ctx, now ?? Date.now);
   tools.install();

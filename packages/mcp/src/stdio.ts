@@ -10,14 +10,16 @@ export interface StdioOptions {
   token: string;
   /** Ends the server (Ctrl-C in `cin mcp`). */
   signal?: AbortSignal;
+  /** Only the tools that read (`cin mcp --read-only`, the twin of `/mcp/read`). */
+  readOnly?: boolean;
 }
 
 /**
  * Serves the tools on stdin/stdout until stdin ends (the client went away). stdout carries only
  * protocol messages; anything for a person goes to stderr.
  */
-export async function runStdioServer({ baseUrl, token, signal }: StdioOptions): Promise<void> {
-  const server = createInboxMcpServer({ api: createInboxApi({ baseUrl, token, retry: STDIO_RETRY }) });
+export async function runStdioServer({ baseUrl, token, signal, readOnly = false }: StdioOptions): Promise<void> {
+  const server = createInboxMcpServer({ api: createInboxApi({ baseUrl, token, retry: STDIO_RETRY }), readOnly });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -5,12 +5,16 @@ import {
   ApiError,
   createClient,
   etagOf,
+  MAX_BATCH_IDS,
   NetworkError,
+  outcomesOf,
   pair,
+  type BatchOutcome,
   type CapturedItem,
   type Change,
   type Feed,
   type Item,
+  type ItemPage,
   type Me,
   type PairResult,
   type Project,
@@ -28,7 +32,6 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
 
   const captured: CapturedItem = await inbox.items.capture({ text: 'buy milk', type: 'todo', organize: false }); // capture
   const read: QuickAdd = await inbox.items.parse('Call Sam tomorrow 5pm #Work @calls'); // parse
-  const batch: Item[] = await inbox.items.captureBatch({ text: '- milk\n- eggs' }, { idempotencyKey: 'dump-1' }); // captureBatch
   void read.spans;
   const page = await inbox.items.list({ limit: 10 }); // listItems
   const first: Item | undefined = page.items[0];
@@ -40,6 +43,13 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   const children = await inbox.items.children(updated.id, { limit: 5 }); // listChildren
   const found = await inbox.items.search({ q: 'milk', status: 'todo', is_completed: false }); // searchItems
   const bulk = await inbox.items.bulk({ op: 'toggle', ids: [updated.id] }); // bulkItems
+  // Batches: one request for up to 100 ids (MAX_BATCH_IDS), an outcome per id.
+  const outcomes: BatchOutcome[] = outcomesOf([updated.id], await inbox.items.completeMany([updated.id]));
+  await inbox.items.updateMany([updated.id], { tags: ['errand'], status: 'doing' });
+  await inbox.items.archiveMany([updated.id]);
+  const completed: ItemPage = await inbox.items.completed({ since: '2026-11-01T00:00:00Z', limit: 20 }); // listCompletedItems
+  for await (const done of inbox.items.completedAll({ limit: 200 })) void done.id;
+  const dumped: Item[] = await inbox.items.captureBatch({ text: '- eggs\n- bread' }, { idempotencyKey: 'dump-1' }); // captureBatch
   const organized: CapturedItem = await inbox.items.organize(updated.id); // organizeItem
   await inbox.items.delete(updated.id); // deleteItem
 
@@ -120,6 +130,8 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await pair({ baseUrl, label: 'x', scopes: ['admin'] });
   // @ts-expect-error project names are strings
   await inbox.projects.create({ name: 42 });
+  // @ts-expect-error a batch update takes the PATCH fields, not an op
+  await inbox.items.updateMany([updated.id], { op: 'archive' });
   // @ts-expect-error a filter needs a query
   await inbox.filters.create({ name: 'no query' });
   // @ts-expect-error a feed is todos or events
@@ -127,6 +139,7 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   // @ts-expect-error channel kinds are webpush, ntfy and email
   await inbox.channels.create({ kind: 'sms' });
 
+  void [outcomes, completed, dumped, MAX_BATCH_IDS];
   void [
     secret,
     first,
@@ -144,7 +157,6 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
     tags,
     text,
     spoken,
-    batch,
     due,
     hooks,
     changes,

@@ -1,3 +1,4 @@
+import { batchesApi } from './batches.js';
 import { paginate } from './pages.js';
 import { conditional, unwrap, type Api } from './transport.js';
 import type {
@@ -35,6 +36,7 @@ export async function arrayPage<T>(pending: Promise<{ data?: T[]; error?: unknow
 export function itemsApi(api: Api) {
   const path = (id: string) => ({ path: { id } });
   return {
+    ...batchesApi(api),
     /** POST /capture: the first line becomes the title. */
     capture: (input: CaptureInput, options: { idempotencyKey?: string } = {}): Promise<CapturedItem> =>
       unwrap(api.POST('/api/v1/capture', { body: input, params: { header: conditional(options) } })),

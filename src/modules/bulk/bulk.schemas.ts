@@ -1,11 +1,16 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from '../../schemas/common.js';
+import { PatchItemBody } from '../items/items.schemas.js';
 
 const BULK_MAX_IDS = 100;
 
-const BulkOpSchema = Type.Union([Type.Literal('toggle'), Type.Literal('archive'), Type.Literal('unarchive'), Type.Literal('delete'), Type.Literal('move')], {
-  description: 'toggle | archive | unarchive | delete | move',
-});
+const BulkOpSchema = Type.Union(
+  [Type.Literal('toggle'), Type.Literal('archive'), Type.Literal('unarchive'), Type.Literal('delete'), Type.Literal('move'), Type.Literal('update')],
+  { description: 'toggle | archive | unarchive | delete | move | update (the PATCH fields in payload, applied to each id)' },
+);
+
+/** The fields of a PATCH, which `update` applies to each id; project_id is shared with move. */
+const { project_id: _patchProject, ...patchFields } = PatchItemBody.properties;
 
 export const BulkBody = Type.Object({
   op: BulkOpSchema,
@@ -18,9 +23,10 @@ export const BulkBody = Type.Object({
     Type.Object(
       {
         is_completed: Type.Optional(Type.Boolean({ description: 'toggle: set this value instead of flipping' })),
-        project_id: Type.Optional(Type.String({ format: 'uuid', description: 'move: the target project (required for move)' })),
+        project_id: Type.Optional(Type.String({ format: 'uuid', description: 'move: the target project (required for move); update: move there too' })),
+        ...patchFields,
       },
-      { description: 'options of the op; fields another op does not use are ignored' },
+      { description: 'options of the op (update: the PATCH fields, at least one); fields another op does not use are ignored' },
     ),
   ),
 });

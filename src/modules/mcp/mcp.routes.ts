@@ -15,6 +15,8 @@ declare module 'fastify' {
 }
 
 const MCP_PATH = '/mcp';
+/** The same server with only the tools that read (readOnlyHint): for agents that must change nothing. */
+const MCP_READ_PATH = '/mcp/read';
 const BEARER = /^Bearer +([^\s]+) *$/i;
 /** The tools reach the API in-process; the host is never resolved. */
 const IN_PROCESS_URL = 'http://in-process.invalid';
@@ -47,7 +49,7 @@ export async function installMcp(app: FastifyInstance, { keys, load: loadLimits 
       done(null, payload);
     });
 
-    const answer = async (request: FastifyRequest<{ Body: string | undefined }>, reply: FastifyReply): Promise<FastifyReply> => {
+    const answer = async (request: FastifyRequest<{ Body: string | undefined }>, reply: FastifyReply, readOnly: boolean): Promise<FastifyReply> => {
       const user = authUser(request);
       const release = load.tryStart(user.id);
       if (!release) {
@@ -59,7 +61,7 @@ export async function installMcp(app: FastifyInstance, { keys, load: loadLimits 
         const token = BEARER.exec(request.headers.authorization ?? '')?.[1] ?? '';
         // No retries: a 429 or 503 is the tool's answer at once, never a wait inside the server.
         const api = createInboxApi({ baseUrl: IN_PROCESS_URL, token, fetch: injectFetch(app, request.ip), retry: { retries: 0 } });
-        const answered = await answerMcpRequest({ api, cache: caches.for(user.keyId ?? user.id) }, toWebRequest(request, request.body));
+        const answered = await answerMcpRequest({ api, cache: caches.for(user.keyId ?? user.id), readOnly }, toWebRequest(request, request.body));
         return await sendWebResponse(reply, answered);
       } finally {
         release();
@@ -68,13 +70,16 @@ export async function installMcp(app: FastifyInstance, { keys, load: loadLimits 
 
     // `none`: any live key may connect; each tool call is then checked against the key's scopes by the API route it calls.
     const route = { config: { scope: 'none' as const }, schema: { hide: true } };
-    mcp.post(MCP_PATH, route, answer);
+    mcp.post(MCP_PATH, route, (request: FastifyRequest<{ Body: string | undefined }>, reply) => answer(request, reply, false));
+    mcp.post(MCP_READ_PATH, route, (request: FastifyRequest<{ Body: string | undefined }>, reply) => answer(request, reply, true));
     // Stateless: no server-sent stream to open (GET) and no session to end (DELETE); the transport spec's answer is 405.
     const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('allow', 'POST');
       return jsonRpcError(reply, 405, -32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST');
     };
-    mcp.get(MCP_PATH, route, notAllowed);
-    mcp.delete(MCP_PATH, route, notAllowed);
+    for (const path of [MCP_PATH, MCP_READ_PATH]) {
+      mcp.get(path, route, notAllowed);
+      mcp.delete(path, route, notAllowed);
+    }
   });
 }

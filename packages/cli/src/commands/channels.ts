@@ -24,14 +24,15 @@ Web push is turned on in the web app, per browser.
 Example:
   cin channels add ntfy https://ntfy.sh/my-secret-topic`,
   subcommands: ['add', 'test', 'rm'],
+  lists: true,
   options: { token: { type: 'string' } },
   async run(ctx) {
     const [action, ...args] = ctx.positionals;
     const inbox = await ctx.client();
     if (action === undefined || action === 'ls') {
       const list = await inbox.channels.list();
-      if (ctx.json) ctx.printJson(list);
-      else if (list.length === 0) for (const line of NO_CHANNELS) ctx.print(line);
+      if (ctx.printList(list)) return 0;
+      if (list.length === 0) for (const line of NO_CHANNELS) ctx.print(line);
       else for (const c of list) ctx.print(`${c.id}  ${c.kind.padEnd(7)}  ${c.url ?? c.address ?? ''}`);
       return 0;
     }

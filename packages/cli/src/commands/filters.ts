@@ -8,10 +8,7 @@ const USAGE = 'cin filters [add NAME QUERY | rm NAME]';
 
 async function list(ctx: Context, inbox: CaptureInbox): Promise<number> {
   const filters = await inbox.filters.list();
-  if (ctx.json) {
-    ctx.printJson(filters);
-    return 0;
-  }
+  if (ctx.printList(filters)) return 0;
   if (filters.length === 0) {
     ctx.note('no saved filters (cin filters add NAME QUERY saves one)');
     return 0;
@@ -48,6 +45,7 @@ Examples:
   cin filters add Soon '(today | overdue) & !#Someday'
   cin ls --view soon
   cin filters rm "Work calls"`,
+  lists: true,
   options: {},
   async run(ctx) {
     const [action, ...args] = ctx.positionals;

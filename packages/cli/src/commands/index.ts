@@ -11,12 +11,14 @@ import { filters } from './filters.js';
 import { importCommand } from './import.js';
 import { login } from './login.js';
 import { logout } from './logout.js';
+import { keys } from './keys.js';
 import { ls } from './ls.js';
 import { mcp } from './mcp.js';
 import { projects } from './projects.js';
 import { rm } from './rm.js';
 import { search } from './search.js';
 import { show } from './show.js';
+import { skill } from './skill.js';
 import { snooze } from './snooze.js';
 import { undone } from './undone.js';
 import { voice } from './voice.js';
@@ -46,7 +48,9 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   importCommand,
   watch,
+  keys,
   mcp,
+  skill,
   completion(() => COMMANDS),
 ];
 

@@ -36,8 +36,8 @@ function choice<T extends string>(ctx: Context, flag: string, allowed: readonly 
 async function listFiltered(ctx: Context, inbox: CaptureInbox, limit: number, filter: string | undefined, view: string | undefined): Promise<number> {
   const pages = view !== undefined ? inbox.filters.itemsAll((await findSavedFilter(inbox, view)).id, { limit: Math.min(200, limit) }) : undefined;
   const items = await withFilterCaret(filter ?? '', () => take(pages ?? inbox.items.listAll({ filter: filter!, limit: Math.min(200, limit) }), limit));
-  if (ctx.json) ctx.printJson(items);
-  else if (items.length === 0) ctx.note('nothing matches');
+  if (ctx.printList(items)) return 0;
+  if (items.length === 0) ctx.note('nothing matches');
   else for (const row of itemRows(items, await rowContext(inbox), ctx.display)) ctx.print(row);
   return 0;
 }
@@ -64,7 +64,8 @@ red (NO_COLOR turns colour off, FORCE_COLOR on; a pipe gets plain, whole lines).
                     other flag but --limit goes with it (write #Project, done or all in the query)
   --view NAME       the items of a saved filter (cin filters lists them), by name or id
 
-With --json: an array of items as the API answers them.
+With --json: an array of items as the API answers them; --ndjson: one item a line;
+--quiet: their full ids, one a line (for xargs: cin ls --due overdue -q | xargs cin done).
 
 Examples:
   cin ls --due today
@@ -72,6 +73,7 @@ Examples:
   cin ls --filter 'today | overdue'
   cin ls --view "Work calls"`,
   flagValues: { due: DUE_WINDOWS, sort: SORTS },
+  lists: true,
   options: {
     project: { type: 'string' },
     due: { type: 'string' },
@@ -119,8 +121,8 @@ Examples:
       if (scanned.length >= SORT_SCAN) ctx.note(`note: sorted the newest ${SORT_SCAN} items only; narrow with --due or --project`);
       items = scanned.sort(byDue).slice(0, limit);
     }
-    if (ctx.json) ctx.printJson(items);
-    else if (items.length === 0)
+    if (ctx.printList(items)) return 0;
+    if (items.length === 0)
       ctx.note(
         window
           ? `nothing ${window === 'overdue' ? 'is overdue' : `is due ${window === 'week' ? 'this week' : 'today'}`}`

@@ -10,10 +10,7 @@ const itemCount = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;
 
 async function list(ctx: Context, inbox: CaptureInbox): Promise<number> {
   const projects = await inbox.projects.list();
-  if (ctx.json) {
-    ctx.printJson(projects);
-    return 0;
-  }
+  if (ctx.printList(projects)) return 0;
   const width = Math.max(0, ...projects.map((p) => Array.from(p.name).length));
   for (const p of projects) {
     const name = paint(ctx.display, 'blue', p.name) + ' '.repeat(width - Array.from(p.name).length);
@@ -78,6 +75,7 @@ Examples:
   cin projects add "Home office"
   cin projects rename "home office" Office
   cin projects rm Office --yes`,
+  lists: true,
   options: { ...YES_OPTION },
   async run(ctx) {
     const [action, ...args] = ctx.positionals;

@@ -20,6 +20,7 @@ export const search: Command = {
 
 Example:
   cin search milk --status todo`,
+  lists: true,
   options: {
     status: { type: 'string' },
     tag: { type: 'string' },
@@ -43,8 +44,8 @@ Example:
       ...(name !== undefined ? { project_id: (await resolveProject(inbox, name)).id } : {}),
     };
     const items = await take(inbox.items.searchAll(query), limit);
-    if (ctx.json) ctx.printJson(items);
-    else if (items.length === 0) ctx.note(`nothing matches "${q}"`);
+    if (ctx.printList(items)) return 0;
+    if (items.length === 0) ctx.note(`nothing matches "${q}"`);
     else for (const row of itemRows(items, await rowContext(inbox), ctx.display)) ctx.print(row);
     return 0;
   },

@@ -15,8 +15,8 @@ const CaptureOutput = z.object({
 });
 
 const CaptureInput = z.object({
-  text: z.string().min(1).optional().describe('First line: the title (quick add reads it); the rest: the body.'),
-  items: z.array(z.string().min(1)).min(1).max(ITEMS_MAX).optional().describe('Instead of text: a list, each captured as text would be.'),
+  text: z.string().min(1).optional().describe('Line 1: title (quick add); the rest: body.'),
+  items: z.array(z.string().min(1)).min(1).max(ITEMS_MAX).optional().describe('Instead of text: many, each as text.'),
   parse: z.boolean().optional().describe('false: no quick add, store as typed.'),
   organize: z.boolean().optional(),
   project: z.string().optional().describe('Name or id; default Inbox.'),
@@ -24,7 +24,7 @@ const CaptureInput = z.object({
   all_day: z.boolean().optional().describe('With due: due on its date, no time.'),
   tags: z.array(z.string()).max(20).optional(),
   type: ItemType.optional(),
-  parent: z.string().min(1).optional().describe('Item id: capture a subtask of it (needs read and write).'),
+  parent: z.string().min(1).optional().describe('Parent item id: a subtask (needs read, write).'),
 });
 
 export function registerCaptureTool(tools: ToolCatalog, ctx: ToolContext): void {
@@ -32,9 +32,9 @@ export function registerCaptureTool(tools: ToolCatalog, ctx: ToolContext): void 
     'capture',
     {
       description:
-        'Save what the user wants to remember or do as a new item. Quick add reads the first line: "Call Sam friday 3pm #Work @calls" is filed in Work, ' +
-        'tagged calls, due Friday 15:00 in the user\'s zone; "every monday 9am" repeats. Fields given win over the text. due: ISO 8601 with the user\'s offset. ' +
-        'organize: true lets the AI organizer file and date it (Pro). Each call creates items: never repeat one that succeeded.',
+        'Save a new item. Quick add reads the first line: "Call Sam friday 3pm #Work @calls" goes to Work, ' +
+        'tag calls, due Fri 15:00 user time; "every monday 9am" repeats. Given fields win. due: ISO 8601, user\'s offset. ' +
+        'organize: the AI files and dates it (Pro). Do not repeat a success.',
       input: CaptureInput,
       output: CaptureOutput,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },

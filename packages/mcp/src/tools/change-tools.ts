@@ -9,38 +9,56 @@ import type { ToolContext } from '../tool-context.js';
 const Id = z.string().min(1);
 const DeletedItem = z.object({ deleted: z.object({ id: z.string(), title: z.string().nullable() }) });
 
-const UpdateInput = z.object({
-  id: Id,
+/**
+ * update_item's fields, without descriptions: update_items takes the same fields and says so once
+ * rather than repeating every description (tools/list stays under 10 KiB).
+ */
+export const UPDATE_FIELDS = {
   title: z.string().nullable().optional(),
-  content_md: z.string().nullable().optional().describe('Markdown body.'),
+  content_md: z.string().nullable().optional(),
   due_at: DateTimeInput.nullable().optional(),
-  all_day: z.boolean().optional().describe('Due on the date of due_at, no time (needs a due date); a new due_at alone keeps it.'),
-  project: z.string().optional().describe('Move to this project (name or id).'),
-  tags: z.array(z.string()).max(20).optional().describe('The whole new set.'),
+  all_day: z.boolean().optional(),
+  project: z.string().optional(),
+  tags: z.array(z.string()).max(20).optional(),
   status: ItemStatus.optional(),
   recurrence: z
     .object({ rule: z.string(), from: z.enum(['due', 'completion']) })
     .nullable()
-    .optional()
-    .describe('Repeat (needs due_at): an RRULE (FREQ=WEEKLY;BYDAY=MO), counted from the due date or completion.'),
+    .optional(),
   remind_at: DateTimeInput.nullable().optional(),
-  parent_id: z.string().min(1).nullable().optional().describe('Make it a subtask of this item; null: top level.'),
+  parent_id: z.string().min(1).nullable().optional(),
+};
+
+const UpdateInput = z.object({
+  id: Id,
+  ...UPDATE_FIELDS,
+  content_md: UPDATE_FIELDS.content_md.describe('Markdown body.'),
+  all_day: UPDATE_FIELDS.all_day.describe('Date only, no time (needs due_at); kept when only due_at changes.'),
+  project: UPDATE_FIELDS.project.describe('Move to this project (name or id).'),
+  tags: UPDATE_FIELDS.tags.describe('The whole new set.'),
+  recurrence: UPDATE_FIELDS.recurrence.describe('Repeat (needs due_at): RRULE (FREQ=WEEKLY;BYDAY=MO), from due date or completion.'),
+  parent_id: UPDATE_FIELDS.parent_id.describe('Make it a subtask of this item; null: top level.'),
 });
+
+/** update_item's fields as the API's PATCH body: left-out fields left out, a project name resolved to its id. */
+export async function patchOf(ctx: ToolContext, project: string | undefined, fields: Record<string, unknown>): Promise<ItemPatch> {
+  const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as ItemPatch;
+  if (project !== undefined) patch.project_id = await ctx.resolveProject(project);
+  return patch;
+}
 
 export function registerChangeTools(tools: ToolCatalog, ctx: ToolContext): void {
   tools.add(
     'update_item',
     {
-      description: 'Change the fields given; null clears one; tags replaces the set. To complete use complete_item.',
+      description: 'Change the fields given; null clears; tags replaces the set. Completing: complete_item.',
       input: UpdateInput,
       output: OneItem,
       hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     async ({ id, project, ...fields }) =>
       guarded(async () => {
-        const patch: ItemPatch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-        if (project !== undefined) patch.project_id = await ctx.resolveProject(project);
-        const item = await ctx.view(await ctx.api.updateItem(id, patch));
+        const item = await ctx.view(await ctx.api.updateItem(id, await patchOf(ctx, project, fields)));
         return toolResult(`Updated ${describeItem(item, await ctx.timeZone())}`, OneItem, { item });
       }),
   );
@@ -48,7 +66,7 @@ export function registerChangeTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'snooze_item',
     {
-      description: 'Remind the user about an item again later: give minutes from now or until.',
+      description: 'Remind about an item again later: minutes from now, or until.',
       input: z.object({
         id: Id,
         minutes: z.number().int().min(1).max(10080).optional(),
@@ -67,7 +85,7 @@ export function registerChangeTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'complete_item',
     {
-      description: 'Set an item done (the default) or not done: it sets, never flips, so repeating is safe. An archived item stays archived.',
+      description: 'Set done (default) or not done; sets, never flips: safe to repeat. Archived stays archived.',
       input: z.object({ id: Id, done: z.boolean().default(true) }),
       output: OneItem,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
@@ -86,7 +104,7 @@ export function registerChangeTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'archive_item',
     {
-      description: 'Hide an item, kept (search with status archived finds it); repeating changes nothing.',
+      description: 'Hide an item, kept (search status archived finds it); safe to repeat.',
       input: z.object({ id: Id }),
       output: OneItem,
       hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
@@ -101,7 +119,7 @@ export function registerChangeTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'delete_item',
     {
-      description: 'Delete an item and its subtasks, no undo. Prefer archive_item unless the user asks to delete.',
+      description: 'Delete an item and its subtasks, no undo. Prefer archive_item unless asked to delete.',
       input: z.object({ id: Id }),
       output: DeletedItem,
       hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
@@ -117,7 +135,7 @@ export function registerChangeTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'organize_item',
     {
-      description: "Run the server's AI organizer on an item (Pro, daily quota): note or todo, project, due date from the title.",
+      description: 'The AI organizer on an item (Pro, daily quota): type, project, due date from the title.',
       input: z.object({ id: Id }),
       output: OneCapturedItem,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },

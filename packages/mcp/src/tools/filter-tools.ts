@@ -24,7 +24,7 @@ export function registerFilterTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'find_items',
     {
-      description: `Items a filter picks, soonest due first, in pages. ${SYNTAX}`,
+      description: `Items a filter picks, soonest due first. Paged. ${SYNTAX}`,
       input: z.object({ filter: z.string(), ...PageInput }),
       output: ItemPage,
       hints: READ,
@@ -42,7 +42,7 @@ export function registerFilterTools(tools: ToolCatalog, ctx: ToolContext): void 
   tools.add(
     'list_filters',
     {
-      description: "Saved filters in the user's order, each a name and a query for find_items.",
+      description: 'Saved filters: names and queries for find_items.',
       input: z.object({}),
       output: FilterList,
       hints: READ,

@@ -9,7 +9,7 @@ export function registerProjectTools(tools: ToolCatalog, ctx: ToolContext): void
   tools.add(
     'create_project',
     {
-      description: 'Create a project; an existing name (any case) answers that project instead: safe to repeat.',
+      description: 'Create a project; an existing name (any case) answers it: safe to repeat.',
       input: z.object({ name: z.string().trim().min(1).max(100) }),
       output: CreatedProject,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },

@@ -37,9 +37,7 @@ export function registerReadTools(tools: ToolCatalog, ctx: ToolContext): void {
   tools.add(
     'search',
     {
-      description:
-        'Find items by words, newest first: each word must match the start of a word in the title or body, case-insensitively; no operators. ' +
-        'Pages: pass next_cursor back as cursor.',
+      description: 'Items where each query word matches the start of a word in title or body (any case), newest first; no operators. Paged.',
       input: SearchInput,
       output: ItemPage,
       hints: READ,
@@ -65,7 +63,7 @@ export function registerReadTools(tools: ToolCatalog, ctx: ToolContext): void {
   tools.add(
     'list_items',
     {
-      description: "The newest items, or one project's; with since, the items changed since then, oldest change first. Pages: pass next_cursor back as cursor.",
+      description: "The newest items, or one project's; with since, those changed since, oldest change first. Paged.",
       input: ListInput,
       output: ItemPage,
       hints: READ,
@@ -92,8 +90,7 @@ export function registerReadTools(tools: ToolCatalog, ctx: ToolContext): void {
     'get_item',
     {
       description:
-        'One item and its subtasks. Items have title, content_md (Markdown), project_id, project_name, type, status, is_completed, ' +
-        'due_at and remind_at (UTC), recurrence, parent_id, tags.',
+        'One item and its subtasks. Item: id, title, content_md (Markdown), project_id, project_name, type, status, is_completed, due_at, remind_at (UTC), recurrence, parent_id, tags.',
       input: z.object({ id: Id }),
       output: ItemWithSubtasks,
       hints: READ,
@@ -119,7 +116,7 @@ export function registerReadTools(tools: ToolCatalog, ctx: ToolContext): void {
   tools.add(
     'list_subtasks',
     {
-      description: "An item's subtasks, newest first. Pages: pass next_cursor back as cursor.",
+      description: "An item's subtasks (parent_id = id), newest first. Paged.",
       input: z.object({ id: Id, ...PageInput }),
       output: ItemPage,
       hints: READ,

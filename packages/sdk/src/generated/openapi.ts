@@ -356,10 +356,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Apply one op to up to 100 items in one transaction
-         * @description Each id gets the effect and events of the single-item route. Ids that are not yours fail with not_found; the call still answers 200. move needs payload.project_id (missing: 400; unknown project: 404, nothing changes). Deleting an item and one of its subtasks in one call deletes both and counts both as updated.
+         * Apply one op to up to 100 items
+         * @description Each id gets the effect and events of the single-item route, all in one transaction; update applies the PATCH fields of payload to each id, each on its own as PATCH would (an id PATCH refuses fails alone, with its error code). Ids that are not yours fail with not_found; the call still answers 200. move needs payload.project_id (missing: 400; unknown project: 404, nothing changes). Deleting an item and one of its subtasks in one call deletes both and counts both as updated.
          */
         post: operations["bulkItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/items/completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completed items, the latest completion first
+         * @description Items with is_completed true (archived ones too) whose last change is at or after since (default: 7 days ago), the most recently changed first: an item keeps no completion time of its own, so its last change stands for it.
+         */
+        get: operations["listCompletedItems"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3992,19 +4012,57 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description toggle | archive | unarchive | delete | move */
-                    op: "toggle" | "archive" | "unarchive" | "delete" | "move";
+                    /** @description toggle | archive | unarchive | delete | move | update (the PATCH fields in payload, applied to each id) */
+                    op: "toggle" | "archive" | "unarchive" | "delete" | "move" | "update";
                     /** @description 1 to 100 item ids; an id listed twice is handled and counted once */
                     ids: string[];
-                    /** @description options of the op; fields another op does not use are ignored */
+                    /** @description options of the op (update: the PATCH fields, at least one); fields another op does not use are ignored */
                     payload?: {
                         /** @description toggle: set this value instead of flipping */
                         is_completed?: boolean;
                         /**
                          * Format: uuid
-                         * @description move: the target project (required for move)
+                         * @description move: the target project (required for move); update: move there too
                          */
                         project_id?: string;
+                        title?: string | null;
+                        content_md?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time with an offset
+                         */
+                        due_at?: string | null;
+                        /** @description due on a day, not at a time: due_at moves to 00:00 of its date in the user's timezone; true needs a due_at (here or already set). Left out, a new due_at keeps the item's all_day */
+                        all_day?: boolean;
+                        /** @description a repeating schedule (needs a due_at); null ends it */
+                        recurrence?: {
+                            /** @description RFC 5545 RRULE without the RRULE: prefix: FREQ (DAILY, WEEKLY, MONTHLY, YEARLY), INTERVAL, BYDAY, BYMONTHDAY, COUNT, UNTIL */
+                            rule: string;
+                            /**
+                             * @description due: the next occurrence follows the previous due date; completion: it follows the completion
+                             * @enum {string}
+                             */
+                            from: "due" | "completion";
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time with an offset
+                         */
+                        remind_at?: string | null;
+                        /**
+                         * @description backlog | todo | doing | done | archived
+                         * @enum {string}
+                         */
+                        status?: "backlog" | "todo" | "doing" | "done" | "archived";
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        parent_id?: string | null;
+                        /** @description replaces the whole set; unknown names are created */
+                        tags?: string[];
+                        /** @enum {string} */
+                        type?: "note" | "todo";
                     };
                 };
             };
@@ -4091,6 +4149,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listCompletedItems: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date-time with an offset */
+                since?: string;
+                /** @description default 50, at most 200 (larger values are clamped) */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of completed items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemPage"];
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
                 };
             };
             /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
