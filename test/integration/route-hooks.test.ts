@@ -64,6 +64,7 @@ describe('route hooks', () => {
       'POST /api/v1/voice/capture': [...IDEMPOTENT, 'onRequest:onRequest', 'onSend:onSend', 'preValidation:preValidation'].sort(),
       'POST /api/v1/capture/batch': IDEMPOTENT,
       'POST /api/v1/filters': IDEMPOTENT,
+      'POST /api/v1/feeds': IDEMPOTENT,
       'POST /api/v1/webhooks': IDEMPOTENT,
       'POST /api/v1/webhooks/:id/deliveries/:delivery_id/redeliver': IDEMPOTENT,
       'POST /api/v1/import': IDEMPOTENT,
