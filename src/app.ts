@@ -244,6 +244,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       channels: services.channels,
       clock,
       emailIn,
+      filters,
       instance,
       items,
       keys,
