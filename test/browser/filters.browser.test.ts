@@ -38,23 +38,21 @@ describe.skipIf(lacking(CHROMIUM))('filters in chromium', () => {
   const rowTitles = (page: Page) => page.locator('#lists .items > li:not([hidden]) .title').allTextContents();
   /** Where the caret sits, relative to the character it should be under. */
   async function caretOffset(page: Page, inputId: string, position: number): Promise<number> {
-    return page.evaluate(
-      ({ inputId, position }) => {
-        const input = document.getElementById(inputId) as HTMLInputElement;
-        const caret = document.querySelector(`#${inputId}-error .caret-line`)!;
-        const range = document.createRange();
-        range.setStart(caret.firstChild!, position);
-        range.setEnd(caret.firstChild!, position + 1);
-        const caretX = range.getBoundingClientRect().left;
-        // The input's character at `position`: measured with the input's own font, from its text start.
-        const style = getComputedStyle(input);
-        const ctx = document.createElement('canvas').getContext('2d')!;
-        ctx.font = style.font;
-        const textX = input.getBoundingClientRect().left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft) - input.scrollLeft;
-        return caretX - (textX + ctx.measureText(input.value.slice(0, position)).width);
-      },
-      { inputId, position },
-    );
+    // A string, so the test needs no DOM typings: it runs in the page.
+    return page.evaluate(`(() => {
+      const input = document.getElementById(${JSON.stringify(inputId)});
+      const caret = document.querySelector(${JSON.stringify(`#${inputId}-error .caret-line`)});
+      const range = document.createRange();
+      range.setStart(caret.firstChild, ${position});
+      range.setEnd(caret.firstChild, ${position + 1});
+      const caretX = range.getBoundingClientRect().left;
+      // The input's character at the position, measured with the input's own font from its text start.
+      const style = getComputedStyle(input);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = style.font;
+      const textX = input.getBoundingClientRect().left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft) - input.scrollLeft;
+      return caretX - (textX + ctx.measureText(input.value.slice(0, ${position})).width);
+    })()`);
   }
 
   it('shows the error under its place as you type, lists what a query picks, and saves the view into the navigation', async () => {
