@@ -13,7 +13,7 @@ export type FilterRunName = Extract<ScenarioName, 'list_50'> | FilterScenarioNam
 export const FILTER_RUN_ORDER: readonly FilterRunName[] = ['list_50', 'filter_today_overdue', 'filter_project_tag', 'filter_search_7_days', 'filter_saved'];
 
 /** The query each scenario sends (the saved filter's is seeded: filter-seed.ts). */
-export const FILTER_QUERIES: Record<Exclude<FilterScenarioName, 'filter_saved'>, (word: string) => string> = {
+const FILTER_QUERIES: Record<Exclude<FilterScenarioName, 'filter_saved'>, (word: string) => string> = {
   filter_today_overdue: () => 'today | overdue',
   filter_project_tag: () => '#Work & @calls',
   filter_search_7_days: (word) => `search: ${word} & next 7 days`,

@@ -25,8 +25,8 @@ const ROWS_PER_TRANSACTION = 5_000;
 const ADMIN_TIMEOUT_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-export const BENCH_PROJECTS = ['Work', 'Home', 'Side project', 'Someday', ...Array.from({ length: 16 }, (_, i) => `Area ${i + 1}`)];
-export const BENCH_TAGS = ['calls', 'waiting', 'home', 'errands', 'reading', 'email', 'phone', 'deep-work', 'admin', 'family'];
+const BENCH_PROJECTS = ['Work', 'Home', 'Side project', 'Someday', ...Array.from({ length: 16 }, (_, i) => `Area ${i + 1}`)];
+const BENCH_TAGS = ['calls', 'waiting', 'home', 'errands', 'reading', 'email', 'phone', 'deep-work', 'admin', 'family'];
 
 export interface FilterAccount {
   token: string;

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/open-database.js';
 import { createAutocannonLoad } from './autocannon-load.js';
 import { loadCorpus } from './corpus.js';
 import { createBenchDatabases, vacuumAnalyze, type BenchDialect } from './databases.js';
@@ -83,6 +85,15 @@ function summarize(runs: readonly Run[]): ScenarioSummary[] {
   });
 }
 
+async function dropFilterIndexes(url: string): Promise<void> {
+  const handle = openDatabase(url);
+  try {
+    for (const name of ['items_open_due_idx', 'items_open_project_due_idx']) await sql`drop index ${sql.raw(name)}`.execute(handle.db);
+  } finally {
+    await handle.db.destroy();
+  }
+}
+
 async function benchDatabase(dialect: BenchDialect, settings: BenchSettings) {
   const work = mkdtempSync(join(tmpdir(), 'inbox-filter-bench-'));
   const removeWork = onCleanup(`remove ${work}`, () => rmSync(work, { recursive: true, force: true }));
@@ -94,6 +105,8 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings) {
     const corpus = await loadCorpus();
     const started = Date.now();
     const account = await seedFilterAccount(dbs.service, corpus, settings.items, new Date(), env);
+    // FILTER_BENCH_WITHOUT_INDEXES=1: the same run without the filters' indexes, for decision 0087's before-and-after.
+    if (process.env.FILTER_BENCH_WITHOUT_INDEXES === '1') await dropFilterIndexes(dbs.service);
     if (dialect === 'postgres') await vacuumAnalyze(dbs.service);
     log(`[${dialect}] seeded ${settings.items} items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const target = await startTarget({
@@ -161,7 +174,7 @@ async function main(): Promise<void> {
   const settings = readSettings(process.env);
   const loadBefore = loadavg().map((l) => round(l, 2));
   log(
-    `filter bench: ${settings.items} items, ${settings.rounds} round(s) of ${settings.warmupS} s + ${settings.durationS} s per scenario, ${settings.connections} connections; load average ${loadBefore.join(' ')}`,
+    `filter bench${process.env.FILTER_BENCH_WITHOUT_INDEXES === '1' ? ' WITHOUT the filter indexes' : ''}: ${settings.items} items, ${settings.rounds} round(s) of ${settings.warmupS} s + ${settings.durationS} s per scenario, ${settings.connections} connections; load average ${loadBefore.join(' ')}`,
   );
   const databases: Record<string, Awaited<ReturnType<typeof benchDatabase>>> = {};
   for (const dialect of settings.databases) {

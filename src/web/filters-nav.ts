@@ -5,7 +5,7 @@ import { html, type SafeHtml } from './html.js';
 import { SAVED_VIEWS_SLOT } from './layout.js';
 
 /** Saved filters shown in the navigation itself; the rest are one click away on /filters. */
-export const NAV_VIEWS = 8;
+const NAV_VIEWS = 8;
 
 /** A saved filter's color as a dot: an SVG fill, since the pages' CSP allows no inline style. */
 export const colorDot = (color: string | null): SafeHtml =>
@@ -14,7 +14,7 @@ export const colorDot = (color: string | null): SafeHtml =>
     : html``;
 
 /** The first NAV_VIEWS saved filters, in the user's order, as links beside Today, Upcoming and the Inbox. */
-export function savedViewLinks(views: readonly SavedFilterView[], path: string): SafeHtml {
+function savedViewLinks(views: readonly SavedFilterView[], path: string): SafeHtml {
   return html`${views
     .slice(0, NAV_VIEWS)
     .map(

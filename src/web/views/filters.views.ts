@@ -30,7 +30,7 @@ export interface FilterDraft {
   position?: number | null;
 }
 
-export const FILTER_COLORS: readonly (readonly [string, string])[] = [
+const FILTER_COLORS: readonly (readonly [string, string])[] = [
   ['', 'No color'],
   ['#e03131', 'Red'],
   ['#f08c00', 'Orange'],
@@ -55,7 +55,7 @@ function queryErrorBlock(id: string, query: string, error: QueryError | undefine
 }
 
 /** The filter box: a GET form to /filter, the parser's error under it as the user types. */
-export function filterBox(query: string, error?: QueryError, label = 'Filter'): SafeHtml {
+function filterBox(query: string, error?: QueryError, label = 'Filter'): SafeHtml {
   return html`<form class="filter-box" method="get" action="/filter" role="search" aria-label="Filter items">
   <label for="filter-q">${label}</label>
   <div class="search-line"><input id="filter-q" class="query" type="text" name="q" value="${query}" maxlength="${FILTER_QUERY_MAX}" autocomplete="off" spellcheck="false" autocapitalize="off" enterkeyhint="search" data-filter-box placeholder="today | overdue" aria-describedby="filter-q-error filter-help"${error ? html` aria-invalid="true"` : ''}><button type="submit">Show</button></div>
