@@ -37,15 +37,20 @@ const openStatuses = OPEN_STATUSES.map((s) => sql.lit(s));
 /** `%`, `_` and the escape character itself, escaped for `like … escape '\'`: a name is a literal prefix. */
 const likePrefix = (name: string): string => `${name.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
 
+/**
+ * The item has a tag meeting `condition`: a correlated EXISTS, probed for each item the walk reaches
+ * (item_tags' primary key, then the tag's). An `in (list)` of every item carrying the tag (the
+ * first shape) grew with the account's history, done items included; the walk over open items is
+ * bounded by the open set (decision 0087).
+ */
 function tagged(eb: Eb, ctx: CompileContext, condition: (tags: ExpressionBuilder<DatabaseSchema, 'item_tags' | 'tags'>) => Expression<SqlBool>) {
-  return eb(
-    'items.id',
-    'in',
+  return eb.exists(
     eb
       .selectFrom('item_tags')
       .innerJoin('tags', (join) => join.onRef('tags.user_id', '=', 'item_tags.user_id').onRef('tags.id', '=', 'item_tags.tag_id'))
       .select('item_tags.item_id')
       .where('item_tags.user_id', '=', ctx.userId)
+      .whereRef('item_tags.item_id', '=', 'items.id')
       .where(condition),
   );
 }
