@@ -9,7 +9,9 @@ export interface Scenario {
   period?: number;
 }
 
-export type ScenarioName = 'capture' | 'toggle' | 'get' | 'list_50' | 'search_one_word';
+export type ScenarioName = 'capture' | 'toggle' | 'get' | 'list_50' | 'search_one_word' | FilterScenarioName;
+/** The filter bench's (bench/filter-scenarios.ts, run by bench/filters-bench.ts against list_50). */
+export type FilterScenarioName = 'filter_today_overdue' | 'filter_project_tag' | 'filter_search_7_days' | 'filter_saved';
 
 /** The order of the report (the table). */
 export const REPORT_ORDER: readonly ScenarioName[] = ['capture', 'toggle', 'get', 'list_50', 'search_one_word'];

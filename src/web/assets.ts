@@ -249,6 +249,13 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 fieldset.scopes { border: 1px solid var(--line); border-radius: var(--radius); padding: .5rem .75rem; margin: .75rem 0; }
 fieldset.scopes label { font-weight: 400; display: flex; gap: .5rem; align-items: center; margin: .25rem 0; }
 fieldset.scopes input { width: 1.1rem; height: 1.1rem; margin: 0; flex: none; }
+/* Filters (issue 48): the query box is monospace, so the error's caret sits under its character. */
+.query { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace !important; }
+.filter-box { margin-bottom: 1rem; } .filter-box .hint { margin: .35rem 0 0; }
+.query-error { overflow: hidden; } .query-error .field-error { margin-top: 0; }
+.caret-line { margin: 0; padding: 0 .7rem; white-space: pre; font: 1rem/1.1 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: var(--danger); font-weight: 700; }
+svg.dot { flex: none; margin-right: .35rem; vertical-align: baseline; } .view-heading svg.dot { width: .8rem; height: .8rem; }
+.view-query { margin: -.25rem 0 .75rem; overflow-wrap: anywhere; } .views-list .row { align-items: center; } .views-list form { margin: 0; }
 /* Actions in place (issue 47): a tick shows at once; a row whose change is on its way or waiting offline is greyed. */
 html:not(.js) .item .more { display: none; }
 .item.pending > .line { opacity: .55; }

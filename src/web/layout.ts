@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import type { SessionUser } from '../modules/accounts/accounts.service.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
-import { html, type SafeHtml } from './html.js';
+import { html, SafeHtml } from './html.js';
 
-export type Section = 'today' | 'upcoming' | 'inbox' | 'items' | 'projects' | 'account' | 'settings' | 'login' | 'signup' | 'connect' | 'error';
+export type Section = 'today' | 'upcoming' | 'inbox' | 'filters' | 'items' | 'projects' | 'account' | 'settings' | 'login' | 'signup' | 'connect' | 'error';
 
 export interface PageOptions {
   title: string;
@@ -44,13 +44,19 @@ export function setPageHeaders(reply: FastifyReply): void {
   });
 }
 
+/**
+ * Where the user's saved filters go in the navigation, after the Inbox: one marker that
+ * web/filters-nav.ts replaces in every signed-in page as it is sent, so no page has to load them (decision 0087).
+ */
+export const SAVED_VIEWS_SLOT = '<!--saved-views-->';
+
 export const csrfField = (csrf: string): SafeHtml => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 
 function navigation(o: PageOptions): SafeHtml {
   const link = (href: string, label: string, section: Section) =>
     html`<a href="${href}"${o.section === section ? html` aria-current="page"` : ''}>${label}</a>`;
   if (o.user) {
-    return html`${link('/', 'Today', 'today')}${link('/upcoming', 'Upcoming', 'upcoming')}${link('/inbox', 'Inbox', 'inbox')}${link('/projects', 'Projects', 'projects')}${link('/items', 'All items', 'items')}${link('/account', 'Account', 'account')}${link('/settings/keys', 'Developer settings', 'settings')}
+    return html`${link('/', 'Today', 'today')}${link('/upcoming', 'Upcoming', 'upcoming')}${link('/inbox', 'Inbox', 'inbox')}${new SafeHtml(SAVED_VIEWS_SLOT)}${link('/filters', 'Filters', 'filters')}${link('/projects', 'Projects', 'projects')}${link('/items', 'All items', 'items')}${link('/account', 'Account', 'account')}${link('/settings/keys', 'Developer settings', 'settings')}
       <form method="post" action="/logout">${o.csrf ? csrfField(o.csrf) : ''}<button class="link" type="submit">Sign out</button></form>`;
   }
   return html`${link('/login', 'Sign in', 'login')}${link('/signup', 'Sign up', 'signup')}`;

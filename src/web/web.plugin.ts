@@ -4,11 +4,13 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Services } from '../container.js';
 import { ASSETS } from './assets.js';
 import { installPageErrors } from './errors.js';
+import { installSavedViewsNav } from './filters-nav.js';
 import type { InboxSources } from './inbox-render.js';
 import { setPageHeaders } from './layout.js';
 import { PageError } from './page-error.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { emailInWebRoutes } from './routes/email-in.routes.js';
+import { filterPageRoutes } from './routes/filters.routes.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { installRoutes } from './routes/install.routes.js';
 import { shareRoutes } from './routes/share.routes.js';
@@ -99,6 +101,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       channels,
       clock,
       emailIn,
+      filters,
       instance,
       items,
       keys,
@@ -118,6 +121,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     } = opts.services;
     const cookies = installWebSession(pages, { accounts, publicUrl: opts.publicUrl });
     pages.addHook('onSend', async (_request, reply) => setPageHeaders(reply));
+    installSavedViewsNav(pages, { filters });
     // PostgreSQL text cannot hold U+0000; a form or query carrying one is refused before any work.
     pages.addHook('preValidation', async (request: FastifyRequest) => {
       if (hasNul(request.query) || hasNul(request.body)) throw new PageError(400, 'Invalid characters', 'The request contained a NUL character.');
@@ -128,6 +132,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(inboxRoutes, { ...inboxList, capture, limits, undo });
     await pages.register(itemRoutes, { clock, items, limits, projects, reminders, search, subtasks, tags });
     await pages.register(projectsRoutes, { ...inboxList, limits });
+    await pages.register(filterPageRoutes, { clock, filters, items, limits, projects });
     await pages.register(accountRoutes, { accountSettings, transfer, users, emailIn, cookies });
     await pages.register(notificationsRoutes, { channels, limits, users, smtp: opts.smtp });
     await pages.register(emailInWebRoutes, { emailIn });

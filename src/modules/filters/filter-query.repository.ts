@@ -26,20 +26,31 @@ export interface CompileContext {
   projectIdsOf: ProjectIdsOf;
 }
 
+/**
+ * The open-items default, written as literals, not bound values: both partial indexes of open items
+ * (migration 2026-11-30-0600-filter-indexes, decision 0087) are defined by this very condition, and
+ * SQLite uses a partial index only when the query's WHERE holds the index's own terms as written.
+ */
 const OPEN_STATUSES = ['backlog', 'todo', 'doing'] as const;
+const openStatuses = OPEN_STATUSES.map((s) => sql.lit(s));
 
 /** `%`, `_` and the escape character itself, escaped for `like … escape '\'`: a name is a literal prefix. */
 const likePrefix = (name: string): string => `${name.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
 
+/**
+ * The item has a tag meeting `condition`: a correlated EXISTS, probed for each item the walk reaches
+ * (item_tags' primary key, then the tag's). An `in (list)` of every item carrying the tag (the
+ * first shape) grew with the account's history, done items included; the walk over open items is
+ * bounded by the open set (decision 0087).
+ */
 function tagged(eb: Eb, ctx: CompileContext, condition: (tags: ExpressionBuilder<DatabaseSchema, 'item_tags' | 'tags'>) => Expression<SqlBool>) {
-  return eb(
-    'items.id',
-    'in',
+  return eb.exists(
     eb
       .selectFrom('item_tags')
       .innerJoin('tags', (join) => join.onRef('tags.user_id', '=', 'item_tags.user_id').onRef('tags.id', '=', 'item_tags.tag_id'))
       .select('item_tags.item_id')
       .where('item_tags.user_id', '=', ctx.userId)
+      .whereRef('item_tags.item_id', '=', 'items.id')
       .where(condition),
   );
 }
@@ -118,7 +129,7 @@ function compileNode(eb: Eb, node: PlanNode, ctx: CompileContext): Expression<Sq
 /** The whole filter as one condition: the plan's tree, and the open-items default when it applies. */
 function filterCondition(eb: Eb, plan: FilterPlan, ctx: CompileContext): Expression<SqlBool> {
   const tree = compileNode(eb, plan.tree, ctx);
-  return plan.openOnly ? eb.and([eb('items.status', 'in', OPEN_STATUSES), tree]) : tree;
+  return plan.openOnly ? eb.and([eb('items.status', 'in', openStatuses), tree]) : tree;
 }
 
 /** The last row of a page in due order: due_at (null last), then newest first. */

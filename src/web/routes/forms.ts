@@ -23,9 +23,9 @@ export function safeNext(next: string | undefined): string {
   return asciiTarget(next) ?? '/';
 }
 
-/** The pages a list form may come back to: Today, Upcoming, the Inbox, all items, a project's page, an item's page. */
+/** The pages a list form may come back to: Today, Upcoming, the Inbox, all items, a filter, a saved filter, a project's page, an item's page. */
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-const RETURN_PAGE = /^\/(?:(?:projects|inbox\/items)\/[0-9a-fA-F-]{36}|upcoming|inbox|items)?(\?[^#\u0000-\u001f]*)?$/;
+const RETURN_PAGE = /^\/(?:(?:projects|filters|inbox\/items)\/[0-9a-fA-F-]{36}|upcoming|inbox|items|filter)?(\?[^#\u0000-\u001f]*)?$/;
 
 /** Inbox forms come back to the page they were sent from, filters included. */
 export function safeReturn(value: string | undefined): string {

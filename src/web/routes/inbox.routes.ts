@@ -89,6 +89,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       const project = await projects.get(user.id, path.slice('/projects/'.length));
       return { list: { kind: 'project', projectId: project.id, header: projectHeader(project, webContext(request).csrf) }, query };
     }
+    if (path === '/filter' || path.startsWith('/filters/')) return { list: { kind: 'items' }, query: {} }; // a filter's rows stay in place, as a search's
     const kinds: Record<string, ListKind> = { '/upcoming': { kind: 'upcoming' }, '/inbox': { kind: 'inbox' }, '/items': { kind: 'items' } };
     return { list: kinds[path] ?? { kind: 'today' }, query };
   }

@@ -1,4 +1,4 @@
-import { addDays, instantOf, wallTimeAt } from '../../../lib/dates/zoned-time.js';
+import { addDays, instantOf, wallTimeAt, type WallTime } from '../../../lib/dates/zoned-time.js';
 import type { DateTerm, FilterError, ParsedFilter, Span, Term, Tree } from './ast.js';
 
 /*
@@ -64,10 +64,35 @@ class UnreadableDate extends Error {
   }
 }
 
-function resolveDate(term: DateTerm, ctx: ResolveContext): PlanTerm {
-  const today = wallTimeAt(ctx.timezone, ctx.now);
-  // 00:00 local of a day; a zone that skips midnight starts the day at its first instant (instantOf).
-  const startOf = (day: LocalDay, plus = 0): Date => instantOf(ctx.timezone, addDays({ ...day, hour: 0, minute: 0 }, plus));
+/**
+ * Today's wall date and the start of a local day, computed once per query: each is several
+ * Intl.formatToParts calls (lib/dates/zoned-time.ts), which made reading `today | overdue` cost more
+ * than its statement (decision 0087).
+ */
+interface DayClock {
+  today: WallTime;
+  startOf(day: LocalDay, plus?: number): Date;
+}
+
+function dayClock(ctx: ResolveContext): DayClock {
+  const starts = new Map<string, Date>();
+  return {
+    today: wallTimeAt(ctx.timezone, ctx.now),
+    // 00:00 local of a day; a zone that skips midnight starts the day at its first instant (instantOf).
+    startOf(day, plus = 0) {
+      const key = `${day.year}-${day.month}-${day.day}+${plus}`;
+      let start = starts.get(key);
+      if (!start) {
+        start = instantOf(ctx.timezone, addDays({ ...day, hour: 0, minute: 0 }, plus));
+        starts.set(key, start);
+      }
+      return start;
+    },
+  };
+}
+
+function resolveDate(term: DateTerm, ctx: ResolveContext, clock: DayClock): PlanTerm {
+  const { today, startOf } = clock;
   /** From the start of day + `from` to the start of day + `to`: whole local days, however long DST makes them. */
   const days = (day: LocalDay, from: number, to: number): DueBounds => ({
     kind: 'due',
@@ -105,15 +130,15 @@ function resolveDate(term: DateTerm, ctx: ResolveContext): PlanTerm {
   }
 }
 
-function resolveNode(node: Tree<Term>, ctx: ResolveContext): PlanNode {
+function resolveNode(node: Tree<Term>, ctx: ResolveContext, clock: DayClock): PlanNode {
   switch (node.kind) {
     case 'and':
     case 'or':
-      return { kind: node.kind, operands: node.operands.map((o) => resolveNode(o, ctx)) };
+      return { kind: node.kind, operands: node.operands.map((o) => resolveNode(o, ctx, clock)) };
     case 'not':
-      return { kind: 'not', operand: resolveNode(node.operand, ctx), span: node.span };
+      return { kind: 'not', operand: resolveNode(node.operand, ctx, clock), span: node.span };
     case 'date':
-      return resolveDate(node, ctx);
+      return resolveDate(node, ctx, clock);
     default:
       return node;
   }
@@ -122,7 +147,7 @@ function resolveNode(node: Tree<Term>, ctx: ResolveContext): PlanNode {
 /** The plan of a parsed filter at `ctx.now` in `ctx.timezone`, or the first D that is not a date, with its position. */
 export function resolveFilter(filter: ParsedFilter, ctx: ResolveContext): ResolveOutcome {
   try {
-    return { ok: true, plan: { tree: resolveNode(filter.tree, ctx), openOnly: filter.openOnly } };
+    return { ok: true, plan: { tree: resolveNode(filter.tree, ctx, dayClock(ctx)), openOnly: filter.openOnly } };
   } catch (err) {
     if (err instanceof UnreadableDate) return { ok: false, error: err.error };
     throw err;
