@@ -89,7 +89,7 @@ function listing(l: FilterListing, empty: SafeHtml): SafeHtml {
 ${l.items.length > 0 ? html`<section class="group" id="found" aria-label="Items"><ul class="items">${l.items.map((item) => itemRow(l.row, item))}</ul></section>` : empty}
 ${l.nextPage ? html`<nav class="pager" aria-label="More items"><a class="button" href="${l.nextPage}">More items →</a></nav>` : ''}
 </div>
-${rowActionsForm(l.row.csrf, l.row.self, l.row.dates.zone)}
+${rowActionsForm(l.row.csrf, l.row.self, l.row.dates)}
 ${projectOptions(l.row.projects)}
 <div class="toast" data-toast role="status" aria-live="polite" hidden></div>`;
 }
