@@ -216,7 +216,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(organizerRoutes, { organizer });
       await api.register(projectsRoutes, { items, projects });
       await api.register(tagsRoutes, { tags });
-      await api.register(voiceRoutes, { voice, capture, batchCapture: services.batchCapture });
+      await api.register(voiceRoutes, { voice, capture, batchCapture: services.batchCapture, attachments: services.attachments });
       await api.register(pairingRoutes, { pairing });
       await api.register(webhooksRoutes, { webhooks });
       await api.register(eventsRoutes, { events });

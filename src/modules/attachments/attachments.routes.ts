@@ -85,7 +85,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<{ attachments: AttachmentsService }
       const user = authUser(request);
       const file = await filePart(request, attachments.maxBytes(user.plan));
       const canWrite = request.keyScopes === null || grants(request.keyScopes, 'write');
-      const attachment = await attachments.add({ user, canWrite }, request.params.id, file);
+      const { attachment } = await attachments.add({ user, canWrite }, request.params.id, file);
       return reply.status(201).send({ attachment });
     },
   );

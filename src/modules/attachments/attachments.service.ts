@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { AuthUser } from '../../schemas/auth-user.js';
-import type { AttachmentView } from '../../schemas/item.js';
+import type { AttachmentView, ItemView } from '../../schemas/item.js';
 import type { ItemLoader } from '../items/item-loader.js';
 import type { ItemWrites } from '../items/write-changes.js';
 import type { ItemRow } from '../items/item-view.js';
@@ -50,7 +50,7 @@ export interface AttachmentsService {
   /** The largest file the plan may attach. */
   maxBytes(plan: Plan): number;
   /** Streams a file onto an item (contract "Attachments"): 413 past the plan's file limit or storage quota. */
-  add(adder: Adder, itemId: string, file: NewFile): Promise<AttachmentView>;
+  add(adder: Adder, itemId: string, file: NewFile): Promise<{ attachment: AttachmentView; item: ItemView }>;
   /** A file's bytes for download, or 404 (unknown, malformed, another user's). */
   open(userId: string, id: string): Promise<{ attachment: AttachmentView; stream: ReadStream }>;
   /** Deletes the attachment; its bytes go when no other attachment uses them. */
@@ -77,9 +77,10 @@ export function createAttachmentsService(deps: {
   const now = () => toTimestamp(deps.clock.now());
 
   /** Writes the item's list of attachments into its row (and its updated_at, and item.updated): its ETag changes. */
-  async function refreshItem(trx: Executor, userId: string, row: ItemRow): Promise<void> {
+  async function refreshItem(trx: Executor, userId: string, row: ItemRow): Promise<ItemView> {
     const list = (await listItemAttachments(trx, userId, row.id)).map(toAttachmentView);
-    await writes.commit(trx, userId, [{ row, patch: { attachments_json: JSON.stringify(list) }, events: ['item.updated'] }], writes.now());
+    const views = await writes.commit(trx, userId, [{ row, patch: { attachments_json: JSON.stringify(list) }, events: ['item.updated'] }], writes.now());
+    return views.get(row.id)!;
   }
 
   /** Removes the files of these contents if no attachment uses them, holding the lock that keeps uploads of them out (decision 0084). */
@@ -88,6 +89,13 @@ export function createAttachmentsService(deps: {
       const unused = await takeUnusedBlobs(trx, only);
       await store.remove(unused);
       return unused.length;
+    });
+  }
+
+  async function forget(file: ReceivedFile): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await claimBlob(trx, file.sha256, file.size, now());
+      await store.remove(await takeUnusedBlobs(trx, [file.sha256]));
     });
   }
 
@@ -140,7 +148,7 @@ export function createAttachmentsService(deps: {
           sha256: received.sha256,
           created_at: now(),
         };
-        await db.transaction().execute(async (trx) => {
+        const item = await db.transaction().execute(async (trx) => {
           const row = await loader.requireLockedRow(trx, user.id, itemId);
           if (!(await userHasContent(trx, user.id, received.sha256))) {
             const used = await storageUsed(trx, user.id);
@@ -156,11 +164,12 @@ export function createAttachmentsService(deps: {
           await store.place(received);
           placed = true;
           await insertAttachment(trx, attachment);
-          await refreshItem(trx, user.id, row);
+          return refreshItem(trx, user.id, row);
         });
-        return toAttachmentView(attachment);
+        return { attachment: toAttachmentView(attachment), item };
       } catch (error) {
-        if (placed) await collect([received.sha256]).catch(() => undefined);
+        // Placed but not committed: claim the content (a row again if it was new) and collect it if unused.
+        if (placed) await forget(received).catch(() => undefined);
         else await store.discard(received);
         throw error;
       }
