@@ -60,6 +60,10 @@ export interface AttachmentsService {
   listForUser(userId: string): Promise<AttachmentView[]>;
   /** The file of an attachment (export), or undefined when its bytes are missing. */
   bytes(attachment: AttachmentView): Promise<ReadStream | undefined>;
+  /** Where a content's file is (it may be missing). */
+  pathOf(sha256: string): string;
+  /** Streams a body to a temporary file of the store (an import's zip); FileTooLarge past maxBytes. The caller discards it. */
+  stage(source: Readable, maxBytes: number): Promise<{ path: string; discard(): Promise<void> }>;
   /** Removes contents no attachment uses and temporary files of dead uploads; answers how many contents went. */
   collectGarbage(): Promise<number>;
 }
@@ -201,6 +205,11 @@ export function createAttachmentsService(deps: {
     listForUser: async (userId) => (await listUserAttachments(db, userId)).map(toAttachmentView),
 
     bytes: (attachment) => store.open(attachment.sha256),
+    pathOf: (sha256) => store.pathOf(sha256),
+    async stage(source, max) {
+      const file = await store.receive(source, max);
+      return { path: file.tempPath, discard: () => store.discard(file) };
+    },
 
     async collectGarbage() {
       const removed = await collect();

@@ -67,6 +67,7 @@ class Meter extends Transform {
  */
 export interface BlobStore {
   readonly dir: string;
+  pathOf(sha256: string): string;
   /** Streams `source` to a temporary file; FileTooLarge past maxBytes (the partial file removed). */
   receive(source: Readable, maxBytes: number): Promise<ReceivedFile>;
   /** Moves a received file to its content's place (replacing an equal copy already there). */
@@ -88,6 +89,7 @@ export function createBlobStore(filesDir: string): BlobStore {
 
   return {
     dir,
+    pathOf,
     async receive(source, maxBytes) {
       await mkdir(tempDir, { recursive: true });
       const tempPath = join(tempDir, `${randomUUID()}.part`);

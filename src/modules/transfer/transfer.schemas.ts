@@ -97,7 +97,11 @@ export const ExportDocumentSchema = Type.Object(
 export type ExportDocument = Static<typeof ExportDocumentSchema>;
 
 export const ExportQuery = Type.Object({
-  format: Type.Optional(StringEnum(['json', 'markdown'], { description: 'json (default): the export document; markdown: one GFM document' })),
+  format: Type.Optional(
+    StringEnum(['json', 'markdown', 'zip'], {
+      description: 'json (default): the export document; markdown: one GFM document; zip: the document (export.json) and every attachment (files/<sha256>)',
+    }),
+  ),
 });
 
 export const ImportResultSchema = Type.Object(

@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * Download the user's whole data
-         * @description Streams every project, tag and item (archived included; subtasks by parent_id). `format=json` (default) is the export document POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs. Counts as one request against the limits, whatever its size.
+         * @description Streams every project, tag and item (archived included; subtasks by parent_id). `format=json` (default) is the export document POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs; `format=zip` is a zip of `export.json` (the document) and every attachment at `files/<sha256>`, each content once. Counts as one request against the limits, whatever its size.
          */
         get: operations["exportData"];
         put?: never;
@@ -663,7 +663,7 @@ export interface paths {
         put?: never;
         /**
          * Import an export document or a Todoist CSV
-         * @description application/json: an export document (GET /export). text/csv: Todoist's CSV export (INDENT makes subtasks, `@label` words become tags, sections become projects, DATE is read like the organizer reads dates). All or nothing: a malformed document is 400 and imports nothing. Items keep their ids and timestamps; an id the account already holds is skipped (`exists`), so a second import creates no duplicates. Emits item.created per created item. Body up to 20 MiB; counts as one request.
+         * @description application/json: an export document (GET /export). text/csv: Todoist's CSV export (INDENT makes subtasks, `@label` words become tags, sections become projects, DATE is read like the organizer reads dates). All or nothing: a malformed document is 400 and imports nothing. Items keep their ids and timestamps; an id the account already holds is skipped (`exists`), so a second import creates no duplicates. Emits item.created per created item. Body up to 20 MiB; counts as one request. application/zip: a zip made by GET /export?format=zip, whose files become the items' attachments; an entry with an absolute or `..` name, an entry inflating past 25 MiB, or a file that is not what the document names is 400 and imports nothing; files past the plan limits are 413.
          */
         post: operations["importData"];
         delete?: never;
@@ -5385,8 +5385,8 @@ export interface operations {
     exportData: {
         parameters: {
             query?: {
-                /** @description json (default): the export document; markdown: one GFM document */
-                format?: "json" | "markdown";
+                /** @description json (default): the export document; markdown: one GFM document; zip: the document (export.json) and every attachment (files/<sha256>) */
+                format?: "json" | "markdown" | "zip";
             };
             header?: never;
             path?: never;
@@ -5402,6 +5402,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ExportDocument"];
                     "text/markdown": string;
+                    "application/zip": string;
                 };
             };
             /** @description invalid body, query or parameters (bad_request) */
