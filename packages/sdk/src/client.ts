@@ -1,4 +1,5 @@
 import { datesApi, meApi, tagsApi, voiceApi } from './account.js';
+import { attachmentsApi } from './attachments.js';
 import { itemsApi } from './items.js';
 import { filtersApi } from './filters.js';
 import { projectsApi } from './projects.js';
@@ -13,6 +14,8 @@ export interface CaptureInbox {
   /** Saved filters; `items.list({ filter })` reads a query without saving it. */
   filters: ReturnType<typeof filtersApi>;
   tags: ReturnType<typeof tagsApi>;
+  /** Files on items: upload from a path, a Buffer or a stream; download; delete. */
+  attachments: ReturnType<typeof attachmentsApi>;
   voice: ReturnType<typeof voiceApi>;
   dates: ReturnType<typeof datesApi>;
   changes: ReturnType<typeof changesApi>;
@@ -35,6 +38,7 @@ export function createClient(options: ClientOptions): CaptureInbox {
     projects: projectsApi(api),
     filters: filtersApi(api),
     tags: tagsApi(api),
+    attachments: attachmentsApi(api),
     voice: voiceApi(api),
     dates: datesApi(api),
     changes: changesApi(api),

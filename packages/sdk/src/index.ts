@@ -7,6 +7,7 @@ export type { FollowOptions } from './sync.js';
 export type { StreamOptions } from './live.js';
 export type { Channel, ChannelInput, CompletionPage, ReminderLogPage, SnoozeInput, TestDelivery } from './reminders.js';
 export { paginate } from './pages.js';
+export type { AttachmentSource } from './attachments.js';
 export { pair, type PairOptions, type Pairing } from './pair.js';
 export type * from './types.js';
 export type { components, operations, paths } from './generated/openapi.js';
