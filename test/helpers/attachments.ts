@@ -28,7 +28,7 @@ export async function uploadFile(
 }
 
 /** Where the app keeps a content's bytes (decision 0084), and whether they are there. */
-export const storedPath = (t: TestApp, sha256: string): string => join(t.services.attachments.filesDir, sha256.slice(0, 2), sha256);
+const storedPath = (t: TestApp, sha256: string): string => join(t.services.attachments.filesDir, sha256.slice(0, 2), sha256);
 export const isStored = (t: TestApp, sha256: string): boolean => existsSync(storedPath(t, sha256));
 /** Files left in the store's temporary folder (an upload that failed must leave none). */
 export const tempFiles = (t: TestApp): string[] => {

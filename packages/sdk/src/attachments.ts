@@ -63,7 +63,7 @@ export function attachmentsApi(api: Api) {
 }
 
 /** The name of a Content-Disposition header: `filename*` (RFC 5987) when present, else `filename`. */
-export function filenameOf(header: string | null): string | null {
+function filenameOf(header: string | null): string | null {
   if (!header) return null;
   const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
   if (extended) {

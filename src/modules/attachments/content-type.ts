@@ -7,7 +7,7 @@ import { fileTypeFromBuffer } from 'file-type';
  */
 
 const OCTET_STREAM = 'application/octet-stream';
-export const PLAIN_TEXT = 'text/plain; charset=utf-8';
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
 
 /** C0 controls other than tab, line feed, form feed, carriage return and escape: a text file has none. */
 // eslint-disable-next-line no-control-regex -- control characters are what this looks for

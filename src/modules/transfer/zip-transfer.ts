@@ -13,10 +13,10 @@ import type { AttachmentView } from '../../schemas/item.js';
  * file on disk (the zip's directory is at its end). Decision 0084 says why these two.
  */
 
-export const EXPORT_ENTRY = 'export.json';
+const EXPORT_ENTRY = 'export.json';
 const FILES_PREFIX = 'files/';
 /** No entry of an import inflates past this: the largest attachment a plan allows. */
-export const MAX_ENTRY_BYTES = 25 * 1024 * 1024;
+const MAX_ENTRY_BYTES = 25 * 1024 * 1024;
 /** A zip with more entries than this is not an export of ours. */
 const MAX_ENTRIES = 200_000;
 
