@@ -7,6 +7,7 @@ import { fixedFieldLogger } from './lib/logger.js';
 import { redactUrl } from './lib/redact-url.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Services } from './container.js';
+import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { caldavRoutes } from './modules/caldav/caldav.routes.js';
 import { datesRoutes } from './modules/dates/dates.routes.js';
@@ -65,6 +66,7 @@ type AppServices = Pick<
   Services,
   | 'accounts'
   | 'accountSettings'
+  | 'attachments'
   | 'batchCapture'
   | 'bulk'
   | 'caldav'
@@ -210,7 +212,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       installItemEtags(api);
       installIdempotency(api, idempotency);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
-      await api.register(usersRoutes, { users });
+      await api.register(usersRoutes, { users, attachments: services.attachments });
       await api.register(keysRoutes, { keys });
       await api.register(captureRoutes, { capture, batchCapture: services.batchCapture });
       await api.register(itemsRoutes, { items, filters });
@@ -221,7 +223,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(organizerRoutes, { organizer });
       await api.register(projectsRoutes, { items, projects });
       await api.register(tagsRoutes, { tags });
-      await api.register(voiceRoutes, { voice, capture, batchCapture: services.batchCapture });
+      await api.register(voiceRoutes, { voice, capture, batchCapture: services.batchCapture, attachments: services.attachments });
       await api.register(pairingRoutes, { pairing });
       await api.register(webhooksRoutes, { webhooks });
       await api.register(eventsRoutes, { events });
@@ -233,6 +235,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
       await api.register(remindersRoutes, { reminders: services.reminders });
       await api.register(channelsRoutes, { channels: services.channels });
       await api.register(emailInRoutes, { emailIn });
+      await api.register(attachmentsRoutes, { attachments: services.attachments });
     },
     { prefix: API_PREFIX },
   );

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { ATTACHMENT_SETTINGS, attachmentsConfig, type AttachmentsConfig } from './config-attachments.js';
 import { databaseUrlProblem } from './db/database-url.js';
 import { parseSecretKey } from './lib/secret-key.js';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
@@ -57,6 +58,7 @@ const ConfigSchema = Type.Object({
   // Email to inbox (docs/email-in.md): the mailbox read, and the users' address pattern.
   EMAIL_IN_IMAP_URL: Type.Optional(Type.String({ pattern: '^imaps?://' })),
   EMAIL_IN_ADDRESS: Type.Optional(Type.String({ pattern: '^[^@\\s]*\\{token\\}[^@\\s]*@[^@\\s]+$' })),
+  ...ATTACHMENT_SETTINGS,
 });
 
 export interface PlanLimits {
@@ -101,8 +103,7 @@ export interface TranscribeConfig {
   readonly searchPath: string | undefined;
 }
 
-/** OpenAI's own transcription model, used when TRANSCRIBE_MODEL is unset. */
-const DEFAULT_TRANSCRIBE_MODEL = 'whisper-1';
+const DEFAULT_TRANSCRIBE_MODEL = 'whisper-1'; // OpenAI's own transcription model, used when TRANSCRIBE_MODEL is unset
 
 export interface Config {
   readonly port: number;
@@ -112,10 +113,7 @@ export interface Config {
   readonly logLevel: string;
   /** Server processes (WORKERS); more than one shares counters through the primary process or Redis. */
   readonly workers: number;
-  /**
-   * Behind a reverse proxy: which hops of X-Forwarded-For to trust for the client address (per-IP
-   * limits): `true` every hop, a number that many hops, or the proxies' addresses.
-   */
+  /** Behind a proxy: which X-Forwarded-For hops to trust for the client address: `true` all, a hop count, or the proxies' addresses. */
   readonly trustProxy: TrustProxy;
   /** When set, rate-limit and quota counters live in Redis, shared by every instance. */
   readonly redisUrl: string | undefined;
@@ -137,6 +135,7 @@ export interface Config {
   readonly mail: MailConfig;
   /** Email to inbox, when EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS are both set. */
   readonly emailIn: EmailInConfig | undefined;
+  readonly attachments: AttachmentsConfig;
 }
 
 export interface MailConfig {
@@ -294,5 +293,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcp: Object.freeze({ maxInFlight: raw.MCP_MAX_IN_FLIGHT, maxInFlightPerUser: raw.MCP_MAX_IN_FLIGHT_PER_USER }),
     mail: Object.freeze({ smtpUrl: raw.SMTP_URL, from: raw.SMTP_FROM ?? `Capture Inbox <inbox@${hostname()}>` }),
     emailIn: raw.EMAIL_IN_IMAP_URL && raw.EMAIL_IN_ADDRESS ? Object.freeze({ imapUrl: raw.EMAIL_IN_IMAP_URL, address: raw.EMAIL_IN_ADDRESS }) : undefined,
+    attachments: attachmentsConfig(raw),
   });
 }

@@ -21,7 +21,7 @@ export function createServices(inputs: ServiceInputs): Services {
   const people = buildAccounts(basics, kernel, made, limits, inputs);
   const workers = buildWorkers(basics, kernel, made, people, limits, inputs);
   const { db, dialect, clock, logger, metrics } = basics;
-  const { projects, tags, recurrence, events, search, bulk, filters } = kernel;
+  const { projects, tags, recurrence, events, search, bulk, filters, attachments, attachmentCollector } = kernel;
   const { organizer, quickAdd, items, capture, subtasks, undo, batchCapture, caldav, feeds } = made;
   const { users, keys, idempotency, voice, instance, accounts, accountSettings, pairing, transfer } = people;
   const { webhooks, channels, webhookWorker, reminders, reminderScheduler, live, emailIn, emailInReader } = workers;
@@ -66,7 +66,10 @@ export function createServices(inputs: ServiceInputs): Services {
     live,
     emailIn,
     emailInReader,
+    attachments,
+    attachmentCollector,
     async close() {
+      attachmentCollector.stop();
       await workers.close();
       await limits.close();
     },

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'idempotency_key_reused'
   | 'payload_too_large'
+  | 'storage_quota_exceeded'
   | 'unsupported_media_type'
   | 'not_approved'
   | 'rate_limited'
@@ -38,6 +39,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   precondition_failed: 412,
   idempotency_key_reused: 422,
   payload_too_large: 413,
+  storage_quota_exceeded: 413,
   unsupported_media_type: 415,
   not_approved: 425,
   rate_limited: 429,

@@ -120,6 +120,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   // After listen: a process that cannot serve should not start delivering either.
   services.webhookWorker.start();
   services.reminderScheduler.start();
+  services.attachmentCollector.start();
   // Every process runs a reader; the database lease lets one read at a time (docs/email-in.md).
   services.emailInReader?.start();
   // The VAPID key pair is made at first start (contract "Reminders"), not at the first push.

@@ -18,7 +18,7 @@ import type { ServiceInputs } from './inputs.js';
 /** Users and what they hold besides items: keys, accounts and sessions, pairing, voice, export and import. */
 export function buildAccounts(
   { db, clock, newId, logger }: Basics,
-  { projects, tags, search, recurrence, learner, events, allDayZoneMove, filters }: ItemParts,
+  { projects, tags, search, recurrence, learner, events, allDayZoneMove, filters, attachments }: ItemParts,
   { items }: Pick<CaptureParts, 'items'>,
   limits: LimitsService,
   { config, inject = {} }: ServiceInputs,
@@ -51,6 +51,7 @@ export function buildAccounts(
       filters: (userId) => filters.exportFilters(db, userId),
     }),
     importer: createImportService({ db, items, projects, tags, search, recurrence, importFilters: filters.importFilters }),
+    attachments,
   });
   return { users, keys, idempotency, voice, instance, accounts, accountSettings, pairing, transfer };
 }

@@ -1,3 +1,6 @@
+import { createAttachmentsService } from '../modules/attachments/attachments.service.js';
+import { createBlobCollector } from '../modules/attachments/blob-collector.js';
+import { createBlobStore } from '../modules/attachments/blob-store.js';
 import { createBulkService } from '../modules/bulk/bulk.service.js';
 import { createSchedule } from '../modules/capture/schedule.js';
 import { createEventsService } from '../modules/events/events.service.js';
@@ -21,7 +24,7 @@ import type { ServiceInputs } from './inputs.js';
  * the learner it reports moves to, edits, search and bulk. Items' write steps come first: deleting
  * a project moves its items with them.
  */
-export function buildItems({ db, dialect, clock, newId, logger }: Basics, { ports }: ServiceInputs) {
+export function buildItems({ db, dialect, clock, newId, logger }: Basics, { ports, config }: ServiceInputs) {
   const base = { db, clock, newId };
   const events = createEventsService({ ...base, dialect });
   const tags = createTagsService(base);
@@ -44,7 +47,34 @@ export function buildItems({ db, dialect, clock, newId, logger }: Basics, { port
   const filters = createFiltersService({ ...base, dialect, events, filterItems: createFilterItems({ db, dialect, clock }) });
   // A user's timezone change moves their all-day items to the same dates (contract "All-day dates").
   const allDayZoneMove = createAllDayZoneMove({ dialect, writes });
-  return { events, tags, loader, recurrence, itemStore, projects, learner, schedule, edits, search, bulk, filters, allDayZoneMove };
+  // Files on items (decision 0084): their list is part of the item, written through the item writes.
+  const attachments = createAttachmentsService({
+    db,
+    clock,
+    newId,
+    loader,
+    writes,
+    store: createBlobStore(config.attachments.filesDir),
+    maxBytes: config.attachments.maxBytes,
+  });
+  const attachmentCollector = createBlobCollector(attachments, logger);
+  return {
+    events,
+    tags,
+    loader,
+    recurrence,
+    itemStore,
+    projects,
+    learner,
+    schedule,
+    edits,
+    search,
+    bulk,
+    filters,
+    allDayZoneMove,
+    attachments,
+    attachmentCollector,
+  };
 }
 
 export type ItemParts = ReturnType<typeof buildItems>;

@@ -26,7 +26,7 @@ const NO_WAKEUPS: WakeupSource = { crossProcess: true, subscribe: () => () => un
  */
 export function buildWorkers(
   { handle, db, dialect, clock, newId, logger, metrics }: Basics,
-  { events }: Pick<ItemParts, 'events'>,
+  { events, attachments }: Pick<ItemParts, 'events' | 'attachments'>,
   { items, capture }: Pick<CaptureParts, 'items' | 'capture'>,
   { instance, users, voice }: Pick<AccountParts, 'instance' | 'users' | 'voice'>,
   limits: LimitsService,
@@ -77,6 +77,7 @@ export function buildWorkers(
           users,
           capture,
           limits,
+          attachments,
         }),
       )
     : undefined;

@@ -17,7 +17,7 @@ import type { VoiceOptions } from '../modules/voice/voice.service.js';
 /** The settings the services read; the rest of Config is the HTTP layer's or the process's. */
 export type ServiceSettings = Pick<
   Config,
-  'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'publicUrl' | 'mail' | 'emailIn'
+  'limits' | 'redisUrl' | 'redisKeyPrefix' | 'organizer' | 'transcribe' | 'secretKey' | 'webhooks' | 'signup' | 'publicUrl' | 'mail' | 'emailIn' | 'attachments'
 >;
 
 /** The deliveries module's injections (DNS, CAs, worker pace), under the name callers know. */

@@ -4,6 +4,8 @@ import type { Db } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import type { AccountSettingsService } from '../modules/accounts/account-settings.service.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
+import type { AttachmentsService } from '../modules/attachments/attachments.service.js';
+import type { BlobCollector } from '../modules/attachments/blob-collector.js';
 import type { BulkService } from '../modules/bulk/bulk.service.js';
 import type { SubtasksService } from '../modules/capture/add-subtask.js';
 import type { BatchCaptureService } from '../modules/capture/capture-batch.js';
@@ -97,6 +99,10 @@ export interface Services {
   reminderScheduler: ReminderScheduler;
   metrics: Metrics;
   voice: VoiceService;
+  /** Files on items, stored once per content under FILES_DIR (decision 0084). */
+  attachments: AttachmentsService;
+  /** Removes stored files no attachment uses; only the server process starts it (every process may). */
+  attachmentCollector: BlobCollector;
   /** Users' secret email-in addresses. */
   emailIn: EmailInService;
   /** Reads EMAIL_IN_IMAP_URL into items when set; only the server process starts it. */

@@ -1,3 +1,4 @@
+import type { AttachmentBlobsTable, AttachmentsTable } from './schema-attachments.js';
 import type { CaldavCollectionsTable, CaldavObjectsTable, FeedsTable } from './schema-calendars.js';
 import type {
   EmailInLeaseTable,
@@ -90,6 +91,13 @@ export interface ItemsTable {
    * Japanese and other unspaced scripts; null for text without them (see word-breaks.ts).
    */
   search_text: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The item's attachments as its responses show them (a JSON array, oldest first), kept by the
+   * attachments module in the transaction that changes them (decision 0084). Defaults to `[]`.
+   */
+  attachments_json: ColumnType<string, string | undefined, string>;
+  /** The API key that captured the item (null: the web, an import, or before attachments). */
+  captured_by_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TagsTable {
@@ -271,6 +279,8 @@ export interface DatabaseSchema {
   caldav_objects: CaldavObjectsTable;
   caldav_collections: CaldavCollectionsTable;
   feeds: FeedsTable;
+  attachments: AttachmentsTable;
+  attachment_blobs: AttachmentBlobsTable;
 }
 
 /**
@@ -280,6 +290,7 @@ export interface DatabaseSchema {
  * write; on PostgreSQL it holds a pooled connection and its row locks. In development and tests a
  * SQLite transaction that holds the writer past a threshold is reported with its stack (HoldWatch).
  */
+export type * from './schema-attachments.js';
 export type * from './schema-calendars.js';
 export type * from './schema-services.js';
 

@@ -5,6 +5,7 @@ import { ErrorSchema, InsufficientScopeErrorSchema, RateLimitErrorSchema } from 
 import { SavedFilterSchema } from '../schemas/filter.js';
 import { installDocsExamples } from './docs-examples.js';
 import { installDocsUi } from './docs-ui.js';
+import { AttachmentCreatedSchema, AttachmentSchema } from '../modules/attachments/attachments.schemas.js';
 import { BulkResultSchema } from '../modules/bulk/bulk.schemas.js';
 import { ChangePageSchema, ChangeSchema } from '../modules/events/events.schemas.js';
 import { ItemPageSchema, ItemSchema, RecurrenceSchema } from '../modules/items/items.schemas.js';
@@ -22,6 +23,8 @@ const SHARED_SCHEMAS: TSchema[] = [
   InsufficientScopeErrorSchema,
   RateLimitErrorSchema,
   RecurrenceSchema,
+  AttachmentSchema,
+  AttachmentCreatedSchema,
   ItemSchema,
   SavedFilterSchema,
   AiSchema,
@@ -89,6 +92,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'items', description: 'Capture, read and change items' },
         { name: 'projects', description: 'Projects that group items' },
         { name: 'tags', description: 'Tags on items' },
+        { name: 'attachments', description: 'Files on items, stored once per content' },
         { name: 'voice', description: 'Speech to text (Pro)' },
         { name: 'pairing', description: 'Browser pairing: a client gets a key once the user approves (no key needed)' },
         { name: 'webhooks', description: 'Signed notifications of item events, and their delivery log' },

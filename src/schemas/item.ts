@@ -27,6 +27,19 @@ export interface ItemView {
   remind_at: string | null;
   /** Due on a day, not at a time: due_at is 00:00 of that day in the user's zone (contract "All-day dates"). */
   all_day: boolean;
+  /** The item's files, oldest first (contract "Attachments"). */
+  attachments: AttachmentView[];
+}
+
+/** A file on an item as responses show it (the bytes are at GET /attachments/{id}). */
+export interface AttachmentView {
+  id: string;
+  item_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  created_at: string;
 }
 
 /** A repeating schedule (contract "Recurrence"): an RRULE of the subset, counted from the due date or the completion. */
@@ -50,6 +63,19 @@ export const RecurrenceSchema = Type.Object(recurrenceFields, { $id: 'Recurrence
 /** Request bodies validate it inline (their validator does not resolve shared $refs). */
 export const RecurrenceBody = Type.Object(recurrenceFields, { description: 'a repeating schedule; needs a due_at' });
 
+export const AttachmentSchema = Type.Object(
+  {
+    id: Uuid,
+    item_id: Uuid,
+    filename: Type.String({ description: "the upload's base name without control characters, at most 255 characters" }),
+    content_type: Type.String({ description: 'the type the bytes show; application/octet-stream when the service does not recognise them' }),
+    size: Type.Integer({ minimum: 0, description: 'bytes' }),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the content, hex' }),
+    created_at: UtcTimestamp,
+  },
+  { $id: 'Attachment', title: 'Attachment' },
+);
+
 export const ItemSchema = Type.Object(
   {
     id: Uuid,
@@ -70,6 +96,7 @@ export const ItemSchema = Type.Object(
     all_day: Type.Boolean({
       description: "due on a day, not at a time: due_at is 00:00 of that day in the user's timezone; clients show the date only",
     }),
+    attachments: Type.Array(ref(AttachmentSchema), { description: "the item's files, oldest first; the bytes are at GET /attachments/{id}" }),
   },
   { $id: 'Item', title: 'Item' },
 );

@@ -7,6 +7,7 @@ import { client, createUser, type Client, type JsonBody, type Response, type Tes
 export const ITEM_FIELDS = [
   'all_day',
   'archived_at',
+  'attachments',
   'content_md',
   'created_at',
   'due_at',

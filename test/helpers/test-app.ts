@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createServices, type Injections, type Services, type WebhookInjections } from '../../src/container.js';
@@ -85,6 +88,8 @@ export interface TestAppOptions {
   /** EMAIL_IN_IMAP_URL and EMAIL_IN_ADDRESS (email-in off when absent); the reader is started by the test. */
   emailIn?: EmailInConfig;
   emailInReader?: Partial<ReaderSettings>;
+  /** FILES_DIR (a fresh temporary folder, removed at close, when absent) and the per-file limits. */
+  attachments?: Partial<Config['attachments']>;
 }
 
 /** A SECRET_KEY for tests (32 bytes, hex). */
@@ -102,7 +107,7 @@ const DEFAULT_CONFIG = loadConfig({});
  * The settings a test app runs with: loadConfig's defaults (no environment read) with what the test
  * asks for, so a test app's services are built through the same mapping as the server's.
  */
-function testConfig(options: TestAppOptions = {}): Config {
+function testConfig(options: TestAppOptions = {}, filesDir = DEFAULT_CONFIG.attachments.filesDir): Config {
   return {
     ...DEFAULT_CONFIG,
     publicUrl: options.publicUrl ?? DEFAULT_CONFIG.publicUrl,
@@ -120,6 +125,7 @@ function testConfig(options: TestAppOptions = {}): Config {
     signup: options.signup ?? DEFAULT_CONFIG.signup,
     mail: options.mail ?? DEFAULT_CONFIG.mail,
     emailIn: options.emailIn,
+    attachments: { ...DEFAULT_CONFIG.attachments, filesDir, ...options.attachments },
   };
 }
 
@@ -148,7 +154,9 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
       },
     }));
   const clock = options.clock ?? new ManualClock();
-  const config = testConfig(options);
+  // Each app stores its files in its own folder, never in the working directory's ./data/files.
+  const ownFilesDir = options.attachments?.filesDir === undefined ? mkdtempSync(join(tmpdir(), 'cin-files-')) : undefined;
+  const config = testConfig(options, ownFilesDir);
   // Delivery settings are in the config above; what is left of the test's webhook options is injected.
   const { delivery: _delivery, ...webhookInjections } = options.webhooks ?? {};
   const { url: _url, keyPrefix: _keyPrefix, ...redisTuning }: Partial<RedisStoreOptions> = options.redis ?? {};
@@ -181,6 +189,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
       await app.close();
       await services.close();
       if (ownsDb) await db.destroy();
+      if (ownFilesDir) rmSync(ownFilesDir, { recursive: true, force: true });
     },
   };
 }

@@ -89,6 +89,7 @@ describe.each(DIALECTS)('authentication and the current user (%s)', (dialect) =>
         reminder_default: null,
         created_at: expect.stringMatching(TIMESTAMP),
         key: { id: user.keyId, scopes: ['read', 'capture', 'write', 'webhooks'] },
+        storage: { used: 0, limit: 100 * 1024 * 1024 },
       });
     });
 

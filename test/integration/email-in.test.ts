@@ -104,7 +104,7 @@ describe.skipIf(lacking(DOVECOT))('email to inbox', () => {
       expect(item.content_md).toBe('Read **this** [article](https://example.test/a)\n\n-   one\n-   two');
     });
 
-    it('lists attachments by name and size at the end of the notes, without storing them', async () => {
+    it("stores the mail's files as the item's attachments, not listed in the notes", async () => {
       const a = await person();
       const pdf = Buffer.alloc(3000, 7).toString('base64');
       const id = await send({
@@ -132,7 +132,11 @@ describe.skipIf(lacking(DOVECOT))('email to inbox', () => {
       });
       await landed('Processed', id);
       const item = await onlyItem(a);
-      expect(item.content_md).toBe('The invoice for November.\n\nAttachments (not stored):\n- invoice.pdf (2.9 KB)\n- rows.csv (3 B)');
+      expect(item.content_md).toBe('The invoice for November.');
+      expect(item.attachments.map((f: JsonBody) => [f.filename, f.size])).toEqual([
+        ['invoice.pdf', 3000],
+        ['rows.csv', 3],
+      ]);
     });
 
     it("keeps a forward's matter: no Fwd:/Re: markers in the title, no embedded image, a javascript: link as its text (issue 45)", async () => {

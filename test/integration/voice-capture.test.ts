@@ -72,12 +72,29 @@ describe.skipIf(lacking(FFMPEG)).each(DIALECTS)('POST /api/v1/voice/capture (%s)
     expect(body.items[0]).toMatchObject({ title: 'buy milk; call mom', tags: ['family'] });
   });
 
-  it('refuses Free users, keep_audio, a bad flag and silence, capturing nothing', async () => {
+  it('with keep_audio=true attaches the recording, stored once, to every item', async () => {
+    const a = await actor(t, 'pro');
+    says('buy milk; fix the bike');
+    const body = ok(await voiceCapture(a, { keep_audio: 'true' }), 201);
+    expect(body.items).toHaveLength(2);
+    const [first, second] = body.items.map((i: JsonBody) => i.attachments);
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ filename: CLIP.split('/').pop(), content_type: 'audio/wav' });
+    expect(second[0].sha256).toBe(first[0].sha256);
+    const stored = ok(await a.c.get(`items/${body.items[0].id}`));
+    expect(stored.attachments).toEqual(first);
+    expect(stored.updated_at).toBe(body.items[0].updated_at);
+    const download = await t.app.inject({ method: 'GET', url: `/api/v1/attachments/${first[0].id}`, headers: { authorization: `Bearer ${a.user.token}` } });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.length).toBe(first[0].size);
+    expect(ok(await a.c.get('me')).storage.used).toBe(first[0].size);
+  });
+
+  it('refuses Free users, a bad flag and silence, capturing nothing', async () => {
     says('buy milk');
     const free = await actor(t, 'free');
     expectError(await voiceCapture(free), 402, 'pro_required');
     const a = await actor(t, 'pro');
-    expectError(await voiceCapture(a, { keep_audio: 'true' }), 400, 'bad_request');
     expectError(await voiceCapture(a, { split: 'maybe' }), 400, 'bad_request');
     says('   ');
     expectError(await voiceCapture(a), 422, 'transcription_failed');

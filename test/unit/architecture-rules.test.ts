@@ -142,6 +142,8 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   caldav_objects: 'caldav',
   caldav_collections: 'caldav',
   feeds: 'feeds',
+  attachments: 'attachments',
+  attachment_blobs: 'attachments',
 };
 
 /** The only writes a module makes to another module's tables: each in one file, with the verbs named. */

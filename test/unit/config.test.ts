@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       mcp: { maxInFlight: 64, maxInFlightPerUser: 8 },
       mail: { smtpUrl: undefined, from: `Capture Inbox <inbox@${hostname()}>` },
       emailIn: undefined,
+      attachments: { filesDir: './data/files', maxBytes: { free: 5 * 1024 * 1024, pro: 25 * 1024 * 1024 } },
     });
   });
 

@@ -21,6 +21,7 @@ function item(fields: Partial<ItemView> & Pick<ItemView, 'type' | 'title'>): Ite
     recurrence: null,
     remind_at: null,
     all_day: false,
+    attachments: [],
     created_at: at,
     updated_at: at,
     ...fields,

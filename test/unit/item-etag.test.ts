@@ -11,6 +11,7 @@ const item: ItemView = {
   recurrence: null,
   remind_at: null,
   all_day: false,
+  attachments: [],
   is_completed: false,
   status: 'todo',
   due_at: null,

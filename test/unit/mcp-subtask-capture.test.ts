@@ -33,6 +33,7 @@ const item = (id: string, title: string): Item => ({
   recurrence: null,
   remind_at: null,
   all_day: false,
+  attachments: [],
 });
 
 const notUsed = (): Promise<never> => Promise.reject(new Error('not used by this test'));

@@ -20,6 +20,7 @@ describe('tag text in the web views', () => {
     recurrence: null,
     remind_at: null,
     all_day: false,
+    attachments: [],
     created_at: '2026-11-21T10:00:00.000Z',
     updated_at: '2026-11-21T10:00:00.000Z',
   };

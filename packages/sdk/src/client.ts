@@ -1,4 +1,5 @@
 import { datesApi, meApi, tagsApi, voiceApi } from './account.js';
+import { attachmentsApi } from './attachments.js';
 import { itemsApi } from './items.js';
 import { feedsApi } from './feeds.js';
 import { filtersApi } from './filters.js';
@@ -16,6 +17,8 @@ export interface CaptureInbox {
   /** Calendar feeds (.ics URLs) of a project, a saved filter or the account. */
   feeds: ReturnType<typeof feedsApi>;
   tags: ReturnType<typeof tagsApi>;
+  /** Files on items: upload from a path, a Buffer or a stream; download; delete. */
+  attachments: ReturnType<typeof attachmentsApi>;
   voice: ReturnType<typeof voiceApi>;
   dates: ReturnType<typeof datesApi>;
   changes: ReturnType<typeof changesApi>;
@@ -39,6 +42,7 @@ export function createClient(options: ClientOptions): CaptureInbox {
     filters: filtersApi(api),
     feeds: feedsApi(api),
     tags: tagsApi(api),
+    attachments: attachmentsApi(api),
     voice: voiceApi(api),
     dates: datesApi(api),
     changes: changesApi(api),

@@ -8,6 +8,7 @@ export type { FollowOptions } from './sync.js';
 export type { StreamOptions } from './live.js';
 export type { Channel, ChannelInput, CompletionPage, ReminderLogPage, SnoozeInput, TestDelivery } from './reminders.js';
 export { paginate } from './pages.js';
+export type { AttachmentSource } from './attachments.js';
 export { MAX_BATCH_IDS, outcomesOf, type BatchOutcome, type CompletedQuery } from './batches.js';
 export { pair, type PairOptions, type Pairing } from './pair.js';
 export type * from './types.js';

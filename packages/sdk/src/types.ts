@@ -5,6 +5,7 @@ type JsonBodyOf<Op> = Op extends { requestBody?: { content: { 'application/json'
 type QueryOf<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 export type Item = Schemas['Item'];
+export type Attachment = Schemas['Attachment'];
 /** An item as capture and organize answer it: with `ai`, what the organizer decided (or null). */
 export type CapturedItem = Schemas['CapturedItem'];
 /** What quick add understands in a text (POST /parse): the fields and the spans. */

@@ -23,6 +23,7 @@ import * as itemsAllDay from './2026-11-29-0400-items-all-day.js';
 import * as savedFilters from './2026-11-29-0500-saved-filters.js';
 import * as caldav from './2026-11-29-0700-caldav.js';
 import * as undoActions from './2026-11-29-0800-undo-actions.js';
+import * as attachments from './2026-11-30-0100-attachments.js';
 import * as filterIndexes from './2026-11-30-0600-filter-indexes.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0500-saved-filters': savedFilters,
   '2026-11-29-0700-caldav': caldav,
   '2026-11-29-0800-undo-actions': undoActions,
+  '2026-11-30-0100-attachments': attachments,
   '2026-11-30-0600-filter-indexes': filterIndexes,
 };

@@ -76,6 +76,7 @@ export function createBatchCaptureService(deps: BatchCaptureDeps): BatchCaptureS
             all_day: read.all_day,
             recurrence,
             remind_at: remindAt,
+            captured_by_key: user.keyId,
             created_at: now,
             // `[x]` lines arrive done.
             state: read.is_completed ? toggleState(fresh, true) : fresh,

@@ -124,6 +124,7 @@ export function createCaptureService(deps: CaptureDeps): CaptureService {
         recurrence,
         remind_at: remindAt,
         client_id: input.client_id ?? null,
+        captured_by_key: user.keyId,
         created_at: toTimestamp(deps.clock.now()),
       });
     let item: ItemView;

@@ -11,9 +11,19 @@ import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 export interface MailCapture {
   recipients: string[];
   messageId: string | null;
-  /** The subject line, a blank line, then the notes; within capture's CAPTURE_TEXT_MAX characters. */
+  /** The subject line, a blank line, then the notes with every file listed; within capture's CAPTURE_TEXT_MAX characters. */
   text: string;
   clientId: string;
+  /** The mail's files (images embedded in the HTML left out), to store as the item's attachments. */
+  files: MailFile[];
+  /** The text with only these files listed at the end of the notes (the ones not stored). */
+  textListing(files: readonly MailFile[]): string;
+}
+
+export interface MailFile {
+  filename: string | undefined;
+  content: Buffer;
+  size: number;
 }
 
 /** The notes stop short of the capture's limit, leaving room for the subject line and the cut note. */
@@ -32,11 +42,20 @@ export async function readMail(source: Buffer): Promise<MailCapture> {
     checksumAlgo: false,
   });
   const messageId = mail.messageId?.trim() || null;
+  const files: MailFile[] = mail.attachments.filter((a) => !a.related).map((a) => ({ filename: a.filename, content: a.content, size: a.size }));
+  const subject = subjectOf(mail);
+  const notes = notesOf(mail);
+  const textListing = (listed: readonly MailFile[]) => {
+    const listing = listingOf(listed);
+    return `${subject}\n\n${listing === '' ? notes : `${notes}\n\n${listing}`.trim()}`.trim();
+  };
   return {
     recipients: recipientsOf(mail),
     messageId,
-    text: `${subjectOf(mail)}\n\n${notesOf(mail)}`.trim(),
+    text: textListing(files),
     clientId: clientIdFor(messageId ?? createHash('sha256').update(source).digest('hex')),
+    files,
+    textListing,
   };
 }
 
@@ -105,13 +124,11 @@ function notesOf(mail: ParsedMail): string {
   let notes = cutRepliesAndSignature(safeNotes(clean(body)));
   const chars = Array.from(notes);
   if (chars.length > NOTES_MAX) notes = `${chars.slice(0, NOTES_MAX).join('')}\n\n(cut: the message was longer)`;
-  const listed = attachmentsOf(mail);
-  return listed === '' ? notes : `${notes}\n\n${listed}`.trim();
+  return notes;
 }
 
-/** Attachments are not stored: their names and sizes end the notes. Images embedded in the HTML are left out. */
-function attachmentsOf(mail: ParsedMail): string {
-  const files = mail.attachments.filter((a) => !a.related);
+/** Files not stored (past the plan's limits): their names and sizes end the notes. */
+function listingOf(files: readonly MailFile[]): string {
   if (files.length === 0) return '';
   const lines = files.slice(0, ATTACHMENTS_LISTED).map((a) => `- ${clean(a.filename ?? '').trim() || '(unnamed)'} (${formatSize(a.size)})`);
   if (files.length > ATTACHMENTS_LISTED) lines.push(`- and ${files.length - ATTACHMENTS_LISTED} more`);

@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
+import type { AttachmentsService } from '../attachments/attachments.service.js';
 import type { CaptureService } from '../capture/capture.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { EmailInService } from './email-in.service.js';
-import { readMail } from './mail-message.js';
+import { readMail, type MailFile } from './mail-message.js';
 
 /*
  * What becomes of one message: items for the users it is addressed to (through the capture
@@ -24,6 +26,23 @@ export interface MessageHandlerDeps {
   users: Pick<UsersService, 'me'>;
   capture: Pick<CaptureService, 'capture'>;
   limits: Pick<LimitsService, 'checkUserRequest'>;
+  attachments: Pick<AttachmentsService, 'add' | 'maxBytes' | 'storage'>;
+}
+
+/** The files the user's plan and storage take, in the mail's order; the rest are listed in the notes. */
+async function storable(deps: MessageHandlerDeps, user: { id: string; plan: 'free' | 'pro' }, files: readonly MailFile[]) {
+  const max = deps.attachments.maxBytes(user.plan);
+  const { used, limit } = await deps.attachments.storage(user);
+  let room = limit - used;
+  const stored: MailFile[] = [];
+  const listed: MailFile[] = [];
+  for (const file of files) {
+    if (file.size <= max && file.size <= room) {
+      stored.push(file);
+      room -= file.size;
+    } else listed.push(file);
+  }
+  return { stored, listed };
 }
 
 export async function handleMessage(deps: MessageHandlerDeps, source: Buffer): Promise<Verdict> {
@@ -50,9 +69,15 @@ export async function handleMessage(deps: MessageHandlerDeps, source: Buffer): P
       continue;
     }
     try {
-      const { created: isNew } = await deps.capture.capture(user, { text: mail.text, parse: true, client_id: mail.clientId });
-      if (isNew) created += 1;
-      else duplicates += 1;
+      const { stored, listed } = mail.files.length === 0 ? { stored: [], listed: [] } : await storable(deps, user, mail.files);
+      const text = mail.files.length === 0 ? mail.text : mail.textListing(listed);
+      const { item, created: isNew } = await deps.capture.capture(user, { text, parse: true, client_id: mail.clientId });
+      if (isNew) {
+        created += 1;
+        for (const file of stored) {
+          await deps.attachments.add({ user, canWrite: true }, item.id, { source: Readable.from([file.content]), filename: file.filename });
+        }
+      } else duplicates += 1;
     } catch (error) {
       // A 4xx of capture is this message's fault and will not change on a retry; anything else (the database) is retried.
       if (error instanceof AppError && error.statusCode < 500) return { kind: 'rejected', reason: 'invalid', detail: error.message };

@@ -27,6 +27,7 @@ export function itemEtag(item: ItemView): string {
     item.recurrence,
     item.remind_at,
     item.all_day,
+    item.attachments,
   ];
   return `"${hash('sha256', JSON.stringify(fields), 'base64url')}"`;
 }

@@ -1,11 +1,14 @@
 import { sql } from 'kysely';
 import type { ItemsTable } from '../../db/schema.js';
 import { compareTagNames } from '../../lib/tag-order.js';
-import type { ItemView } from '../../schemas/item.js';
+import type { AttachmentView, ItemView } from '../../schemas/item.js';
 
 export type { ItemView, Recurrence } from '../../schemas/item.js';
 
-export type ItemRow = Omit<ItemsTable, 'is_completed' | 'all_day' | 'search_key' | 'search_text'> & {
+export type ItemRow = Omit<ItemsTable, 'is_completed' | 'all_day' | 'search_key' | 'search_text' | 'attachments_json' | 'captured_by_key'> & {
+  /** See ItemsTable: the attachments as a JSON array; a row read before it existed shows none. */
+  attachments_json?: string;
+  captured_by_key?: string | null;
   is_completed: boolean | number;
   all_day: boolean | number;
 };
@@ -28,12 +31,13 @@ export const ITEM_VIEW_COLUMNS = [
   'recurrence_from',
   'remind_at',
   'all_day',
+  'attachments_json',
 ] as const;
 
 /** The columns of an ItemRow; every query that loads items for a change selects exactly these. */
-export const ITEM_COLUMNS = [...ITEM_VIEW_COLUMNS, 'user_id', 'status_before_archive', 'client_id'] as const;
+export const ITEM_COLUMNS = [...ITEM_VIEW_COLUMNS, 'user_id', 'status_before_archive', 'client_id', 'captured_by_key'] as const;
 
-type LaterColumns = 'recurrence_rule' | 'recurrence_from' | 'remind_at' | 'all_day';
+type LaterColumns = 'recurrence_rule' | 'recurrence_from' | 'remind_at' | 'all_day' | 'attachments_json';
 /** A row with the view's columns; a new row may leave out the recurrence and reminder ones (null) and all_day (false). */
 export type ItemViewRow = Omit<Pick<ItemRow, (typeof ITEM_VIEW_COLUMNS)[number]>, LaterColumns> & Partial<Pick<ItemRow, LaterColumns>>;
 
@@ -69,6 +73,7 @@ export function toItemView(row: ItemViewRow, tags: readonly string[]): ItemView 
     recurrence: row.recurrence_rule ? { rule: row.recurrence_rule, from: row.recurrence_from ?? 'due' } : null,
     remind_at: row.remind_at ?? null,
     all_day: Boolean(row.all_day),
+    attachments: row.attachments_json ? (JSON.parse(row.attachments_json) as AttachmentView[]) : [],
   };
 }
 

@@ -7,7 +7,7 @@ import type { CursorKey } from '../../lib/cursor.js';
 import { ITEM_COLUMNS, ITEM_VIEW_COLUMNS, parseTagNames, tagNamesJson, type ItemRow, type TaggedViewRow } from './item-view.js';
 
 /** Recurrence and reminder columns may be left out (they default to null), as rows written before them do; all_day defaults to false. */
-export type NewItemRow = Omit<ItemRow, 'is_completed' | 'all_day' | 'recurrence_rule' | 'recurrence_from' | 'remind_at'> & {
+export type NewItemRow = Omit<ItemRow, 'is_completed' | 'all_day' | 'recurrence_rule' | 'recurrence_from' | 'remind_at' | 'attachments_json'> & {
   is_completed: number;
   all_day?: number;
 } & Partial<Pick<ItemRow, 'recurrence_rule' | 'recurrence_from' | 'remind_at'>> & { search_text?: string | null };

@@ -18,6 +18,8 @@ export interface NewItem {
   remind_at?: string | null;
   /** Due on a day (due_at is 00:00 local of it); needs a due_at. */
   all_day?: boolean;
+  /** The API key that captured it (capture and brain dump); a capture-scoped key may attach files to it for 10 minutes. */
+  captured_by_key?: string | null;
   /** Defaults to created_at. */
   updated_at?: string;
   /** Imported and seeded items arrive done or archived; a capture starts from freshState(type). */
@@ -47,6 +49,7 @@ export function newItemRow(item: NewItem): NewItemRow {
     recurrence_from: item.recurrence?.from ?? null,
     remind_at: item.remind_at ?? null,
     all_day: item.all_day && item.due_at ? 1 : 0,
+    captured_by_key: item.captured_by_key ?? null,
     search_text: searchText(item.title, item.content_md),
   };
 }

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../container.js';
@@ -11,6 +11,10 @@ export const transferRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'transfer'
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => {
     done(null, typeof body === 'string' ? body : body.toString('utf8'));
   });
+  // An export zip is streamed to disk by the import (no body limit here: the user's storage bounds it).
+  app.addContentTypeParser('application/zip', (_request, payload, done) => {
+    done(null, payload);
+  });
 
   app.get(
     '/export',
@@ -22,14 +26,19 @@ export const transferRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'transfer'
         summary: "Download the user's whole data",
         description:
           'Streams every project, tag and item (archived included; subtasks by parent_id). `format=json` (default) is the export document ' +
-          'POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs. ' +
+          'POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs; ' +
+          '`format=zip` is a zip of `export.json` (the document) and every attachment at `files/<sha256>`, each content once. ' +
           'Counts as one request against the limits, whatever its size.',
         querystring: ExportQuery,
         response: {
           // A stream is sent as it is (no serializer); the schema documents its two shapes.
           200: Type.Unsafe<Readable>({
             description: 'the export, streamed, with Content-Disposition: attachment',
-            content: { 'application/json': { schema: ref(ExportDocumentSchema) }, 'text/markdown': { schema: Type.String() } },
+            content: {
+              'application/json': { schema: ref(ExportDocumentSchema) },
+              'text/markdown': { schema: Type.String() },
+              'application/zip': { schema: Type.String({ format: 'binary' }) },
+            },
           }),
           ...errorResponses(400, 401, 429),
         },
@@ -54,12 +63,17 @@ export const transferRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'transfer'
           "application/json: an export document (GET /export). text/csv: Todoist's CSV export (INDENT makes subtasks, `@label` words become tags, " +
           'sections become projects, DATE is read like the organizer reads dates). All or nothing: a malformed document is 400 and imports nothing. ' +
           'Items keep their ids and timestamps; an id the account already holds is skipped (`exists`), so a second import creates no duplicates. ' +
-          'Emits item.created per created item. Body up to 20 MiB; counts as one request.',
+          'Emits item.created per created item. Body up to 20 MiB; counts as one request. ' +
+          "application/zip: a zip made by GET /export?format=zip, whose files become the items' attachments; an entry with an absolute or `..` name, " +
+          'an entry inflating past 25 MiB, or a file that is not what the document names is 400 and imports nothing; files past the plan limits are 413.',
         body: { content: { 'application/json': { schema: ExportDocumentSchema }, 'text/csv': { schema: Type.String() } } },
         response: { 200: ref(ImportResultSchema, 'what was imported and what was skipped'), ...errorResponses(400, 401, 413, 415, 429) },
       },
     },
-    async (request) =>
-      transfer.importData(authUser(request), typeof request.body === 'string' ? { kind: 'csv', text: request.body } : { kind: 'json', body: request.body }),
+    async (request) => {
+      const body: unknown = request.body;
+      if (body instanceof Readable) return transfer.importZip(authUser(request), body);
+      return transfer.importData(authUser(request), typeof body === 'string' ? { kind: 'csv', text: body } : { kind: 'json', body });
+    },
   );
 };

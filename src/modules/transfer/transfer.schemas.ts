@@ -33,6 +33,19 @@ const ExportItem = Type.Object({
   ),
   remind_at: Type.Optional(Nullable(UtcTimestamp)),
   all_day: Type.Optional(Type.Boolean({ description: "due on a day: due_at is 00:00 of it in the exporting user's zone" })),
+  attachments: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.Optional(Uuid),
+        filename: Type.String({ maxLength: 1000 }),
+        content_type: Type.Optional(Type.String()),
+        size: Type.Integer({ minimum: 0 }),
+        sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+        created_at: Type.Optional(UtcTimestamp),
+      }),
+      { maxItems: 1000, description: "the item's files; a zip export holds their bytes at files/<sha256>, and only a zip import restores them" },
+    ),
+  ),
 });
 export type ExportItem = Static<typeof ExportItem>;
 
@@ -84,7 +97,11 @@ export const ExportDocumentSchema = Type.Object(
 export type ExportDocument = Static<typeof ExportDocumentSchema>;
 
 export const ExportQuery = Type.Object({
-  format: Type.Optional(StringEnum(['json', 'markdown'], { description: 'json (default): the export document; markdown: one GFM document' })),
+  format: Type.Optional(
+    StringEnum(['json', 'markdown', 'zip'], {
+      description: 'json (default): the export document; markdown: one GFM document; zip: the document (export.json) and every attachment (files/<sha256>)',
+    }),
+  ),
 });
 
 export const ImportResultSchema = Type.Object(

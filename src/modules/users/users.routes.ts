@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../container.js';
 import { authUser } from '../../plugins/auth.js';
 import { SCOPES } from '../keys/scopes.js';
+import { StorageSchema } from '../attachments/attachments.schemas.js';
 import { StringEnum, UtcTimestamp, errorResponses, ref } from '../../schemas/common.js';
 
 export const MeSchema = Type.Object(
@@ -22,6 +23,7 @@ export const MeSchema = Type.Object(
         { description: 'the API key of this request and what it may do (GET /me)' },
       ),
     ),
+    storage: Type.Optional({ ...StorageSchema, description: 'attachment storage in bytes (GET /me): used, each distinct content once, and the plan limit' }),
   },
   { $id: 'Me', title: 'Me' },
 );
@@ -35,7 +37,7 @@ const PatchMeBody = Type.Object({
   ),
 });
 
-export const usersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'users'>> = async (app, { users }) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'users' | 'attachments'>> = async (app, { users, attachments }) => {
   app.get(
     '/me',
     {
@@ -49,7 +51,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'users'>> = a
     },
     async (request) => {
       const user = authUser(request);
-      return { ...(await users.me(user.id)), key: { id: user.keyId ?? '', scopes: [...(request.keyScopes ?? [])] } };
+      return {
+        ...(await users.me(user.id)),
+        key: { id: user.keyId ?? '', scopes: [...(request.keyScopes ?? [])] },
+        storage: await attachments.storage(user),
+      };
     },
   );
 

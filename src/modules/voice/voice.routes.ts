@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -15,8 +16,9 @@ import {
   type TranscribeFormBody,
   type VoiceCaptureFormBody,
 } from './voice.schemas.js';
-import { AppError, badRequest } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { authUser } from '../../plugins/auth.js';
+import { grants } from '../keys/scopes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -66,7 +68,10 @@ function audioUpload(voice: VoiceService, body: (fields: Record<string, string>)
   };
 }
 
-export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'capture' | 'batchCapture'>> = async (app, { voice, capture, batchCapture }) => {
+export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'capture' | 'batchCapture' | 'attachments'>> = async (
+  app,
+  { voice, capture, batchCapture, attachments },
+) => {
   // Only this scope reads multipart/form-data (and no JSON): every other route still answers a
   // non-JSON body with 415.
   app.removeAllContentTypeParsers();
@@ -117,7 +122,7 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'ca
         description:
           'Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch ' +
           'splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. ' +
-          'A recording with no speech is 422 and captures nothing. `keep_audio=true` needs attachments, which this server does not store yet: 400.',
+          'A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once).',
         body: { content: { 'multipart/form-data': { schema: VoiceCaptureForm } } },
         response: {
           201: { ...VoiceCaptureSchema, description: 'the transcription and the new items' },
@@ -136,7 +141,6 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'ca
     },
     async (request, reply) => {
       const body = request.body as VoiceCaptureFormBody;
-      if (body.keep_audio) throw badRequest('keep_audio needs attachments, which this server does not store yet', 'keep_audio');
       const transcript = await voice.transcribe({ ...request.voiceUpload!, language: body.language, signal: request.voiceWorkspace!.signal });
       if (transcript.text.trim() === '') throw new AppError('transcription_failed', 'no speech was recognised in the recording: nothing was captured');
       const user = authUser(request);
@@ -144,6 +148,15 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'ca
         body.split === false
           ? [(await capture.capture(user, { text: transcript.text, parse: true })).item]
           : await batchCapture.captureBatch(user, { text: transcript.text });
+      if (body.keep_audio) {
+        const adder = { user, canWrite: request.keyScopes === null || grants(request.keyScopes, 'write') };
+        const kept = [];
+        for (const item of items) {
+          const source = createReadStream(request.voiceUpload!.audioPath);
+          kept.push((await attachments.add(adder, item.id, { source, filename: body.file })).item);
+        }
+        return reply.status(201).send({ transcript, items: kept });
+      }
       return reply.status(201).send({ transcript, items });
     },
   );

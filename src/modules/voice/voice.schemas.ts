@@ -38,7 +38,7 @@ const FormFlag = (description: string) => Type.Optional(Type.Boolean({ descripti
 export const VoiceCaptureForm = Type.Object({
   ...TranscribeForm.properties,
   split: FormFlag('split the transcript into items as a brain dump does (default true); false captures it as one item, read with quick add'),
-  keep_audio: FormFlag('keep the recording as an attachment of the items (default false); this server does not store attachments yet, so true is 400'),
+  keep_audio: FormFlag('keep the recording as an attachment of every item captured (default false; stored once, counted against the storage quota)'),
 });
 export type VoiceCaptureFormBody = Static<typeof VoiceCaptureForm>;
 

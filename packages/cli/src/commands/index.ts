@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { add } from './add.js';
 import { archive } from './archive.js';
+import { attach, getAttachment } from './attach.js';
 import { channels } from './channels.js';
 import { completion } from './completion.js';
 import { done } from './done.js';
@@ -45,6 +46,8 @@ export const COMMANDS: readonly Command[] = [
   filters,
   feeds,
   voice,
+  attach,
+  getAttachment,
   exportCommand,
   importCommand,
   watch,

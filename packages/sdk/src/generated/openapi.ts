@@ -508,7 +508,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a recording as items (Pro)
-         * @description Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. A recording with no speech is 422 and captures nothing. `keep_audio=true` needs attachments, which this server does not store yet: 400.
+         * @description Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once).
          */
         post: operations["captureVoice"];
         delete?: never;
@@ -716,7 +716,7 @@ export interface paths {
         };
         /**
          * Download the user's whole data
-         * @description Streams every project, tag and item (archived included; subtasks by parent_id). `format=json` (default) is the export document POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs. Counts as one request against the limits, whatever its size.
+         * @description Streams every project, tag and item (archived included; subtasks by parent_id). `format=json` (default) is the export document POST /import reads back; `format=markdown` is one GFM document: a heading per project, task lines for todos, notes as paragraphs; `format=zip` is a zip of `export.json` (the document) and every attachment at `files/<sha256>`, each content once. Counts as one request against the limits, whatever its size.
          */
         get: operations["exportData"];
         put?: never;
@@ -738,7 +738,7 @@ export interface paths {
         put?: never;
         /**
          * Import an export document or a Todoist CSV
-         * @description application/json: an export document (GET /export). text/csv: Todoist's CSV export (INDENT makes subtasks, `@label` words become tags, sections become projects, DATE is read like the organizer reads dates). All or nothing: a malformed document is 400 and imports nothing. Items keep their ids and timestamps; an id the account already holds is skipped (`exists`), so a second import creates no duplicates. Emits item.created per created item. Body up to 20 MiB; counts as one request.
+         * @description application/json: an export document (GET /export). text/csv: Todoist's CSV export (INDENT makes subtasks, `@label` words become tags, sections become projects, DATE is read like the organizer reads dates). All or nothing: a malformed document is 400 and imports nothing. Items keep their ids and timestamps; an id the account already holds is skipped (`exists`), so a second import creates no duplicates. Emits item.created per created item. Body up to 20 MiB; counts as one request. application/zip: a zip made by GET /export?format=zip, whose files become the items' attachments; an entry with an absolute or `..` name, an entry inflating past 25 MiB, or a file that is not what the document names is 400 and imports nothing; files past the plan limits are 413.
          */
         post: operations["importData"];
         delete?: never;
@@ -947,6 +947,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/items/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file to an item
+         * @description multipart/form-data with the file in the part `file`, streamed to disk as it arrives. The write scope, or the capture scope for an item the same key captured in the last 10 minutes. 413 `payload_too_large` as soon as the file passes the plan limit (5 MiB Free, 25 MiB Pro); 413 `storage_quota_exceeded` when it would take the user past their storage (100 MiB Free, 10 GiB Pro; each distinct content counted once). The item's `attachments` (and so its ETag and updated_at) change; item.updated is emitted.
+         */
+        post: operations["addAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment's file
+         * @description The bytes with the type the service read from them (application/octet-stream when it does not recognise them), `Content-Disposition: attachment` (inline only for images other than SVG, PDF, audio and plain text) with an ASCII `filename` and an RFC 5987 `filename*`, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`. Another user's attachment is 404.
+         */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an attachment
+         * @description Removes the attachment from its item (whose ETag changes; item.updated is emitted); the bytes go when no other attachment uses them.
+         */
+        delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -996,6 +1040,36 @@ export interface components {
              * @enum {string}
              */
             from: "due" | "completion";
+        };
+        /** Attachment */
+        Attachment: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            item_id: string;
+            /** @description the upload's base name without control characters, at most 255 characters */
+            filename: string;
+            /** @description the type the bytes show; application/octet-stream when the service does not recognise them */
+            content_type: string;
+            /** @description bytes */
+            size: number;
+            /** @description SHA-256 of the content, hex */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+        };
+        /** AttachmentCreated */
+        AttachmentCreated: {
+            attachment: components["schemas"]["Attachment"];
         };
         /** Item */
         Item: {
@@ -1056,6 +1130,8 @@ export interface components {
             remind_at: string | null;
             /** @description due on a day, not at a time: due_at is 00:00 of that day in the user's timezone; clients show the date only */
             all_day: boolean;
+            /** @description the item's files, oldest first; the bytes are at GET /attachments/{id} */
+            attachments: components["schemas"]["Attachment"][];
         };
         /** SavedFilter */
         SavedFilter: {
@@ -1168,6 +1244,8 @@ export interface components {
             remind_at: string | null;
             /** @description due on a day, not at a time: due_at is 00:00 of that day in the user's timezone; clients show the date only */
             all_day: boolean;
+            /** @description the item's files, oldest first; the bytes are at GET /attachments/{id} */
+            attachments: components["schemas"]["Attachment"][];
             /** @description what the AI organizer decided; null when it did not run */
             ai: components["schemas"]["Ai"] | null;
         };
@@ -1224,6 +1302,13 @@ export interface components {
                 /** @description the key id, as developer settings show it */
                 id: string;
                 scopes: ("read" | "capture" | "write" | "webhooks")[];
+            };
+            /** @description attachment storage in bytes (GET /me): used, each distinct content once, and the plan limit */
+            storage?: {
+                /** @description bytes the user's attachments take, each distinct content counted once */
+                used: number;
+                /** @description bytes the plan allows: 100 MiB (Free), 10 GiB (Pro) */
+                limit: number;
             };
         };
         /** BulkResult */
@@ -1478,6 +1563,23 @@ export interface components {
                 remind_at?: string | null;
                 /** @description due on a day: due_at is 00:00 of it in the exporting user's zone */
                 all_day?: boolean;
+                /** @description the item's files; a zip export holds their bytes at files/<sha256>, and only a zip import restores them */
+                attachments?: {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     */
+                    id?: string;
+                    filename: string;
+                    content_type?: string;
+                    size: number;
+                    sha256: string;
+                    /**
+                     * Format: date-time
+                     * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                     */
+                    created_at?: string;
+                }[];
             }[];
             /** @description saved filters (contract "Filters and saved views"); the import skips an id the account holds */
             filters?: {
@@ -5019,7 +5121,7 @@ export interface operations {
                     language?: string;
                     /** @description split the transcript into items as a brain dump does (default true); false captures it as one item, read with quick add (true or false) */
                     split?: boolean;
-                    /** @description keep the recording as an attachment of the items (default false); this server does not store attachments yet, so true is 400 (true or false) */
+                    /** @description keep the recording as an attachment of every item captured (default false; stored once, counted against the storage quota) (true or false) */
                     keep_audio?: boolean;
                 };
             };
@@ -5916,8 +6018,8 @@ export interface operations {
     exportData: {
         parameters: {
             query?: {
-                /** @description json (default): the export document; markdown: one GFM document */
-                format?: "json" | "markdown";
+                /** @description json (default): the export document; markdown: one GFM document; zip: the document (export.json) and every attachment (files/<sha256>) */
+                format?: "json" | "markdown" | "zip";
             };
             header?: never;
             path?: never;
@@ -5933,6 +6035,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ExportDocument"];
                     "text/markdown": string;
+                    "application/zip": string;
                 };
             };
             /** @description invalid body, query or parameters (bad_request) */
@@ -6087,6 +6190,23 @@ export interface operations {
                         remind_at?: string | null;
                         /** @description due on a day: due_at is 00:00 of it in the exporting user's zone */
                         all_day?: boolean;
+                        /** @description the item's files; a zip export holds their bytes at files/<sha256>, and only a zip import restores them */
+                        attachments?: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id?: string;
+                            filename: string;
+                            content_type?: string;
+                            size: number;
+                            sha256: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, milliseconds, e.g. 2026-11-21T10:00:00.000Z
+                             */
+                            created_at?: string;
+                        }[];
                     }[];
                     /** @description saved filters (contract "Filters and saved views"); the import skips an id the account holds */
                     filters?: {
@@ -7258,6 +7378,223 @@ export interface operations {
             };
             /** @description body is not application/json (unsupported_media_type) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    addAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the file; its base name (control characters removed, at most 255 characters) is kept
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the new attachment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentCreated"];
+                };
+            };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the capture scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the file passes the plan limit (payload_too_large) or the storage quota (storage_quota_exceeded) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not multipart/form-data (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the read scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a rate limit or quota is exhausted (rate_limited, ai_rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    deleteAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the write scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description no such resource for this user (not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
