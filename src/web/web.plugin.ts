@@ -1,3 +1,4 @@
+import { offlineRoutes } from './routes/offline.routes.js';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -136,5 +137,6 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(connectRoutes, { clock, limits, pairing });
     await pages.register(adminRoutes, { instance, users });
     await pages.register(webLiveRoutes, { accounts, limits, live });
+    await pages.register(offlineRoutes);
   });
 };

@@ -21,6 +21,8 @@ export interface CaptureToOrganize {
   content_md: string | null;
   /** The fields the client gave explicitly. */
   fixed: FixedFields;
+  /** When the text was typed, when not now (an offline capture's replay, decision 0085). */
+  readAt?: Date;
 }
 
 export interface OrganizerService {
@@ -52,7 +54,7 @@ export function createOrganizerService(deps: {
     return projects.map((p) => ({ id: p.id, name: p.name, is_default: p.is_default, titles: byProject.get(p.id) ?? [] }));
   }
 
-  async function decide(user: AuthUser, subject: { title: string; content_md: string | null; excludeItemId?: string }): Promise<Decided> {
+  async function decide(user: AuthUser, subject: { title: string; content_md: string | null; excludeItemId?: string; readAt?: Date }): Promise<Decided> {
     // Counted before the work, so a run that fails half-way still counts, as a paid API call would.
     await deps.limits.consumeAiRun(user);
     const projects = await history(user.id, subject.excludeItemId);
@@ -60,7 +62,7 @@ export function createOrganizerService(deps: {
     const decided = await deps.engine.decide({
       title: subject.title,
       content_md: subject.content_md,
-      now: deps.clock.now(),
+      now: subject.readAt ?? deps.clock.now(),
       timezone: user.timezone,
       projects,
       model,
@@ -74,7 +76,11 @@ export function createOrganizerService(deps: {
     keepFiling: (userId, item) => deps.learner.learnFiling(userId, item),
 
     async organizeCapture(user, capture) {
-      const decided = await decide(user, { title: capture.baseline.title ?? '', content_md: capture.content_md });
+      const decided = await decide(user, {
+        title: capture.baseline.title ?? '',
+        content_md: capture.content_md,
+        ...(capture.readAt ? { readAt: capture.readAt } : {}),
+      });
       return applyDecision(capture.baseline, capture.fixed, decided);
     },
 

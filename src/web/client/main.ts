@@ -7,6 +7,7 @@ import { installEnterCaptures } from './enter-captures.js';
 import { installFieldKeys } from './field-keys.js';
 import { installLiveUpdates } from './live/live-updates.js';
 import { installOfflineCapture } from './offline/offline-capture.js';
+import { installOfflineOutbox } from './offline/offline-outbox.js';
 import { installOfflinePages } from './offline/offline-pages.js';
 import { installPushSubscribe } from './push/push-subscribe.js';
 import { installQuickAddPreview } from './quick-add/quick-add-preview.js';
@@ -27,6 +28,7 @@ if (touch) document.documentElement.classList.add('touch');
 
 installEnterCaptures(touch);
 installOfflineCapture();
+installOfflineOutbox();
 installOfflinePages();
 installPushSubscribe();
 installFieldKeys();

@@ -1,4 +1,5 @@
 import { fieldValue } from '../http.js';
+import { queueAction } from '../offline/offline-outbox.js';
 import { placeRow } from '../regions/place-row.js';
 import { swapLists } from '../regions/swap-lists.js';
 import { fetchPage, networkFailure, postInPlace, RefusedError, type InPlaceResult } from './in-place-request.js';
@@ -86,6 +87,9 @@ function tickNow(row: HTMLElement, button: HTMLElement): () => void {
   };
 }
 
+/** The actions that wait in the offline outbox (a new subtask needs the server's answer). */
+const QUEUEABLE = new Set(['toggle', 'due', 'move', 'archive', 'unarchive', 'delete']);
+
 export function installActingInPlace(): void {
   document.addEventListener('submit', (event) => {
     const form = event.target;
@@ -99,6 +103,13 @@ export function installActingInPlace(): void {
     const row = button?.closest<HTMLElement>('li.item') ?? form.closest<HTMLElement>('li.item');
     const data = new URLSearchParams(new FormData(form) as unknown as Record<string, string>);
     event.preventDefault();
+    const itemId = /^\/inbox\/items\/([^/]+)\//.exec(new URL(url, window.location.href).pathname)?.[1] ?? null;
+    // Offline, an action on an item waits in the outbox, shown in place (decision 0085).
+    if (!navigator.onLine && itemId && QUEUEABLE.has(action)) {
+      if (row && button && action === 'toggle') tickNow(row, button);
+      queueAction(row, url, data, itemId);
+      return;
+    }
     if (row && button?.hasAttribute('data-grace')) {
       deleteWithGrace(row, url, data);
       return;
@@ -134,8 +145,11 @@ export function installActingInPlace(): void {
         row?.classList.remove('pending');
         if (button) button.disabled = false;
         if (networkFailure(error)) {
-          // Never a form post while offline: it would land on the browser's error page.
-          say('You are offline: nothing was changed. Try again when the connection is back.');
+          // Never a form post while offline: it would land on the browser's error page. The action waits instead.
+          if (itemId && QUEUEABLE.has(action)) {
+            if (untick && row && button) tickNow(row, button);
+            queueAction(row, url, data, itemId);
+          } else say('You are offline: nothing was changed. Try again when the connection is back.');
           return;
         }
         // A limit, an expired form, a bad date: the ordinary submit shows the page that says so.
