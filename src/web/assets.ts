@@ -257,6 +257,9 @@ html:not(.js) .item .more { display: none; }
 .queued-captures, .outbox-notes { list-style: none; margin: 0 0 .75rem; padding: 0; }
 .outbox-notes .note { border-left: 3px solid var(--ok); padding: .25rem .75rem; margin: .25rem 0; }
 .outbox-notes .note.conflict, .outbox-notes .note.read-only { border-left-color: var(--danger); }
+.confirm-step { flex-basis: 100%; margin-top: .5rem; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.confirm-step p { flex-basis: 100%; margin: 0; }
+.group-action { margin: -.25rem 0 .5rem; }
 `;
 
 export interface Asset {

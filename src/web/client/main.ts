@@ -13,6 +13,7 @@ import { installPushSubscribe } from './push/push-subscribe.js';
 import { installQuickAddPreview } from './quick-add/quick-add-preview.js';
 import { installShortcuts, openFromHash } from './shortcuts.js';
 import { installTimeZoneField } from './time-zone-field.js';
+import { installRescheduleOverdue } from './upcoming/reschedule-overdue.js';
 import { installVoice } from './voice.js';
 
 /*
@@ -34,6 +35,7 @@ installPushSubscribe();
 installFieldKeys();
 upgradeRows(document);
 installActingInPlace();
+installRescheduleOverdue();
 installLiveUpdates();
 installConfirm();
 installCopyButtons();

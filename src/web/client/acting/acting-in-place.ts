@@ -5,7 +5,7 @@ import { swapLists } from '../regions/swap-lists.js';
 import { fetchPage, networkFailure, postInPlace, RefusedError, type InPlaceResult } from './in-place-request.js';
 import { inFlight } from './in-flight.js';
 import { ownChanges } from './own-changes.js';
-import { deleteWithGrace } from './pending-delete.js';
+import { deletePageWithGrace, deleteWithGrace } from './pending-delete.js';
 import { say } from './toast.js';
 import { undoRequest, type ActAnswer } from './undo.js';
 
@@ -110,8 +110,9 @@ export function installActingInPlace(): void {
       queueAction(row, url, data, itemId);
       return;
     }
-    if (row && button?.hasAttribute('data-grace')) {
-      deleteWithGrace(row, url, data);
+    if (button?.hasAttribute('data-grace')) {
+      if (row) deleteWithGrace(row, url, data);
+      else deletePageWithGrace(url, data);
       return;
     }
     const index = row ? Array.prototype.indexOf.call(document.querySelectorAll('#lists li.item:not([hidden])'), row) : -1;
