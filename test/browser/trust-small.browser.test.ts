@@ -79,7 +79,7 @@ describe.skipIf(lacking(CHROMIUM))('the small trust breakers, in chromium', () =
     await page.waitForURL(`${t.baseUrl}/`, { timeout: 20_000 });
     await expect(t.services.items.get(userId, trip.id)).rejects.toThrow('not found');
     // No confirm() anywhere in the page script.
-    const script = await page.evaluate(() => fetch(document.querySelector('script[src]')!.getAttribute('src')!).then((r) => r.text()));
+    const script = await page.evaluate<string>("fetch(document.querySelector('script[src]').getAttribute('src')).then((r) => r.text())");
     expect(script).not.toMatch(/\bconfirm\(/);
   }, 90_000);
 
@@ -101,9 +101,9 @@ describe.skipIf(lacking(CHROMIUM))('the small trust breakers, in chromium', () =
     const { page } = await t.signedUp(DESKTOP);
     const context = page.context();
     // A private window: the permission was never asked, and the request is refused at once.
-    await context.addInitScript(() => {
-      Object.defineProperty(Notification, 'permission', { get: () => 'default', configurable: true });
-      Notification.requestPermission = () => Promise.resolve('denied');
+    await context.addInitScript({
+      content:
+        "Object.defineProperty(Notification, 'permission', { get: () => 'default', configurable: true }); Notification.requestPermission = () => Promise.resolve('denied');",
     });
     await page.goto('/account/notifications');
     await page.getByRole('button', { name: 'Turn on push for this browser' }).click();
@@ -114,9 +114,7 @@ describe.skipIf(lacking(CHROMIUM))('the small trust breakers, in chromium', () =
     const second = await t.freshPage();
     await t.signUp(second, `push-${Date.now()}@example.com`);
     await second.context().grantPermissions(['notifications'], { origin: t.baseUrl });
-    await second.context().addInitScript(() => {
-      PushManager.prototype.subscribe = () => new Promise<PushSubscription>(() => undefined);
-    });
+    await second.context().addInitScript({ content: 'PushManager.prototype.subscribe = () => new Promise(() => undefined);' });
     await second.goto('/account/notifications');
     await second.getByRole('button', { name: 'Turn on push for this browser' }).click();
     await expect.poll(() => second.locator('#push-state').textContent(), { timeout: 20_000 }).toContain('The push service is unreachable');
