@@ -43,7 +43,7 @@ async function allEntries(): Promise<OutboxEntry[]> {
 }
 
 /** Shows what waits: the banner, the queued captures' rows, the acted-on rows greyed. */
-export async function showOutbox(): Promise<OutboxEntry[]> {
+async function showOutbox(): Promise<OutboxEntry[]> {
   const entries = await allEntries();
   renderOutbox(entries);
   return entries;

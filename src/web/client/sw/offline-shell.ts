@@ -9,7 +9,7 @@ const OFFLINE_PAGE = '/offline';
 const SHELL_PREFIX = 'cin-shell-';
 
 /** The pages kept for offline reading: the lists, the projects, and every project and item page opened. */
-export function keptPage(path: string): boolean {
+function keptPage(path: string): boolean {
   return /^\/(?:|upcoming|inbox|projects|projects\/[^/]+|inbox\/items\/[^/]+)$/.test(path);
 }
 
