@@ -38,7 +38,7 @@ export function createCapturedAnswer(deps: { projects: Services['projects']; clo
   return async (request: FastifyRequest, reply: FastifyReply, user: AuthUser, item: ItemView, undo: Undo | null, back: string) => {
     const dates = dateContext(request, user.timezone, deps.clock);
     const organized = undo !== null && undo.applied.length > 0;
-    const message = capturedMessage(item, await projectName(user.id, item.project_id), dates, organized);
+    const message = capturedMessage(item, await projectName(user.id, item.project_id), dates, undo?.applied.includes('project_id') ?? false);
     const undoForm = organized
       ? { url: `/inbox/items/${item.id}/undo-organize`, fields: [['undo', encodeUndo(undo)]] }
       : { url: `/inbox/items/${item.id}/delete`, fields: [] };

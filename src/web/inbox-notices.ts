@@ -60,9 +60,9 @@ export function createFlashNotices({ items, projects }: Pick<Services, 'items' |
  * Where a capture replayed from the offline outbox went, for the toast (decision 0085): its
  * project, and its date as read when it was typed. "Saved “Call Sam” in Work, due Fri 27 Nov."
  */
-export function capturedMessage(item: ItemView, projectName: string, dates: DateContext, organized: boolean): string {
+export function capturedMessage(item: ItemView, projectName: string, dates: DateContext, filed: boolean): string {
   // formatDueAbsolute writes "<day>, <time>": an all-day item is due on the day only.
   const absolute = item.due_at ? formatDueAbsolute(item.due_at, dates) : '';
   const due = item.due_at ? `, due ${item.all_day ? absolute.slice(0, absolute.lastIndexOf(', ')) : absolute}` : '';
-  return `${organized ? 'Filed' : 'Saved'} “${itemName(item)}” in ${projectName}${due}.`;
+  return `${filed ? 'Filed' : 'Saved'} “${itemName(item)}” in ${projectName}${due}.`;
 }
