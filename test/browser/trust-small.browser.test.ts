@@ -58,6 +58,20 @@ describe.skipIf(lacking(CHROMIUM))('the small trust breakers, in chromium', () =
     await expect.poll(() => page.locator('#overdue .title').allTextContents()).toEqual(['Send the report', 'Call the dentist']);
   }, 90_000);
 
+  it('snoozes from the row menu, and a snooze never moves a reminder earlier', async () => {
+    const { page, userId } = await t.signedUp(DESKTOP);
+    const user = await sessionUserOf(t, userId);
+    const call = (await t.services.capture.capture(user, { text: 'Call the bank', due_at: '2026-11-27T09:00:00.000Z', remind_at: '2026-11-27T08:30:00.000Z' }))
+      .item;
+    await page.goto('/upcoming');
+    await page.getByLabel('More actions for “Call the bank”').click();
+    await page.locator(`#item-${call.id}`).getByRole('button', { name: 'Snooze 1 hour' }).click();
+    // Tomorrow 09:30, an hour after the reminder set: not now + 1 hour, which would be earlier.
+    await expect.poll(async () => (await t.services.items.get(userId, call.id)).remind_at).toBe('2026-11-27T09:30:00.000Z');
+    await expect.poll(() => toast(page).locator('span').textContent()).toBe('Snoozed “Call the bank”: reminds you again Fri 27 Nov, 10:30.');
+    expect(page.url()).toBe(`${t.baseUrl}/upcoming`);
+  }, 60_000);
+
   it('deletes from the item page with a grace period and Undo, never a confirm() dialog', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);
     const user = await sessionUserOf(t, userId);

@@ -101,7 +101,8 @@ export function installActingInPlace(): void {
     const action = url.split('/').pop() ?? '';
     // A row's done button belongs to the page's one form (form="act"): the row is the button's.
     const row = button?.closest<HTMLElement>('li.item') ?? form.closest<HTMLElement>('li.item');
-    const data = new URLSearchParams(new FormData(form) as unknown as Record<string, string>);
+    // The button's own name and value too (a snooze's minutes).
+    const data = new URLSearchParams(new FormData(form, button) as unknown as Record<string, string>);
     event.preventDefault();
     const itemId = /^\/inbox\/items\/([^/]+)\//.exec(new URL(url, window.location.href).pathname)?.[1] ?? null;
     // Offline, an action on an item waits in the outbox, shown in place (decision 0085).
