@@ -91,6 +91,13 @@ export interface OutboxNotes {
 /** Shows what waits (`entries`; null leaves it as shown) and the notes of a replay. */
 export function renderOutbox(entries: readonly OutboxEntry[] | null, notes?: OutboxNotes): void {
   if (!document.getElementById('main')) return;
+  // Made only once there is something to show: a page with nothing waiting is left as the server sent it.
+  const something =
+    (entries !== null && entries.length > 0) || (notes !== undefined && (notes.synced.length > 0 || notes.conflicts.length > 0 || notes.readOnly));
+  if (!something && !document.querySelector('[data-outbox]')) {
+    markRows([]);
+    return;
+  }
   const { banner, captures, notes: list } = area();
   if (entries !== null) {
     const count = entries.length;
