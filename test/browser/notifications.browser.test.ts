@@ -291,14 +291,14 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     await page.getByRole('button', { name: '1 hour' }).click();
     await page.waitForURL(/done=snoozed/);
     expect((await t.services.items.get(userId, item.id)).remind_at).toBe('2026-11-27T08:30:00.000Z');
-    expect(await page.locator('#next-reminder').textContent()).toBe('Thu 26 Nov, 12:00');
+    expect(await page.locator('#next-reminder').textContent()).toBe('Fri 27 Nov, 09:30');
 
     // The row on Upcoming (due tomorrow) shows the repeat mark and the next reminder.
     await page.goto('/upcoming');
     const row = page.locator(`#item-${item.id}`);
     expect(await row.locator('.mark.repeat').getAttribute('title')).toBe('Repeats: Every 3 days, counted from completion');
     expect(await row.locator('.mark.repeat .visually-hidden').textContent()).toBe('Repeats every 3 days, counted from completion');
-    expect(await row.locator('.mark.remind').textContent()).toBe('reminder Thu 26 Nov, 12:00');
+    expect(await row.locator('.mark.remind').textContent()).toBe('reminder Fri 27 Nov, 09:30');
     await accessibleAtBothWidths(page);
     await screenshot(page, 'upcoming-reminder');
 
