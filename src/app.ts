@@ -53,7 +53,7 @@ import { installRateLimits } from './plugins/rate-limit.js';
 import { installScopes } from './plugins/scopes.js';
 import { installSecurityHeaders } from './plugins/security-headers.js';
 import { installValidators } from './plugins/validation.js';
-import { sendNotFoundPage } from './web/errors.js';
+import { createNotFoundPage } from './web/errors.js';
 import { AppError } from './errors.js';
 import { webApp } from './web/web.plugin.js';
 
@@ -142,7 +142,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   installValidators(app, compilers);
   app.decorate('compileSchemas', compilers.compileAll);
   installJsonParser(app);
-  installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
+  installErrorHandlers(app, { notFoundPage: createNotFoundPage({ accounts: services.accounts, publicUrl: config.publicUrl }) });
   installHttpMetrics(app, services.metrics.httpDuration);
   installSecurityHeaders(app);
   installBodyDrain(app);

@@ -60,7 +60,7 @@ export function routerErrorHandler(error: FastifyError, request: FastifyRequest,
 
 export interface ErrorHandlerOptions {
   /** Renders the 404 for a browser asking for a page outside /api/ (the web app's own page). */
-  notFoundPage?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  notFoundPage?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>;
 }
 
 const wantsPage = (request: FastifyRequest): boolean =>

@@ -260,6 +260,17 @@ svg.dot { flex: none; margin-right: .35rem; vertical-align: baseline; } .view-he
 html:not(.js) .item .more { display: none; }
 .item.pending > .line { opacity: .55; }
 .item.pending > .line .check { border-style: dashed; }
+/* The offline outbox (decision 0085): what waits is greyed in place, a banner counts it, notes say what became of it. */
+.item.queued > .line { opacity: .75; }
+.item.queued > .line .check { border-style: dashed; }
+.queued-note, .queued-captures .meta { font-style: italic; }
+.outbox-banner { background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: var(--radius); padding: .5rem .75rem; margin: 0 0 .75rem; }
+.queued-captures, .outbox-notes { list-style: none; margin: 0 0 .75rem; padding: 0; }
+.outbox-notes .note { border-left: 3px solid var(--ok); padding: .25rem .75rem; margin: .25rem 0; }
+.outbox-notes .note.conflict, .outbox-notes .note.read-only { border-left-color: var(--danger); }
+.confirm-step { flex-basis: 100%; margin-top: .5rem; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.confirm-step p { flex-basis: 100%; margin: 0; }
+.group-action { margin: -.25rem 0 .5rem; }
 `;
 
 export interface Asset {

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError } from '../errors.js';
 import { sendPage } from './layout.js';
 import { PageError } from './page-error.js';
+import type { AccountsService } from '../modules/accounts/accounts.service.js';
+import { sessionOfHeaders } from './session.js';
 import { errorPage } from './views/error.views.js';
 
 const TITLES: Record<number, string> = {
@@ -49,7 +51,13 @@ export function installPageErrors(app: FastifyInstance): void {
   });
 }
 
-/** For paths that are no route at all, asked for by a browser. */
-export function sendNotFoundPage(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendPage(reply, 404, errorPage({ title: 'Page not found', message: 'There is no page at this address.', user: null, csrf: null }));
+/**
+ * For paths that are no route at all, asked for by a browser: signed in, the page shows the app's
+ * navigation (issue 47 item 10), not "Sign in".
+ */
+export function createNotFoundPage(deps: { accounts: AccountsService; publicUrl: string }) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { user, csrf } = await sessionOfHeaders(request, deps);
+    return sendPage(reply, 404, errorPage({ title: 'Page not found', message: 'There is no page at this address.', user, csrf: user ? csrf : null }));
+  };
 }

@@ -88,12 +88,16 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
 
   async function upcoming(userId: string, dates: DateContext): Promise<Listed> {
     const starts = Array.from({ length: UPCOMING_DAYS + 1 }, (_, i) => dayStart(dates, i));
-    const due = await items.agenda(userId, { dueFrom: starts[0]!.toISOString(), dueBefore: starts[UPCOMING_DAYS]!.toISOString() });
+    const all = await items.agenda(userId, { dueBefore: starts[UPCOMING_DAYS]!.toISOString() });
+    // Overdue first (issue 47 item 10), as on Today, with one action that moves them all to today.
+    const overdue = all.filter((i) => isOverdue(i, dates));
+    const due = all.filter((i) => !isOverdue(i, dates));
     const groups: ListGroup[] = starts.slice(0, UPCOMING_DAYS).map((start, i) => {
-      const from = start.toISOString();
+      const from = i === 0 ? '' : start.toISOString();
       const to = starts[i + 1]!.toISOString();
       return { id: `day-${i}`, heading: dayHeading(start, i, dates), items: due.filter((item) => item.due_at! >= from && item.due_at! < to) };
     });
+    groups.unshift({ id: 'overdue', heading: 'Overdue', items: overdue, action: 'reschedule-overdue' });
     return {
       title: 'Upcoming',
       section: 'upcoming',

@@ -57,9 +57,11 @@ export function undoPatch(undo: Undo, keep?: 'date'): PatchInput {
 /** "Filed in Work · due Fri 28 Nov 17:00 · todo", with a full Undo and, for a filing, a move back that keeps the date. */
 export function organizedNotice(o: { item: ItemView; undo: Undo; projectName: string; dates: DateContext; csrf: string; self: string }): SafeHtml {
   const { item, undo } = o;
+  // Where it went is a link to that project, "Kept in Inbox" too (issue 47 item 10): the user sees where to find it.
+  const where = html`${undo.applied.includes('project_id') ? 'Filed in' : 'Kept in'} <a href="/projects/${item.project_id}">${o.projectName}</a>`;
   const parts = [
     // "(like 6 items in Work: offsite, agenda)": why, so a wrong filing is understood and its Undo teaches.
-    `${undo.applied.includes('project_id') ? 'Filed in' : 'Kept in'} ${o.projectName}${undo.reason ? ` (${undo.reason})` : ''}`,
+    html`${where}${undo.reason ? ` (${undo.reason})` : ''}`,
     ...(item.due_at ? [`due ${formatDueAbsolute(item.due_at, o.dates, item.all_day)}`] : []),
     item.type,
     ...(undo.applied.includes('title') && item.title ? [`titled “${item.title}”`] : []),
@@ -69,7 +71,7 @@ export function organizedNotice(o: { item: ItemView; undo: Undo; projectName: st
     html`<form method="post" action="/inbox/items/${item.id}/undo-organize">${csrfField(o.csrf)}<input type="hidden" name="return" value="${o.self}"><input type="hidden" name="undo" value="${encodeUndo(undo)}">${keep}<button class="small" type="submit">${label}</button></form>`;
   const back = undo.applied.includes('project_id');
   return html`<div class="alert success organized" role="status">
-  <p><strong>Organized:</strong> ${changed ? parts.join(' · ') : 'nothing to change, kept as typed.'}</p>
+  <p><strong>Organized:</strong> ${changed ? parts.map((part, i) => html`${i > 0 ? ' · ' : ''}${part}`) : html`${where}, as typed: <a href="/inbox/items/${item.id}">“${item.title ?? 'the capture'}”</a>.`}</p>
   ${changed ? html`<div class="organized-actions">${back ? form(html`<input type="hidden" name="keep" value="date">`, item.due_at ? 'Move back to Inbox (keep the date)' : 'Move back to Inbox') : ''}${form('', 'Undo')}</div>` : ''}
 </div>`;
 }

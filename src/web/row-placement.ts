@@ -1,5 +1,5 @@
 import type { ItemView } from '../modules/items/item-view.js';
-import { dayStart, type DateContext } from './dates.js';
+import { dayStart, isOverdue, type DateContext } from './dates.js';
 import type { ListKind } from './inbox-render.js';
 import type { Show } from './inbox-query.js';
 
@@ -23,6 +23,8 @@ export function placeOf(list: ListKind, item: ItemView, dates: DateContext, inbo
     }
     case 'upcoming': {
       if (!open || !item.due_at) return null;
+      // Upcoming lists what is overdue first, as Today does.
+      if (isOverdue(item, dates)) return 'overdue';
       for (let day = 0; day < UPCOMING_DAYS; day += 1) {
         if (item.due_at >= dayStart(dates, day).toISOString() && item.due_at < dayStart(dates, day + 1).toISOString()) return `day-${day}`;
       }

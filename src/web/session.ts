@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService, SessionUser } from '../modules/accounts/accounts.service.js';
 import { SESSION_TTL_MS } from '../modules/accounts/accounts.service.js';
 import { PageError } from './page-error.js';
+import { fastifyCookie } from '@fastify/cookie';
 
 /** What every web request knows about its browser. */
 export interface WebContext {
@@ -46,6 +47,20 @@ const csrfTokenFor = (basis: string): string => createHmac('sha256', basis).upda
 function sameToken(sent: string, expected: string): boolean {
   const [a, b] = [Buffer.from(sent), Buffer.from(expected)];
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The signed-in user and CSRF token of a request outside the web plugin (the app's 404 page, which
+ * no route's hooks reach): read from the Cookie header, changing nothing (no cookie is set).
+ */
+export async function sessionOfHeaders(
+  request: FastifyRequest,
+  deps: { accounts: AccountsService; publicUrl: string },
+): Promise<Pick<WebContext, 'user' | 'csrf'>> {
+  const header = request.headers.cookie;
+  const token = header ? fastifyCookie.parse(header)[cookieNames(deps.publicUrl).session] : undefined;
+  const user = token ? await deps.accounts.resolve(token).catch(() => null) : null;
+  return { user, csrf: user && token ? csrfTokenFor(token) : '' };
 }
 
 export function webContext(request: FastifyRequest): WebContext {

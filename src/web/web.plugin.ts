@@ -1,3 +1,5 @@
+import { offlineRoutes } from './routes/offline.routes.js';
+import { upcomingRoutes } from './routes/upcoming.routes.js';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -145,5 +147,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(connectRoutes, { clock, limits, pairing });
     await pages.register(adminRoutes, { instance, users });
     await pages.register(webLiveRoutes, { accounts, limits, live });
+    await pages.register(offlineRoutes);
+    await pages.register(upcomingRoutes, { clock, items, limits, undo });
   });
 };

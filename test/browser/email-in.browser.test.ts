@@ -36,8 +36,8 @@ describe.skipIf(lacking(CHROMIUM))('email to inbox on the account page in chromi
       await accessible(page);
       await screenshot(page, 'account-email-in');
 
-      page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'New address' }).click();
+      await page.getByRole('button', { name: 'Yes, new address' }).click();
       await expect.poll(() => page.getByRole('status').textContent()).toContain('A new email-in address is ready.');
       const second = await page.getByLabel('Your email-in address').inputValue();
       expect(second).not.toBe(first);

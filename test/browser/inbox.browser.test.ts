@@ -255,9 +255,10 @@ describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
       // Archiving can be undone (Unarchive): it does not ask.
       await page.locator('section[aria-labelledby="manage-heading"]').getByRole('button', { name: 'Archive' }).click();
       await expect.poll(() => page.getByRole('button', { name: 'Unarchive' }).isVisible()).toBe(true);
-      page.once('dialog', (dialog) => void dialog.accept());
+      // Delete waits out a grace period with Undo (issue 47 item 10), then goes to Today.
       await page.locator('section[aria-labelledby="manage-heading"]').getByRole('button', { name: 'Delete' }).click();
-      await page.waitForURL(`${t.baseUrl}/`);
+      await page.locator('[data-toast]').getByRole('button', { name: 'Undo' }).waitFor();
+      await page.waitForURL(`${t.baseUrl}/`, { timeout: 20_000 });
       await expect(t.services.items.get(userId, trip.id)).rejects.toThrow('not found');
     }, 90_000);
 
@@ -276,11 +277,9 @@ describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
       await page.getByRole('button', { name: 'Rename' }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Vegetable garden');
       await page.getByText('Rename or delete this project').click();
-      page.once('dialog', (dialog) => {
-        expect(dialog.message()).toBe('Delete the project “Vegetable garden”? Its 1 item move to the Inbox.');
-        void dialog.accept();
-      });
       await page.getByRole('button', { name: 'Delete project' }).click();
+      expect(await page.locator('.confirm-step p').textContent()).toBe('Delete the project “Vegetable garden”? Its 1 item move to the Inbox.');
+      await page.getByRole('button', { name: 'Yes, delete project' }).click();
       await page.waitForURL(`${t.baseUrl}/projects?done=deleted`);
       expect(await page.locator('.project-list .title').allTextContents()).toEqual(['Inbox']);
       await accessible(page);

@@ -286,18 +286,19 @@ describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', ()
     expect((await t.services.items.get(userId, item.id)).recurrence).toEqual({ rule: 'FREQ=DAILY;INTERVAL=3', from: 'completion' });
     expect(await page.locator('#repeat-words').textContent()).toBe('Every 3 days, counted from completion');
 
-    // Snooze: the next reminder is an hour from the service's now.
+    // Snooze: an hour later than the reminder set (tomorrow 08:30), never earlier (issue 47 item 10:
+    // an hour from now, today 12:00, would have moved it earlier).
     await page.getByRole('button', { name: '1 hour' }).click();
     await page.waitForURL(/done=snoozed/);
-    expect((await t.services.items.get(userId, item.id)).remind_at).toBe('2026-11-26T11:00:00.000Z');
-    expect(await page.locator('#next-reminder').textContent()).toBe('Thu 26 Nov, 12:00');
+    expect((await t.services.items.get(userId, item.id)).remind_at).toBe('2026-11-27T08:30:00.000Z');
+    expect(await page.locator('#next-reminder').textContent()).toBe('Fri 27 Nov, 09:30');
 
     // The row on Upcoming (due tomorrow) shows the repeat mark and the next reminder.
     await page.goto('/upcoming');
     const row = page.locator(`#item-${item.id}`);
     expect(await row.locator('.mark.repeat').getAttribute('title')).toBe('Repeats: Every 3 days, counted from completion');
     expect(await row.locator('.mark.repeat .visually-hidden').textContent()).toBe('Repeats every 3 days, counted from completion');
-    expect(await row.locator('.mark.remind').textContent()).toBe('reminder Thu 26 Nov, 12:00');
+    expect(await row.locator('.mark.remind').textContent()).toBe('reminder Fri 27 Nov, 09:30');
     await accessibleAtBothWidths(page);
     await screenshot(page, 'upcoming-reminder');
 

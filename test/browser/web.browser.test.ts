@@ -101,8 +101,8 @@ describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
     // Revoking asks first, then the key stops working at once.
     // (Not reload(): that would post the mint form again.)
     await page.goto('/settings/keys');
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: `Revoke “browser test” (cin_${token.split('_')[1]}_…)` }).click();
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await expect.poll(() => page.getByText('The key was revoked.').isVisible()).toBe(true);
     await screenshot(page, 'settings');
     expect((await t.api('GET', 'me', undefined, token)).status).toBe(401);

@@ -35,8 +35,9 @@ describe.each(DIALECTS)('web capture with the organizer (%s)', (dialect) => {
     const [item] = await only(userId);
     expect(item).toMatchObject({ title: 'Buy milk', due_at: '2026-11-27T16:00:00.000Z' });
     const shown = await web.get(res.location!);
+    // Where it stayed is a link (issue 47 item 10: "Kept in Inbox" says where, and leads there).
     expect(shown.body).toContain(
-      '<strong>Organized:</strong> Kept in Inbox (nothing like it in your projects) · due Fri 27 Nov, 17:00 · todo · titled “Buy milk”',
+      `<strong>Organized:</strong> Kept in <a href="/projects/${item!.project_id}">Inbox</a> (nothing like it in your projects) · due Fri 27 Nov, 17:00 · todo · titled “Buy milk”`,
     );
     const undo = await web.postRaw(`/inbox/items/${item!.id}/undo-organize`, {
       _csrf: csrfOf(shown.body),

@@ -66,7 +66,9 @@ describe.each(DIALECTS)('Today, Upcoming and the Inbox (%s)', (dialect) => {
     ]);
     expect(titles(upcoming, 'day-1')).toEqual(['Due Saturday in Tokyo']);
     expect(upcoming).not.toContain('In 15 days');
-    expect(upcoming).not.toContain('Due Thursday in Tokyo');
+    // What is overdue heads Upcoming, as on Today (issue 47 item 10), not among the days.
+    expect(titles(upcoming, 'overdue')).toEqual(['Due Thursday in Tokyo', 'Due Friday 04:00 in Tokyo']);
+    expect(titles(upcoming, 'day-0')).not.toContain('Due Thursday in Tokyo');
   });
 
   it('lists the Inbox’s open top-level items newest first, each with its subtasks under it in order', async () => {

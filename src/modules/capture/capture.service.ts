@@ -36,6 +36,8 @@ export interface CaptureInput {
   parse?: boolean;
   recurrence?: { rule: string; from: 'due' | 'completion' } | null;
   remind_at?: string | null;
+  /** When the text was typed, when not now: quick add and the organizer read its dates at it (decision 0085). */
+  read_at?: Date;
 }
 
 /** Every way in makes items through this: the API's POST /capture, the web form, the share target, email-in, subtasks. */
@@ -102,7 +104,12 @@ export function createCaptureService(deps: CaptureDeps): CaptureService {
         due_at: input.due_at !== undefined,
         all_day: input.all_day !== undefined,
       };
-      ({ fields, ai } = await deps.organizer.organizeCapture(user, { baseline: fields, content_md: text.content_md, fixed }));
+      ({ fields, ai } = await deps.organizer.organizeCapture(user, {
+        baseline: fields,
+        content_md: text.content_md,
+        fixed,
+        ...(input.read_at ? { readAt: input.read_at } : {}),
+      }));
     }
 
     // Schedule.

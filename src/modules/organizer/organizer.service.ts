@@ -22,6 +22,8 @@ export interface CaptureToOrganize {
   content_md: string | null;
   /** The fields the client gave explicitly. */
   fixed: FixedFields;
+  /** When the text was typed, when not now (an offline capture's replay, decision 0085). */
+  readAt?: Date;
 }
 
 export interface OrganizerService {
@@ -60,14 +62,14 @@ export function createOrganizerService(deps: {
     return { projects: unconfirmed.size === 0 ? contexts(titles) : contexts(titles.filter((t) => !unconfirmed.has(t.id))), model };
   }
 
-  async function decide(user: AuthUser, subject: { title: string; content_md: string | null; excludeItemId?: string }): Promise<Decided> {
+  async function decide(user: AuthUser, subject: { title: string; content_md: string | null; excludeItemId?: string; readAt?: Date }): Promise<Decided> {
     // Counted before the work, so a run that fails half-way still counts, as a paid API call would.
     await deps.limits.consumeAiRun(user);
     const { projects, model } = await history(user.id, subject.excludeItemId);
     const decided = await deps.engine.decide({
       title: subject.title,
       content_md: subject.content_md,
-      now: deps.clock.now(),
+      now: subject.readAt ?? deps.clock.now(),
       timezone: user.timezone,
       projects,
       model,
@@ -81,7 +83,11 @@ export function createOrganizerService(deps: {
     keepFiling: (userId, item) => deps.learner.recordFiling(userId, item),
 
     async organizeCapture(user, capture) {
-      const decided = await decide(user, { title: capture.baseline.title ?? '', content_md: capture.content_md });
+      const decided = await decide(user, {
+        title: capture.baseline.title ?? '',
+        content_md: capture.content_md,
+        ...(capture.readAt ? { readAt: capture.readAt } : {}),
+      });
       return applyDecision(capture.baseline, capture.fixed, decided);
     },
 

@@ -16,6 +16,8 @@ export interface CaptureRequestFields {
   all_day?: boolean;
   tags?: string[];
   recurrence?: { rule: string; from: 'due' | 'completion' } | null;
+  /** The moment the text was typed, when not now (an offline capture's replay, decision 0085): its dates are read at it. */
+  read_at?: Date;
 }
 
 export interface QuickAddService {
@@ -45,11 +47,11 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
     }
   }
 
-  async function parse(user: AuthUser, text: string): Promise<QuickAdd> {
+  async function parse(user: AuthUser, text: string, readAt?: Date): Promise<QuickAdd> {
     checkText(text);
     // Loaded at first use, as the organizer's engine is: chrono-node weighs on start-up.
     const [{ readQuickAdd }, projects] = await Promise.all([import('./grammar.js'), findProjectNames(deps.db, user.id)]);
-    return readQuickAdd(text, { now: deps.clock.now(), zone: user.timezone, projects });
+    return readQuickAdd(text, { now: readAt ?? deps.clock.now(), zone: user.timezone, projects });
   }
 
   async function parseSplit(user: AuthUser, text: string, options = { quickAdd: true }): Promise<SplitItem[]> {
@@ -59,12 +61,12 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
   }
 
   return {
-    parse,
+    parse: (user, text) => parse(user, text),
     parseSplit,
 
     async readCapture(user, input) {
       if (!input.parse) return { text: splitCapturedText(input.text), input };
-      const parsed = await parse(user, input.text);
+      const parsed = await parse(user, input.text, input.read_at);
       if (parsed.spans.length === 0) return { text: splitCapturedText(input.text), input };
       return {
         // The grammar split the text as capture does (lib/capture-text.ts); only understood tokens are gone.

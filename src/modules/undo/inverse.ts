@@ -11,7 +11,7 @@ export type StateStep = 'reopen' | 'complete' | 'archive' | 'unarchive';
 
 export interface Inverse {
   /** The fields to put back, with their values before the action. */
-  patch: { due_at?: string | null; remind_at?: string | null; project_id?: string };
+  patch: { due_at?: string | null; all_day?: boolean; remind_at?: string | null; project_id?: string };
   state: StateStep | null;
   /**
    * A recurring item's completed occurrence: completing it logged a completion and moved the item
@@ -41,6 +41,11 @@ function stateStep(before: ItemView, after: ItemView): StateStep | null {
 export function inverseOf(before: ItemView, after: ItemView): { inverse: Inverse; kind: ActionKind } | null {
   const patch: Inverse['patch'] = {};
   if (before.due_at !== after.due_at) patch.due_at = before.due_at;
+  // A due date put back is a day or a time as it was (a PATCH of due_at alone keeps the item's all_day).
+  if (before.due_at !== null && (patch.due_at !== undefined || before.all_day !== after.all_day)) {
+    patch.due_at = before.due_at;
+    patch.all_day = before.all_day;
+  }
   // With a due date, always the reminder too: a due date patched alone would get the default reminder.
   if (before.remind_at !== after.remind_at || patch.due_at !== undefined) patch.remind_at = before.remind_at;
   if (before.project_id !== after.project_id) patch.project_id = before.project_id;

@@ -9,12 +9,14 @@ import { installFieldKeys } from './field-keys.js';
 import { installFilterBox } from './filters/filter-box.js';
 import { installLiveUpdates } from './live/live-updates.js';
 import { installOfflineCapture } from './offline/offline-capture.js';
+import { installOfflineOutbox } from './offline/offline-outbox.js';
 import { installOfflinePages } from './offline/offline-pages.js';
 import { installPushSubscribe } from './push/push-subscribe.js';
 import { installQuickAddPreview } from './quick-add/quick-add-preview.js';
 import { installShortcuts, openFromHash } from './shortcuts.js';
 import { installSwipe } from './swipe.js';
 import { installTimeZoneField } from './time-zone-field.js';
+import { installRescheduleOverdue } from './upcoming/reschedule-overdue.js';
 import { installVoice } from './voice.js';
 
 /*
@@ -30,11 +32,13 @@ if (touch) document.documentElement.classList.add('touch');
 
 installEnterCaptures(touch);
 installOfflineCapture();
+installOfflineOutbox();
 installOfflinePages();
 installPushSubscribe();
 installFieldKeys();
 upgradeRows(document);
 installActingInPlace();
+installRescheduleOverdue();
 installLiveUpdates();
 installConfirm();
 installCopyButtons();

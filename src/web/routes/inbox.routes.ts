@@ -28,6 +28,7 @@ import { decodeUndo, encodeUndo, proHint, undoPatch, type Undo } from '../organi
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
 import { createRowAnswer } from '../row-answer.js';
+import { changedItem, createCapturedAnswer, readAt } from '../captured-answer.js';
 import { actedMessage, undoneMessage } from '../undo-message.js';
 import { projectHeader } from '../views/projects.views.js';
 import { CSRF_FIELD, field, queryOf, safeReturn } from './forms.js';
@@ -50,6 +51,8 @@ const CaptureBody = Type.Object({
   organize_shown: field(5),
   /** Made by the script for each capture: sending the same capture again (an offline queue's replay) saves it once. */
   client_id: field(100),
+  /** When an offline capture was typed (ISO 8601): its dates are read at that moment (decision 0085). */
+  typed_at: field(40),
 });
 const ActionBody = Type.Object({
   ...CSRF_FIELD,
@@ -150,6 +153,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
         ...(type === 'note' || type === 'todo' ? { type } : {}),
         ...(projectId ? { project_id: projectId } : {}),
         ...(request.body.client_id && isUuid(request.body.client_id) ? { client_id: request.body.client_id } : {}),
+        ...readAt(request.body.typed_at, clock.now()),
         parse: true,
         organize,
       }));
@@ -168,10 +172,12 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
       // Undo puts back what was typed: what quick add read from the text as well as what the organizer decided.
       const applied = UNDO_FIELDS.filter((f) => captured[f] !== before[f]);
       const undo: Undo = { applied, before, etag: itemEtag(captured), reason: captured.ai.reason };
+      if (inPlace(request)) return capturedInPlace(request, reply, user, captured, undo, back);
       // The next list page shows the notice once: the page the capture was made on, whatever it is.
       void reply.setCookie(ORGANIZED_COOKIE, `${captured.id}.${encodeUndo(undo)}`, FLASH);
       return reply.redirect(back, 303);
     }
+    if (inPlace(request)) return capturedInPlace(request, reply, user, captured, null, back);
     void reply.setCookie(CAPTURED_COOKIE, captured.id, FLASH);
     // The next page shows it once (and marks it seen); the redirect stays where the form said.
     if (!pro && request.cookies[PRO_HINT_COOKIE] === undefined) void reply.setCookie(PRO_HINT_COOKIE, 'pending', PREFERENCE);
@@ -215,15 +221,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
   };
   const both =
     (first: Precondition | undefined, second: Precondition): Precondition =>
-    (current) => {
-      first?.(current);
-      second(current);
-    };
+    (current) => (first?.(current), second(current));
 
   const rowAnswer = createRowAnswer({ projects, items, clock, listOf });
-
-  /** What an answer in place says of the item: the script skips the live echo of this very change. */
-  const changed = (item: ItemView) => ({ id: item.id, updated_at: item.updated_at });
+  const capturedInPlace = createCapturedAnswer({ projects, clock, rowAnswer });
 
   /** Runs the action; in place, through the undo service, answering what the toast says and the undo's id. */
   async function perform(request: FastifyRequest, params: Static<typeof ItemParams>, body: Body, reply: FastifyReply, user: AuthUser) {
@@ -244,7 +245,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     const dates = dateContext(request, user.timezone, clock);
     const message = actedMessage(acted.undo?.kind ?? null, acted.item, await projectName(user.id, acted.item.project_id), dates);
     const row = await rowAnswer(request, user, acted.item, safeReturn(body.return));
-    return reply.send({ message, undo: acted.undo?.id ?? null, item: changed(acted.item), row });
+    return reply.send({ message, undo: acted.undo?.id ?? null, item: changedItem(acted.item), row });
   }
 
   app.post('/inbox/undo/:undoId', { schema: { params: UndoParams, body: UndoActionBody } }, async (request, reply) => {
@@ -265,7 +266,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     const dates = dateContext(request, user.timezone, clock);
     const message = undoneMessage(done.inverse, done.item, await projectName(user.id, done.item.project_id), dates);
     if (inPlace(request))
-      return reply.send({ message, item: changed(done.item), row: await rowAnswer(request, user, done.item, safeReturn(request.body.return)) });
+      return reply.send({ message, item: changedItem(done.item), row: await rowAnswer(request, user, done.item, safeReturn(request.body.return)) });
     return reply.redirect(`${safeReturn(request.body.return)}#item-${done.item.id}`, 303);
   });
 

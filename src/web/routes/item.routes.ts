@@ -9,6 +9,7 @@ import type { AuthUser } from '../../schemas/auth-user.js';
 import { actingUser, dateContext, overLimit, signInFirst } from '../acting.js';
 import { fieldOfError, patchOf, valuesFromBody, valuesOf, type FieldErrors, type ItemFormValues } from '../item-form.js';
 import { sendPage } from '../layout.js';
+import { formatDueAbsolute } from '../dates.js';
 import { PageError } from '../page-error.js';
 import { reminderFieldOf, reminderPatchOf, reminderValuesFromBody, reminderValuesOf, type ReminderErrors, type ReminderFormValues } from '../reminder-form.js';
 import { webContext } from '../session.js';
@@ -194,13 +195,21 @@ export const itemRoutes: FastifyPluginAsyncTypebox<
     if (!SNOOZE_CHOICES.some(([m]) => m === minutes)) return again(400, 'Choose how long to snooze.');
     const limited = await overLimit(limits, user, reply);
     if (limited) return again(429, limited);
+    // Later than the reminder set, never earlier (issue 47 item 10): a reminder still ahead moves on by the choice.
+    const until = new Date(Math.max(clock.now().getTime(), item.remind_at ? Date.parse(item.remind_at) : 0) + minutes * 60_000).toISOString();
+    let snoozed: ItemView;
     try {
-      await reminders.snooze(user.id, item.id, { minutes }, ifMatchPrecondition(request.body.version || itemEtag(item)));
+      snoozed = await reminders.snooze(user.id, item.id, { until }, ifMatchPrecondition(request.body.version || itemEtag(item)));
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
       if (error.code === 'precondition_failed')
         return again(409, 'This item changed after you opened it; nothing was snoozed. Look again and snooze once more.', await items.get(user.id, item.id));
       return again(error.statusCode, error.message);
+    }
+    // The row menu's snooze answers in place (decision 0076's answer; the page fetches its lists for the row).
+    if (request.headers['cin-in-place'] === '1') {
+      const message = `Snoozed “${itemName(snoozed)}”: reminds you again ${formatDueAbsolute(until, dateContext(request, user.timezone, clock))}.`;
+      return reply.send({ message, undo: null, item: { id: snoozed.id, updated_at: snoozed.updated_at }, row: null });
     }
     return reply.redirect(`/inbox/items/${item.id}?done=snoozed#reminder`, 303);
   });

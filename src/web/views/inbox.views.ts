@@ -5,7 +5,7 @@ import { sentence } from '../format.js';
 import type { DateContext } from '../dates.js';
 import { html, type SafeHtml } from '../html.js';
 import type { InboxFilters, Show } from '../inbox-query.js';
-import { renderPage, type Section } from '../layout.js';
+import { csrfField, renderPage, type Section } from '../layout.js';
 import { captureForm, type CaptureFormData } from './capture.views.js';
 import { itemRow, projectOptions, rowActionsForm, type RowContext } from './item-row.views.js';
 import { sidebar } from './sidebar.views.js';
@@ -18,6 +18,8 @@ export interface ListGroup {
   /** Null: the page's own heading names it. */
   heading: string | null;
   items: ItemView[];
+  /** A form the group's heading offers: Upcoming's Overdue "Reschedule all to today". */
+  action?: 'reschedule-overdue';
 }
 
 export interface InboxPageData {
@@ -83,7 +85,11 @@ function filterForm(d: InboxPageData): SafeHtml {
 function group(row: RowContext, g: ListGroup): SafeHtml {
   const list = html`<ul class="items">${g.items.map((item) => itemRow(row, item))}</ul>`;
   if (g.heading === null) return html`<section class="group" id="${g.id}" aria-label="Items">${list}</section>`;
-  return html`<section class="group" id="${g.id}" aria-labelledby="${g.id}-h"><h2 class="group-heading${g.id === 'overdue' ? ' overdue' : ''}" id="${g.id}-h">${g.heading} <span class="count">${g.items.length}</span></h2>${list}</section>`;
+  const action =
+    g.action === 'reschedule-overdue'
+      ? html`<form class="group-action" method="post" action="/upcoming/reschedule-overdue" data-reschedule>${csrfField(row.csrf)}<button class="small" type="submit">Reschedule all overdue to today</button></form>`
+      : '';
+  return html`<section class="group" id="${g.id}" aria-labelledby="${g.id}-h"><h2 class="group-heading${g.id === 'overdue' ? ' overdue' : ''}" id="${g.id}-h">${g.heading} <span class="count">${g.items.length}</span></h2>${action}${list}</section>`;
 }
 
 export function inboxPage(d: InboxPageData): string {

@@ -1,3 +1,4 @@
+import { itemEtag } from '../../modules/items/item-etag.js';
 import type { ItemView } from '../../modules/items/item-view.js';
 import type { ProjectView } from '../../modules/projects/projects.service.js';
 import { dueInputs, dueLabel, formatDueAbsolute, type DateContext } from '../dates.js';
@@ -75,8 +76,9 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
   const base = `/inbox/items/${item.id}`;
   const children = nested ? [] : (c.children?.get(item.id) ?? []);
   const parentName = !nested && item.parent_id ? c.parentNames?.get(item.parent_id) : undefined;
-  // The script's menu reads the due date from the row's <time> (in the zone of #act), the project from its badge.
-  return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}"${
+  // The script's menu reads the due date from the row's <time> (in the zone of #act), the project from its badge;
+  // an action queued offline carries the row's version, so its replay changes nothing the item changed since (decision 0085).
+  return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}" data-version="${itemEtag(item)}"${
     nested ? html` data-project-id="${item.project_id}"` : ''
   }${archived ? html` data-archived` : ''}${item.all_day ? html` data-all-day` : ''}><div class="line"><div class="row"><button class="check" form="act" formaction="${base}/toggle" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}">${done ? '✓' : ''}</button><div class="body"><p class="title"><a href="${base}">${name}</a></p>${item.title && item.content_md && !nested ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}<p class="meta">${
     nested ? '' : html`<a class="badge" tabindex="-1" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>`

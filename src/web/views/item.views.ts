@@ -139,13 +139,13 @@ function reminderSection(d: ItemPageData): SafeHtml {
 
 function manageSection(d: ItemPageData): SafeHtml {
   const base = `/inbox/items/${d.item.id}`;
-  const name = itemName(d.item);
   const archived = d.item.status === 'archived';
   return html`<section class="card" id="item-manage" aria-labelledby="manage-heading"><h2 id="manage-heading">Archive or delete</h2>
   <div class="actions-row">
     <form method="post" action="${base}/${archived ? 'unarchive' : 'archive'}">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button type="submit">${archived ? 'Unarchive' : 'Archive'}</button></form>
-    <form method="post" action="${base}/delete" data-confirm="Delete “${name}” and its subtasks? This cannot be undone.">${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button class="danger" type="submit">Delete</button></form>
-  </div></section>`;
+    <form method="post" action="${base}/delete" data-inplace>${csrfField(d.csrf)}<input type="hidden" name="return" value="${base}"><input type="hidden" name="version" value="${d.version}"><button class="danger" type="submit" data-grace>Delete</button></form>
+  </div></section>
+<div class="toast" data-toast role="status" aria-live="polite" hidden></div>`;
 }
 
 export function itemPage(d: ItemPageData): string {

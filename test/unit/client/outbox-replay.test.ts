@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  actionFormData,
   captureFormData,
+  conflictMessage,
+  OutboxConflict,
   inTypedOrder,
   replayOutbox,
   singleReplay,
   waitingMessage,
   type OutboxPorts,
+  type QueuedAction,
   type QueuedCapture,
 } from '../../../src/web/client/offline/outbox-replay.js';
 
@@ -35,7 +39,7 @@ describe('the offline outbox replay', () => {
     const outbox = memoryOutbox([capture('b', 20), capture('c', 30), capture('a', 10)]);
     const result = await replayOutbox(outbox.ports);
     expect(outbox.log).toEqual(['send a', 'remove a', 'send b', 'remove b', 'send c', 'remove c']);
-    expect(result).toEqual({ sent: 3, lastAnswer: 'page after c', stopped: false });
+    expect(result).toEqual({ sent: 3, lastAnswer: 'page after c', stopped: false, conflicts: [] });
     expect(outbox.kept.size).toBe(0);
   });
 
@@ -43,7 +47,7 @@ describe('the offline outbox replay', () => {
     const outbox = memoryOutbox([capture('a', 10), capture('b', 20), capture('c', 30)], new Set(['b']));
     const result = await replayOutbox(outbox.ports);
     expect(outbox.log).toEqual(['send a', 'remove a', 'send b']);
-    expect(result).toEqual({ sent: 1, lastAnswer: 'page after a', stopped: true });
+    expect(result).toEqual({ sent: 1, lastAnswer: 'page after a', stopped: true, conflicts: [] });
     expect([...outbox.kept.keys()]).toEqual(['b', 'c']);
   });
 
@@ -55,12 +59,12 @@ describe('the offline outbox replay', () => {
         throw new Error('quota');
       },
     };
-    expect(await replayOutbox(ports)).toEqual({ sent: 0, lastAnswer: 'page after a', stopped: true });
+    expect(await replayOutbox(ports)).toEqual({ sent: 0, lastAnswer: 'page after a', stopped: true, conflicts: [] });
     expect([...outbox.kept.keys()]).toEqual(['a', 'b']);
   });
 
   it('answers no page when nothing waits', async () => {
-    expect(await replayOutbox(memoryOutbox([]).ports)).toEqual({ sent: 0, lastAnswer: null, stopped: false });
+    expect(await replayOutbox(memoryOutbox([]).ports)).toEqual({ sent: 0, lastAnswer: null, stopped: false, conflicts: [] });
   });
 
   it('runs one replay at a time: a second call while one runs sends nothing', async () => {
@@ -80,10 +84,10 @@ describe('the offline outbox replay', () => {
     const second = replay();
     release();
     expect(await second).toBeNull();
-    expect(await first).toEqual({ sent: 1, lastAnswer: 'page after a', stopped: false });
+    expect(await first).toEqual({ sent: 1, lastAnswer: 'page after a', stopped: false, conflicts: [] });
     expect(outbox.log).toEqual(['send a', 'remove a']);
     // Once done, the next call replays again.
-    expect(await replay()).toEqual({ sent: 0, lastAnswer: null, stopped: false });
+    expect(await replay()).toEqual({ sent: 0, lastAnswer: null, stopped: false, conflicts: [] });
   });
 
   it('orders by the time typed without changing the list it was given', () => {
@@ -92,7 +96,7 @@ describe('the offline outbox replay', () => {
     expect(list.map((entry) => entry.client_id)).toEqual(['b', 'a']);
   });
 
-  it('sends the form fields the capture kept, with the form token and return address, but not its time', () => {
+  it('sends the form fields the capture kept, with the form token and return address, and the time it was typed', () => {
     const data = captureFormData(capture('id-1', 5, { type: 'todo', project_id: 'p1' }), 'token', '/inbox');
     expect([...data.entries()]).toEqual([
       ['_csrf', 'token'],
@@ -101,7 +105,52 @@ describe('the offline outbox replay', () => {
       ['text', 'text id-1'],
       ['type', 'todo'],
       ['project_id', 'p1'],
+      ['typed_at', '1970-01-01T00:00:00.005Z'],
     ]);
+  });
+
+  it('drops an entry the server refuses for good (a conflict), reports it, and goes on with the next', async () => {
+    const outbox = memoryOutbox([capture('a', 10), capture('b', 20), capture('c', 30)]);
+    const ports: OutboxPorts<QueuedCapture> = {
+      ...outbox.ports,
+      send: async (entry) => {
+        if (entry.client_id === 'b') throw new OutboxConflict('the item was changed meanwhile.');
+        return outbox.ports.send(entry);
+      },
+    };
+    const result = await replayOutbox(ports);
+    expect(result).toEqual({
+      sent: 2,
+      lastAnswer: 'page after c',
+      stopped: false,
+      conflicts: [{ entry: capture('b', 20), said: 'the item was changed meanwhile.' }],
+    });
+    expect(outbox.kept.size).toBe(0);
+  });
+
+  it('replays an action with the page’s token, its fields and the version it is made on, never its old token', () => {
+    const action: QueuedAction = {
+      id: 'x',
+      item_id: 'i1',
+      name: 'Pay rent',
+      action: 'due',
+      url: '/inbox/items/i1/due',
+      fields: [
+        ['_csrf', 'old'],
+        ['return', '/'],
+        ['due_date', '2026-12-01'],
+        ['version', '"v0"'],
+      ],
+      version: '"v0"',
+      at: 1,
+    };
+    expect([...actionFormData(action, 'new', '"v1"').entries()]).toEqual([
+      ['_csrf', 'new'],
+      ['return', '/'],
+      ['due_date', '2026-12-01'],
+      ['version', '"v1"'],
+    ]);
+    expect(conflictMessage(action, 'it is gone.')).toBe('Your new date of “Pay rent”, made offline, was not applied: it is gone.');
   });
 
   it('says how many captures wait, and nothing when none do', () => {

@@ -1,10 +1,11 @@
 import { fieldValue } from '../http.js';
+import { queueAction } from '../offline/offline-outbox.js';
 import { placeRow } from '../regions/place-row.js';
 import { swapLists } from '../regions/swap-lists.js';
 import { fetchPage, networkFailure, postInPlace, RefusedError, type InPlaceResult } from './in-place-request.js';
 import { inFlight } from './in-flight.js';
 import { ownChanges } from './own-changes.js';
-import { deleteWithGrace } from './pending-delete.js';
+import { deletePageWithGrace, deleteWithGrace } from './pending-delete.js';
 import { say } from './toast.js';
 import { undoRequest, type ActAnswer } from './undo.js';
 
@@ -86,6 +87,9 @@ function tickNow(row: HTMLElement, button: HTMLElement): () => void {
   };
 }
 
+/** The actions that wait in the offline outbox (a new subtask needs the server's answer). */
+const QUEUEABLE = new Set(['toggle', 'due', 'move', 'archive', 'unarchive', 'delete']);
+
 export function installActingInPlace(): void {
   document.addEventListener('submit', (event) => {
     const form = event.target;
@@ -97,10 +101,19 @@ export function installActingInPlace(): void {
     const action = url.split('/').pop() ?? '';
     // A row's done button belongs to the page's one form (form="act"): the row is the button's.
     const row = button?.closest<HTMLElement>('li.item') ?? form.closest<HTMLElement>('li.item');
-    const data = new URLSearchParams(new FormData(form) as unknown as Record<string, string>);
+    // The button's own name and value too (a snooze's minutes).
+    const data = new URLSearchParams(new FormData(form, button) as unknown as Record<string, string>);
     event.preventDefault();
-    if (row && button?.hasAttribute('data-grace')) {
-      deleteWithGrace(row, url, data);
+    const itemId = /^\/inbox\/items\/([^/]+)\//.exec(new URL(url, window.location.href).pathname)?.[1] ?? null;
+    // Offline, an action on an item waits in the outbox, shown in place (decision 0085).
+    if (!navigator.onLine && itemId && QUEUEABLE.has(action)) {
+      if (row && button && action === 'toggle') tickNow(row, button);
+      queueAction(row, url, data, itemId);
+      return;
+    }
+    if (button?.hasAttribute('data-grace')) {
+      if (row) deleteWithGrace(row, url, data);
+      else deletePageWithGrace(url, data);
       return;
     }
     const index = row ? Array.prototype.indexOf.call(document.querySelectorAll('#lists li.item:not([hidden])'), row) : -1;
@@ -134,8 +147,11 @@ export function installActingInPlace(): void {
         row?.classList.remove('pending');
         if (button) button.disabled = false;
         if (networkFailure(error)) {
-          // Never a form post while offline: it would land on the browser's error page.
-          say('You are offline: nothing was changed. Try again when the connection is back.');
+          // Never a form post while offline: it would land on the browser's error page. The action waits instead.
+          if (itemId && QUEUEABLE.has(action)) {
+            if (untick && row && button) tickNow(row, button);
+            queueAction(row, url, data, itemId);
+          } else say('You are offline: nothing was changed. Try again when the connection is back.');
           return;
         }
         // A limit, an expired form, a bad date: the ordinary submit shows the page that says so.

@@ -13,7 +13,8 @@ export interface RowAnswer {
 export interface ActAnswer {
   message: string;
   undo: string | null;
-  item: { id: string; updated_at: string } | null;
+  /** `version`: the item's ETag after the action, which an offline action queued behind it is made on. */
+  item: { id: string; updated_at: string; version?: string } | null;
   /** Null: the page has no such rows (an item's page); its lists are fetched instead. */
   row: RowAnswer | null;
 }
@@ -28,7 +29,7 @@ export function parseActAnswer(value: unknown): ActAnswer | null {
   return {
     message: value.message,
     undo: typeof value.undo === 'string' ? value.undo : null,
-    item: item && { id: item.id as string, updated_at: item.updated_at as string },
+    item: item && { id: item.id as string, updated_at: item.updated_at as string, ...(typeof item.version === 'string' ? { version: item.version } : {}) },
     row: row && { place: row.place as string | null, html: row.html as string },
   };
 }

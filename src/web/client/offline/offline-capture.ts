@@ -1,40 +1,17 @@
-import { fieldValue, postForm } from '../http.js';
-import { swapLists } from '../regions/swap-lists.js';
-import { captureFormData, inTypedOrder, singleReplay, waitingMessage, type QueuedCapture } from './outbox-replay.js';
-import { outboxStore } from './outbox-store.js';
+import type { QueuedCapture } from './outbox-replay.js';
+import { queueCapture } from './offline-outbox.js';
 
 /*
  * Offline capture: each capture carries a client_id (the server saves one item per id), so a
- * capture made without a network waits in IndexedDB ("2 waiting") and is sent again, with the
- * same id, when the browser is back online: nothing is lost and nothing is saved twice.
+ * capture made without a network waits in the outbox (offline-outbox.ts), shows as a greyed row
+ * "waiting to sync", and is sent again, with the same id and the time it was typed, when the
+ * browser is back online: nothing is lost, nothing is saved twice, and "tomorrow" is read as the
+ * day after it was typed (decision 0085).
  */
 export function installOfflineCapture(): void {
   const queue = document.querySelector<HTMLElement>('[data-offline-queue]');
   const form = queue?.closest('form');
   if (!queue || !form) return;
-
-  const showWaiting = async (): Promise<QueuedCapture[]> => {
-    const list = inTypedOrder(await outboxStore.list());
-    queue.hidden = list.length === 0;
-    queue.textContent = waitingMessage(list.length);
-    return list;
-  };
-  const replay = singleReplay<QueuedCapture>({
-    list: showWaiting,
-    send: (entry) => postForm('/inbox/capture', captureFormData(entry, fieldValue(form, '_csrf'), fieldValue(form, 'return'))),
-    remove: outboxStore.remove,
-  });
-  const replayOnline = (): void => {
-    if (!navigator.onLine) return;
-    replay().then(
-      (result) => {
-        if (!result) return;
-        if (result.lastAnswer !== null) swapLists(result.lastAnswer, null, -1);
-        void showWaiting();
-      },
-      () => undefined,
-    );
-  };
 
   form.addEventListener('submit', (event) => {
     const id = form.querySelector<HTMLInputElement>('input[name=client_id]');
@@ -48,19 +25,13 @@ export function installOfflineCapture(): void {
       const field = form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name=${name}]`);
       if (field?.value) entry[name] = field.value;
     }
-    outboxStore.put(entry).then(
+    queueCapture(entry).then(
       () => {
         box.value = '';
         id.value = '';
-        void showWaiting();
       },
       // No IndexedDB (a private window, say): the ordinary submit shows the offline page.
       () => form.submit(),
     );
   });
-  window.addEventListener('online', replayOnline);
-  if (outboxStore.available()) {
-    showWaiting().catch(() => undefined);
-    replayOnline();
-  }
 }

@@ -49,15 +49,53 @@ export function installPushSubscribe(): void {
   });
 }
 
-async function subscribe(card: HTMLElement): Promise<void> {
-  const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error('Notifications are not allowed for this site: allow them in the browser’s site settings and try again.');
-  await navigator.serviceWorker.register('/sw.js');
-  const registration = await navigator.serviceWorker.ready;
-  const subscription = await registration.pushManager.subscribe({
-    userVisibleOnly: true,
-    applicationServerKey: vapidKeyBytes(card.getAttribute('data-push-key') ?? ''),
+/** How long the browser's push service may take to answer before the page says it is unreachable. */
+const PUSH_SERVICE_WAIT_MS = 10_000;
+/** A refusal this fast, from a permission never asked, was not the user's: the browser refused without asking. */
+const UNASKED_MS = 300;
+
+const UNREACHABLE =
+  'The push service is unreachable: the browser could not register with it (no connection to it, or it is blocked here). Try again later, or use an ntfy topic or email below.';
+
+/** `promise`, or a rejection saying the push service is unreachable once it took too long (issue 47 item 10: never a spinner forever). */
+function withinPushWait<T>(promise: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(UNREACHABLE)), PUSH_SERVICE_WAIT_MS);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        // Chromium's "Registration failed - push service error" (an AbortError) is the same cause.
+        reject(error instanceof DOMException && error.name === 'AbortError' ? new Error(UNREACHABLE) : error);
+      },
+    );
   });
+}
+
+async function subscribe(card: HTMLElement): Promise<void> {
+  const before = Notification.permission;
+  const asked = performance.now();
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') {
+    // A private window refuses at once, with no prompt shown: say that, not "not allowed".
+    if (before === 'default' && permission === 'denied' && performance.now() - asked < UNASKED_MS) {
+      throw new Error(
+        'Push is not available in a private window: the browser refused without asking. Open the app in a normal window, or use an ntfy topic or email below.',
+      );
+    }
+    throw new Error('Notifications are not allowed for this site: allow them in the browser’s site settings and try again.');
+  }
+  await navigator.serviceWorker.register('/sw.js');
+  const registration = await withinPushWait(navigator.serviceWorker.ready);
+  const subscription = await withinPushWait(
+    registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: vapidKeyBytes(card.getAttribute('data-push-key') ?? ''),
+    }),
+  );
   const res = await fetch('/account/notifications/push', {
     method: 'POST',
     credentials: 'same-origin',

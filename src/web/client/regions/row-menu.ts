@@ -54,6 +54,13 @@ function todayOf(act: Element | null, zone: string): string {
 /** The row's own due moment: the datetime of its due badge ('' without one). */
 export const dueOf = (row: Element): string => row.querySelector(':scope > .line .due time')?.getAttribute('datetime') ?? '';
 
+/** The item page's snooze choices (views/item.views.ts SNOOZE_CHOICES). */
+const SNOOZES: ReadonlyArray<[string, string]> = [
+  ['10', 'Snooze 10 minutes'],
+  ['60', 'Snooze 1 hour'],
+  ['1440', 'Snooze 1 day'],
+];
+
 function menuForm(row: HTMLElement, id: string): HTMLElement {
   const base = `/inbox/items/${id}`;
   const act = document.getElementById('act');
@@ -97,6 +104,17 @@ function menuForm(row: HTMLElement, id: string): HTMLElement {
     el('div', { class: 'more-line' }, el('label', { for: `due-${id}` }, 'Due date'), dateField, button('Set date', `${base}/due`)),
     el('div', { class: 'more-line quick-dates', role: 'group', 'aria-label': 'Quick dates' }, ...chips, pick),
     el('div', { class: 'more-line' }, el('label', { for: `move-${id}` }, 'Project'), select, button('Move', `${base}/move`)),
+    // Snooze from the row too (issue 47 item 10), for a row with a reminder: later, never earlier.
+    ...(row.querySelector(':scope > .line .mark.remind')
+      ? [
+          el(
+            'div',
+            { class: 'more-line' },
+            el('span', {}, 'Snooze'),
+            ...SNOOZES.map(([m, label]) => button(label, `${base}/snooze`, { name: 'minutes', value: m })),
+          ),
+        ]
+      : []),
     el(
       'div',
       { class: 'more-line' },

@@ -2,16 +2,23 @@ import { shell } from './shell-manifest.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
-/** The list pages' last copies; the page script deletes this cache at sign-out. */
+/** The pages' last copies; the page script deletes this cache at sign-out. */
 const PAGES = 'cin-pages';
-const LIST_PAGES = ['/', '/upcoming', '/inbox'];
+/** The app's offline page, kept with the pages (it shows the signed-in user's navigation). */
+const OFFLINE_PAGE = '/offline';
 const SHELL_PREFIX = 'cin-shell-';
+
+/** The pages kept for offline reading: the lists, the projects, and every project and item page opened. */
+function keptPage(path: string): boolean {
+  return /^\/(?:|upcoming|inbox|projects|projects\/[^/]+|inbox\/items\/[^/]+)$/.test(path);
+}
 
 /*
  * App shell: the hashed stylesheet and script and the icons are cached at install and served from
- * the cache; a list page (Today, Upcoming, Inbox) is fetched from the network first and its last
- * copy kept, so with no network the page opens as it was last seen and its capture box queues
- * captures (the page script's offline outbox) until the network is back.
+ * the cache; a page the user opens (Today, Upcoming, the Inbox, a project, an item: keptPage) is
+ * fetched from the network first and its last copy kept, so with no network it opens as it was last
+ * seen, read-only, its captures and actions waiting in the page script's outbox (decision 0085).
+ * Any other page, or one never opened here, shows the app's offline page, never the browser's.
  */
 export function installOfflineShell(): void {
   self.addEventListener('install', (event) => {
@@ -42,27 +49,37 @@ export function installOfflineShell(): void {
       event.respondWith(caches.match(request).then((hit) => hit ?? fetch(request)));
       return;
     }
-    if (request.mode !== 'navigate' || !LIST_PAGES.includes(url.pathname)) return;
+    if (request.mode !== 'navigate') return;
+    const kept = keptPage(url.pathname);
     event.respondWith(
       fetch(request).then(
         (response) => {
           // Only a page as the signed-in user sees it (a redirect to sign in is not kept).
-          if (response.ok && !response.redirected) {
+          if (kept && response.ok && !response.redirected) {
             const copy = response.clone();
-            void caches.open(PAGES).then((cache) => cache.put(url.pathname, copy));
+            event.waitUntil(keepCopy(url.pathname, copy));
           }
           return response;
         },
-        () => lastCopy(url.pathname),
+        () => lastCopy(kept ? url.pathname : null),
       ),
     );
   });
 }
 
-/** The page's last copy, else the Inbox's or Today's, else a plain answer that says why there is none. */
-async function lastCopy(path: string): Promise<Response> {
+/** Keeps the page's copy, and the offline page once (in the same user's cache, cleared at sign-out). */
+async function keepCopy(path: string, copy: Response): Promise<void> {
   const cache = await caches.open(PAGES);
-  const hit = (await cache.match(path)) ?? (await cache.match('/inbox')) ?? (await cache.match('/'));
+  await cache.put(path, copy);
+  if (await cache.match(OFFLINE_PAGE)) return;
+  const offline = await fetch(OFFLINE_PAGE, { credentials: 'same-origin' }).catch(() => null);
+  if (offline?.ok && !offline.redirected) await cache.put(OFFLINE_PAGE, offline);
+}
+
+/** The page's last copy, else the app's offline page, else a plain answer that says why there is none. */
+async function lastCopy(path: string | null): Promise<Response> {
+  const cache = await caches.open(PAGES);
+  const hit = (path === null ? undefined : await cache.match(path)) ?? (await cache.match(OFFLINE_PAGE));
   return (
     hit ??
     new Response('You are offline, and this page was not opened on this device before.', {
