@@ -125,10 +125,9 @@ export const filterPageRoutes: FastifyPluginAsyncTypebox<FilterPageServices> = a
     return COLOR.test(raw) ? raw : undefined;
   };
 
-  app.post('/filters', { schema: { body: FilterBody } }, async (request, reply) => {
-    const user = await formUser(request, reply);
-    const { name = '', query = '', color: rawColor } = request.body;
-    const color = colorOf(rawColor);
+  /** The form's fields as the service takes them (`color` undefined when it is not a color), and the form again with an error. */
+  const formOf = (body: { name?: string | undefined; query?: string | undefined; color?: string | undefined }) => {
+    const { name = '', query = '', color: rawColor } = body;
     const draft = (error: string, position?: number | null): FilterDraft => ({
       name,
       query,
@@ -136,6 +135,12 @@ export const filterPageRoutes: FastifyPluginAsyncTypebox<FilterPageServices> = a
       error,
       ...(position === undefined ? {} : { position }),
     });
+    return { name, query, color: colorOf(rawColor), draft };
+  };
+
+  app.post('/filters', { schema: { body: FilterBody } }, async (request, reply) => {
+    const user = await formUser(request, reply);
+    const { name, query, color, draft } = formOf(request.body);
     if (color === undefined) {
       const again = await renderFilter(request, user, query, undefined, draft('Choose one of the colors.'));
       return sendPage(reply, 400, again.page);
@@ -153,15 +158,7 @@ export const filterPageRoutes: FastifyPluginAsyncTypebox<FilterPageServices> = a
 
   app.post('/filters/:id', { schema: { params: IdParams, body: FilterBody } }, async (request, reply) => {
     const user = await formUser(request, reply);
-    const { name = '', query = '', color: rawColor } = request.body;
-    const color = colorOf(rawColor);
-    const draft = (error: string, position?: number | null): FilterDraft => ({
-      name,
-      query,
-      color: rawColor ?? '',
-      error,
-      ...(position === undefined ? {} : { position }),
-    });
+    const { name, query, color, draft } = formOf(request.body);
     if (color === undefined) return sendPage(reply, 400, await renderView(request, user, request.params.id, undefined, draft('Choose one of the colors.')));
     try {
       const view = await filters.update(user, request.params.id, { name, query, color });
