@@ -112,7 +112,8 @@ describe('the OpenAPI document', () => {
       if (!Object.keys(operation.responses).some((s) => s.startsWith('2'))) problems.push(`${key}: no success status`);
       for (const [status, response] of Object.entries(operation.responses)) {
         const schema = response.content?.['application/json']?.schema;
-        const streamed = response.content?.['text/event-stream'] !== undefined;
+        // A live stream, or a file's bytes (an attachment's download), answers no JSON.
+        const streamed = response.content?.['text/event-stream'] !== undefined || response.content?.['application/octet-stream'] !== undefined;
         if (status.startsWith('2') && status !== '204' && !schema && !streamed) problems.push(`${key}: ${status} has no JSON schema`);
         // 304 (If-None-Match) has no body.
         if (!status.startsWith('2') && status !== '304' && !ERROR_STATUSES.includes(status)) problems.push(`${key}: unexpected status ${status}`);

@@ -136,7 +136,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<{ attachments: Attachm
         summary: 'Delete an attachment',
         description: 'Removes the attachment from its item (whose ETag changes; item.updated is emitted); the bytes go when no other attachment uses them.',
         params: IdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true) }, { description: 'deleted' }), ...errorResponses(401, 404, 429) },
+        response: { 200: Type.Object({ ok: Type.Literal(true) }, { description: 'deleted' }), ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
     },
     async (request) => {

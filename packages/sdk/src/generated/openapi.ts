@@ -7575,6 +7575,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid body, query or parameters (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, invalid or revoked API key (unauthorized) */
             401: {
                 headers: {
@@ -7595,6 +7604,24 @@ export interface operations {
             };
             /** @description no such resource for this user (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than allowed (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body is not application/json (unsupported_media_type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
