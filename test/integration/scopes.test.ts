@@ -28,6 +28,9 @@ function contractScope(method: string, path: string): Scope | 'none' {
   if (method === 'get') return 'read';
   const capturing = ['/api/v1/capture', '/api/v1/capture/batch', '/api/v1/voice/transcribe', '/api/v1/voice/capture', '/api/v1/parse'];
   if (method === 'post' && capturing.includes(path)) return 'capture';
+  // "Attachments": write, or capture for an item the same key captured in the last 10 minutes; so
+  // capture at the door, and the route itself refuses a capture key other items (attachments.test.ts).
+  if (method === 'post' && path === '/api/v1/items/{id}/attachments') return 'capture';
   return 'write';
 }
 
