@@ -248,8 +248,9 @@ export interface PairingsTable {
   denied_at: string | null;
   exchanged_at: string | null;
   key_id: string | null;
-  /** Asked for at start; narrowed to what the user granted at approval. */
+  /** Asked for at start; scopes narrowed to what the user granted at approval; key_expires_in_days null: never. */
   scopes: string;
+  key_expires_in_days: number | null;
 }
 
 export interface DatabaseSchema {

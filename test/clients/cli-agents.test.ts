@@ -107,15 +107,17 @@ describe.each(DIALECTS)('cin for agents (%s)', (dialect) => {
   it('keys add prints a new key once on stdout after approval, and saves nothing', async () => {
     const home = makeHome();
     try {
-      const run = await runCin(home.dir, ['keys', 'add', '--label', 'Phone calendar', '--scopes', 'read,write', '--no-browser', '--json'], {
+      const run = await runCin(home.dir, ['keys', 'add', '--label', 'Phone calendar', '--scopes', 'read,write', '--expires', '30', '--no-browser', '--json'], {
         env,
         onStderr: { match: URL_LINE, then: (m) => void t.services.pairing.decide(stateOf(m[1]!), owner.id, true) },
       });
       expect(run.code, run.stderr).toBe(0);
       const made = JSON.parse(run.stdout);
-      expect(made).toEqual({ token: expect.stringMatching(/^cin_/), key_id: expect.any(String), scopes: ['read', 'write'] });
+      // --expires 30: the key works for 30 days from the exchange, and says until when.
+      const until = new Date(t.clock.now().getTime() + 30 * 86_400_000).toISOString();
+      expect(made).toEqual({ token: expect.stringMatching(/^cin_/), key_id: expect.any(String), scopes: ['read', 'write'], expires_at: until });
       expect(run.stderr).not.toContain(made.token);
-      expect((await t.services.keys.list(owner.id)).find((k) => k.id === made.key_id)).toMatchObject({ label: 'Phone calendar' });
+      expect((await t.services.keys.list(owner.id)).find((k) => k.id === made.key_id)).toMatchObject({ label: 'Phone calendar', expires_at: until });
       expect(existsSync(home.config)).toBe(false);
       // The new key works.
       const whoami = await runCin(home.dir, ['whoami', '--json'], { env: { ...env, CAPTURE_INBOX_TOKEN: made.token } });
@@ -126,8 +128,10 @@ describe.each(DIALECTS)('cin for agents (%s)', (dialect) => {
         onStderr: { match: URL_LINE, then: (m) => void t.services.pairing.decide(stateOf(m[1]!), owner.id, true) },
       });
       expect(plain.stdout).toMatch(/^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}\n$/);
+      expect(plain.stderr).not.toContain('works until');
       expect((await runCin(home.dir, ['keys', 'add'], { env })).code).toBe(2);
-      expect((await runCin(home.dir, ['keys', 'add', '--label', 'x', '--expires', '30d'], { env })).code).toBe(2);
+      for (const days of ['30d', '0', '3651', '-1', '1.5'])
+        expect((await runCin(home.dir, ['keys', 'add', '--label', 'x', '--expires', days], { env })).code).toBe(2);
       expect((await runCin(home.dir, ['keys', 'add', '--label', 'x', '--scopes', 'admin'], { env })).code).toBe(2);
     } finally {
       home.dispose();

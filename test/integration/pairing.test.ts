@@ -48,6 +48,11 @@ describe.each(DIALECTS)('pairing API (%s)', (dialect) => {
         { state: newState() },
         { label: 'x' },
         { state: 1.2345678901234567e31, label: 'x' },
+        { state: newState(), label: 'x', expires_in_days: 0 },
+        { state: newState(), label: 'x', expires_in_days: 3651 },
+        { state: newState(), label: 'x', expires_in_days: 1.5 },
+        { state: newState(), label: 'x', expires_in_days: '7' },
+        { state: newState(), label: 'x', expires_in_days: null },
       ];
       for (const body of bad) expectError(await api().post('connect/start', body), 400, 'bad_request');
       expect(await fingerprint(t.services.db)).toEqual(before);
@@ -93,7 +98,8 @@ describe.each(DIALECTS)('pairing API (%s)', (dialect) => {
       await decide(alice.web, state, 'approve');
       const res = await exchange(state);
       const body = ok(res);
-      expect(Object.keys(body).sort()).toEqual(['key_id', 'scopes', 'token']);
+      expect(Object.keys(body).sort()).toEqual(['expires_at', 'key_id', 'scopes', 'token']);
+      expect(body.expires_at).toBeNull();
       expect(body.scopes).toEqual(['read', 'capture', 'write', 'webhooks']);
       expect(body.token).toMatch(/^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -113,6 +119,25 @@ describe.each(DIALECTS)('pairing API (%s)', (dialect) => {
       // Still 409 after the ten minutes: the outcome is final.
       t.clock.advance(TEN_MINUTES + 1);
       expectError(await exchange(state), 409, 'already_exchanged');
+    });
+
+    it('mints a key that stops working expires_in_days after the exchange, and says so on the approval page', async () => {
+      const state = newState();
+      ok(await api().post('connect/start', { state, label: 'Phone calendar', scopes: ['read', 'write'], expires_in_days: 30 }));
+      const page = await alice.web.get(`/connect/agent?state=${state}`);
+      expect(page.body).toContain('<dt>Key works</dt><dd>for 30 days after approval, or until you revoke it</dd>');
+      await decide(alice.web, state, 'approve');
+      t.clock.advance(60_000);
+      const body = ok(await exchange(state));
+      const until = new Date(t.clock.now().getTime() + 30 * 86_400_000).toISOString();
+      expect(body).toMatchObject({ scopes: ['read', 'write'], expires_at: until });
+      expect((await t.services.keys.list(alice.userId)).find((k) => k.id === body.key_id)).toMatchObject({ label: 'Phone calendar', expires_at: until });
+      ok(await client(t.app, body.token).get('me'));
+      const now = t.clock.now();
+      t.clock.set(new Date(until));
+      expectError(await client(t.app, body.token).get('me'), 401, 'unauthorized');
+      // Back, for the other cases' browser session.
+      t.clock.set(now);
     });
 
     it('answers 403 access_denied after the user denies, and mints nothing', async () => {

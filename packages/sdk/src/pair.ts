@@ -9,6 +9,8 @@ export interface PairOptions {
   label: string;
   /** What the key may do (default: all four); the user may untick any of them. */
   scopes?: Scope[];
+  /** Whole days the key works once minted (1..3650; default: until revoked); the approval page says so. */
+  expiresInDays?: number;
   /** Stops waiting (the result then rejects with the signal's reason). */
   signal?: AbortSignal;
   fetch?: FetchFn;
@@ -53,7 +55,12 @@ export async function pair(options: PairOptions): Promise<Pairing> {
   const state = newState();
   const started = await unwrap(
     api.POST('/api/v1/connect/start', {
-      body: { state, label: options.label, ...(options.scopes ? { scopes: options.scopes } : {}) },
+      body: {
+        state,
+        label: options.label,
+        ...(options.scopes ? { scopes: options.scopes } : {}),
+        ...(options.expiresInDays !== undefined ? { expires_in_days: options.expiresInDays } : {}),
+      },
       signal: options.signal ?? null,
     }),
   );

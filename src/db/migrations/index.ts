@@ -25,6 +25,7 @@ import * as caldav from './2026-11-29-0700-caldav.js';
 import * as undoActions from './2026-11-29-0800-undo-actions.js';
 import * as attachments from './2026-11-30-0100-attachments.js';
 import * as filterIndexes from './2026-11-30-0600-filter-indexes.js';
+import * as pairingKeyExpiry from './2026-11-30-0700-pairing-key-expiry.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0800-undo-actions': undoActions,
   '2026-11-30-0100-attachments': attachments,
   '2026-11-30-0600-filter-indexes': filterIndexes,
+  '2026-11-30-0700-pairing-key-expiry': pairingKeyExpiry,
 };

@@ -2,7 +2,19 @@ import type { Executor, PairingsTable } from '../../db/schema.js';
 
 export type PairingRow = PairingsTable;
 
-const PAIRING_COLUMNS = ['state_hash', 'label', 'created_at', 'expires_at', 'user_id', 'approved_at', 'denied_at', 'exchanged_at', 'key_id', 'scopes'] as const;
+const PAIRING_COLUMNS = [
+  'state_hash',
+  'label',
+  'created_at',
+  'expires_at',
+  'user_id',
+  'approved_at',
+  'denied_at',
+  'exchanged_at',
+  'key_id',
+  'scopes',
+  'key_expires_in_days',
+] as const;
 
 export async function insertPairing(db: Executor, row: PairingRow): Promise<void> {
   await db.insertInto('pairings').values(row).execute();

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { StringEnum, UtcTimestamp, Uuid } from '../../schemas/common.js';
+import { MAX_EXPIRY_DAYS } from '../keys/keys.service.js';
 import { SCOPES } from '../keys/scopes.js';
 import { LABEL_MAX, STATE_PATTERN } from './pairing.service.js';
 
@@ -20,6 +21,13 @@ export const StartBody = Type.Object({
       description: 'what the key may do (default: all four); the user may untick any of them on the approval page',
     }),
   ),
+  expires_in_days: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_EXPIRY_DAYS,
+      description: 'the key stops working this many whole days after it is minted (default: never); the approval page says so',
+    }),
+  ),
 });
 
 export const StartResponse = Type.Object(
@@ -37,6 +45,9 @@ export const ExchangeResponse = Type.Object(
     token: Type.String({ description: 'a normal bearer API key, cin_<prefix>_<secret>; shown only in this response' }),
     key_id: Type.Unsafe<string>({ ...Uuid, description: 'the id of the key, as developer settings show it' }),
     scopes: Type.Array(StringEnum(SCOPES), { description: 'what the user granted: the asked-for scopes, minus any the user unticked' }),
+    expires_at: Type.Union([Type.Unsafe<string>(UtcTimestamp), Type.Null()], {
+      description: 'when the key stops working (expires_in_days at start); null: never',
+    }),
   },
   { description: 'approved: the key, minted now and handed out exactly once' },
 );

@@ -29,11 +29,13 @@ export interface PairingView {
   user_id: string | null;
   /** Asked for while pending; what was granted once approved. */
   scopes: Scope[];
+  /** Whole days the key will work once minted; null: it never expires. */
+  key_expires_in_days: number | null;
 }
 
 export interface PairingService {
-  start(input: { state: string; label: string; scopes?: readonly Scope[] }): Promise<{ ok: true; expires_at: string }>;
-  exchange(state: string): Promise<{ token: string; key_id: string; scopes: Scope[] }>;
+  start(input: { state: string; label: string; scopes?: readonly Scope[]; expires_in_days?: number }): Promise<{ ok: true; expires_at: string }>;
+  exchange(state: string): Promise<{ token: string; key_id: string; scopes: Scope[]; expires_at: string | null }>;
   /** The request behind an approval link; null when the state is malformed or unknown. */
   find(state: string): Promise<PairingView | null>;
   /**
@@ -63,6 +65,7 @@ const toView = (row: PairingRow, now: string): PairingView => ({
   expires_at: row.expires_at,
   user_id: row.user_id,
   scopes: parseStoredScopes(row.scopes),
+  key_expires_in_days: row.key_expires_in_days,
 });
 
 /** The contract's exchange answer for every status but `approved`. */
@@ -98,7 +101,7 @@ export function createPairingService(deps: {
   }
 
   return {
-    async start({ state, label, scopes }) {
+    async start({ state, label, scopes, expires_in_days: days }) {
       const name = label.trim();
       if (!STATE.test(state)) throw badRequest('state must be 32 characters from A-Z a-z 0-9 _ -', 'state');
       if (name === '' || Array.from(name).length > LABEL_MAX) throw badRequest(`label must be 1 to ${LABEL_MAX} characters`, 'label');
@@ -114,6 +117,7 @@ export function createPairingService(deps: {
         exchanged_at: null,
         key_id: null,
         scopes: formatScopes(scopes ?? SCOPES),
+        key_expires_in_days: days ?? null,
       };
       try {
         await db.transaction().execute(async (trx) => {
@@ -144,9 +148,10 @@ export function createPairingService(deps: {
         if (status !== 'approved') throw exchangeRefusal(status);
         try {
           return await db.transaction().execute(async (trx) => {
-            const key = await deps.keys.mintIn(trx, row.user_id!, row.label, { scopes: parseStoredScopes(row.scopes) });
+            const expiry = row.key_expires_in_days === null ? {} : { expiresInDays: row.key_expires_in_days };
+            const key = await deps.keys.mintIn(trx, row.user_id!, row.label, { scopes: parseStoredScopes(row.scopes), ...expiry });
             if (!(await markPairingExchanged(trx, row.state_hash, key.key_id, at))) throw new LostExchange();
-            return { token: key.token, key_id: key.key_id, scopes: key.scopes };
+            return { token: key.token, key_id: key.key_id, scopes: key.scopes, expires_at: key.expires_at };
           });
         } catch (error) {
           // A lost race rolls its key back; the re-read then answers with the winner's outcome.

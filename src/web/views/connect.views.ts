@@ -26,6 +26,7 @@ export function approvalPage(d: ConnectPageData): string {
   <dl class="facts">
     <dt>Requested</dt><dd><time datetime="${p.created_at}">${formatTime(p.created_at, zone)}</time> (${formatRelative(p.created_at, d.now)})</dd>
     <dt>Link expires</dt><dd><time datetime="${p.expires_at}">${formatTime(p.expires_at, zone)}</time> (${formatRelative(p.expires_at, d.now)})</dd>
+    <dt>Key works</dt><dd>${p.key_expires_in_days === null ? 'until you revoke it' : `for ${p.key_expires_in_days} day${p.key_expires_in_days === 1 ? '' : 's'} after approval, or until you revoke it`}</dd>
   </dl>
   <p class="alert warn">Approve only if you started this yourself just now. The app keeps what you allow until you revoke its key in Developer settings.</p>
   ${d.error ? html`<p class="alert error" role="alert">${d.error}</p>` : ''}

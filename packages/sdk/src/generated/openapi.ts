@@ -5250,6 +5250,8 @@ export interface operations {
                     label: string;
                     /** @description what the key may do (default: all four); the user may untick any of them on the approval page */
                     scopes?: ("read" | "capture" | "write" | "webhooks")[];
+                    /** @description the key stops working this many whole days after it is minted (default: never); the approval page says so */
+                    expires_in_days?: number;
                 };
             };
         };
@@ -5350,6 +5352,8 @@ export interface operations {
                         key_id: string;
                         /** @description what the user granted: the asked-for scopes, minus any the user unticked */
                         scopes: ("read" | "capture" | "write" | "webhooks")[];
+                        /** @description when the key stops working (expires_in_days at start); null: never */
+                        expires_at: string | null;
                     };
                 };
             };
