@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+// The driver this Node runs (decision 0070): better-sqlite3 12 itself aborts on Node 22 and 24.
+import Database from '../../src/db/sqlite/sqlite-driver.js';
 import { Kysely, PostgresAdapter, DummyDriver, PostgresIntrospector, PostgresQueryCompiler, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { afterKeyset } from '../../src/db/keyset.js';
