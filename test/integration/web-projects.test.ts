@@ -26,7 +26,8 @@ describe.each(DIALECTS)('web projects (%s)', (dialect) => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('<h1>Garden</h1>');
     expect(page.body).toContain('Plant tulips');
-    expect(page.body).not.toContain('Not in the garden');
+    // Its list holds only its items (the notice of the last capture, kept in the Inbox, may name the other).
+    expect(page.body.split('id="lists"')[1]).not.toContain('Not in the garden');
     expect(page.body).toMatch(
       new RegExp(`href="/projects/${garden.id}" aria-current="page"><span>Garden</span><span class="count" aria-label="1 open">1</span>`),
     );
