@@ -9,6 +9,7 @@ import {
   NetworkError,
   outcomesOf,
   pair,
+  type Attachment,
   type BatchOutcome,
   type CapturedItem,
   type Change,
@@ -74,6 +75,9 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await inbox.feeds.delete(feed.id); // deleteFeed
 
   const tags = await inbox.tags.list(); // listTags
+  const attached: Attachment = await inbox.attachments.upload(first.id, new Blob(['receipt']), { filename: 'receipt.txt' }); // addAttachment
+  const file: Blob = (await inbox.attachments.download(attached.id)).blob; // getAttachment
+  await inbox.attachments.delete(attached.id); // deleteAttachment
   const text: string = (await inbox.voice.transcribe(new Blob([new Uint8Array(8)]), { language: 'en' })).text; // transcribeVoice
   const spoken: string[] = (await inbox.voice.capture(new Blob([new Uint8Array(8)]), { split: true })).items.map((i) => i.id); // captureVoice
   const due: string = (await inbox.dates.read('tomorrow 5pm')).due_at; // readDueDate
@@ -153,6 +157,7 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
     savedList,
     picked,
     feeds,
+    file,
     renewed,
     tags,
     text,
