@@ -75,7 +75,7 @@ export async function everyOperation(baseUrl: string, token: string): Promise<vo
   await inbox.feeds.delete(feed.id); // deleteFeed
 
   const tags = await inbox.tags.list(); // listTags
-  const attached: Attachment = await inbox.attachments.upload(first.id, new Blob(['receipt']), { filename: 'receipt.txt' }); // addAttachment
+  const attached: Attachment = await inbox.attachments.upload(captured.id, new Blob(['receipt']), { filename: 'receipt.txt' }); // addAttachment
   const file: Blob = (await inbox.attachments.download(attached.id)).blob; // getAttachment
   await inbox.attachments.delete(attached.id); // deleteAttachment
   const text: string = (await inbox.voice.transcribe(new Blob([new Uint8Array(8)]), { language: 'en' })).text; // transcribeVoice
