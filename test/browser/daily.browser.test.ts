@@ -60,7 +60,8 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upcoming' }).click();
     await page.waitForURL(`${t.baseUrl}/upcoming`);
-    expect(await page.locator('.group-heading').allTextContents()).toEqual(['Today 2', 'Tomorrow 1', 'Wednesday 2 December 1']);
+    // Overdue first, as on Today (issue 47 item 10), with its "Reschedule all overdue to today".
+    expect(await page.locator('.group-heading').allTextContents()).toEqual(['Overdue 2', 'Today 2', 'Tomorrow 1', 'Wednesday 2 December 1']);
     expect(await rowTitles(page, 'day-1')).toEqual(['Buy milk']);
     await accessible(page);
     await screenshot(page, 'upcoming');
