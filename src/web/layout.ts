@@ -111,7 +111,7 @@ export function renderPage(o: PageOptions): string {
 <link rel="stylesheet" href="${STYLESHEET.path}">
 <script src="${SCRIPT.path}" defer></script>
 </head>
-<body class="${o.wide ? 'wide ' : ''}${o.user ? 'signed-in' : 'signed-out'}">
+<body class="${o.wide ? 'wide ' : ''}${o.user ? 'signed-in' : 'signed-out'}"${o.user ? html` data-user="${o.user.id}"` : ''}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><nav aria-label="Main" id="site-nav"><a class="brand" href="/">Capture Inbox</a><div class="links">${navigation(o)}</div></nav></header>
 <main id="main"${o.wide ? html` class="wide"` : ''}>

@@ -5,6 +5,7 @@ import {
   conflictMessage,
   OutboxConflict,
   inTypedOrder,
+  ownedBy,
   replayOutbox,
   singleReplay,
   waitingMessage,
@@ -156,5 +157,17 @@ describe('the offline outbox replay', () => {
   it('says how many captures wait, and nothing when none do', () => {
     expect(waitingMessage(0)).toBe('');
     expect(waitingMessage(2)).toBe('2 waiting to be saved: they are sent when the connection is back.');
+  });
+
+  it("replays only the signed-in user's entries: another account on the same browser never sends them", () => {
+    const entries: QueuedCapture[] = [
+      { client_id: 'a1', text: 'Ana, typed offline', at: 1, owner: 'user-ana' },
+      { client_id: 'b1', text: 'Ben, typed offline', at: 2, owner: 'user-ben' },
+      { client_id: 'old', text: 'kept before owners', at: 3 },
+    ];
+    expect(ownedBy(entries, 'user-ben').map((e) => e.client_id)).toEqual(['b1', 'old']);
+    expect(ownedBy(entries, 'user-ana').map((e) => e.client_id)).toEqual(['a1', 'old']);
+    // Signed out, nothing is sent (the session would refuse it anyway).
+    expect(ownedBy(entries, null)).toEqual([]);
   });
 });

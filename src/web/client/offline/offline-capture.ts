@@ -1,5 +1,5 @@
 import type { QueuedCapture } from './outbox-replay.js';
-import { queueCapture } from './offline-outbox.js';
+import { pageUser, queueCapture } from './offline-outbox.js';
 
 /*
  * Offline capture: each capture carries a client_id (the server saves one item per id), so a
@@ -20,7 +20,8 @@ export function installOfflineCapture(): void {
     event.preventDefault();
     const box = form.querySelector<HTMLTextAreaElement>('textarea[name=text]');
     if (!box || box.value.trim() === '') return;
-    const entry: QueuedCapture = { client_id: id.value, text: box.value, at: Date.now() };
+    const owner = pageUser();
+    const entry: QueuedCapture = { client_id: id.value, text: box.value, at: Date.now(), ...(owner ? { owner } : {}) };
     for (const name of ['type', 'project_id'] as const) {
       const field = form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name=${name}]`);
       if (field?.value) entry[name] = field.value;

@@ -9,6 +9,7 @@ import {
   conflictMessage,
   inTypedOrder,
   OutboxConflict,
+  ownedBy,
   singleReplay,
   type OutboxEntry,
   type QueuedAction,
@@ -34,11 +35,15 @@ const pageCsrf = (): string => document.querySelector<HTMLInputElement>('input[n
 
 const newId = (): string => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
 
+/** Who is signed in on this page (the layout's body data-user); null signed out. */
+export const pageUser = (): string | null => document.body.getAttribute('data-user');
+
 async function allEntries(): Promise<OutboxEntry[]> {
   const [captures, actions] = await Promise.all([outboxStore.list(), actionStore.list()]);
+  const user = pageUser();
   return inTypedOrder<OutboxEntry>([
-    ...captures.map((entry) => ({ kind: 'capture' as const, entry, at: entry.at })),
-    ...actions.map((entry) => ({ kind: 'action' as const, entry, at: entry.at })),
+    ...ownedBy(captures, user).map((entry) => ({ kind: 'capture' as const, entry, at: entry.at })),
+    ...ownedBy(actions, user).map((entry) => ({ kind: 'action' as const, entry, at: entry.at })),
   ]);
 }
 
@@ -77,6 +82,8 @@ export function queueAction(row: HTMLElement | null, url: string, data: URLSearc
     version: data.get('version') || row?.getAttribute('data-version') || null,
     at: Date.now(),
   };
+  const owner = pageUser();
+  if (owner) entry.owner = owner;
   row?.querySelector<HTMLDetailsElement>(':scope > .line > details.more')?.removeAttribute('open');
   actionStore.put(entry).then(
     () => {

@@ -14,6 +14,8 @@ export interface QueuedCapture {
   text: string;
   /** Milliseconds since the epoch: the order of the replay, and the time the text's dates are read at. */
   at: number;
+  /** The signed-in user who typed it (the page's data-user); absent in entries kept before owners were. */
+  owner?: string;
   type?: string;
   project_id?: string;
 }
@@ -32,6 +34,8 @@ export interface QueuedAction {
   /** The item's version the action was made on (its row's data-version); null when the row had none. */
   version: string | null;
   at: number;
+  /** The signed-in user who took it (the page's data-user). */
+  owner?: string;
 }
 
 export type OutboxEntry = { kind: 'capture'; entry: QueuedCapture; at: number } | { kind: 'action'; entry: QueuedAction; at: number };
@@ -59,6 +63,16 @@ export interface ReplayResult<Entry = unknown, Answer = string> {
   stopped: boolean;
   /** The entries dropped as conflicts, with what the server said. */
   conflicts: { entry: Entry; said: string }[];
+}
+
+/**
+ * The entries of the signed-in user: a browser shared by two accounts keeps one outbox, and what
+ * one of them queued must never be sent with the other's session. Entries kept before entries had
+ * an owner (offline captures of the third wave) go with whoever is signed in, as they always did.
+ */
+export function ownedBy<Entry extends { owner?: string }>(entries: readonly Entry[], user: string | null): Entry[] {
+  if (user === null) return [];
+  return entries.filter((entry) => entry.owner === undefined || entry.owner === user);
 }
 
 /** The entries oldest first, as they were made. */
