@@ -34,9 +34,9 @@ Example:
     const [action, ...rest] = ctx.positionals;
     if (action !== 'add' || rest.length > 0) throw new UsageError('cin keys add --label L [--scopes read,write]');
     const expires = ctx.string('expires');
-    if (expires !== undefined && !/^[1-9][0-9]{0,3}$/.test(expires)) throw new UsageError('--expires takes a whole number of days from 1 to 3650');
     const expiresInDays = expires === undefined ? undefined : Number(expires);
-    if (expiresInDays !== undefined && expiresInDays > 3650) throw new UsageError('--expires takes a whole number of days from 1 to 3650');
+    if (expiresInDays !== undefined && !(/^[1-9][0-9]{0,3}$/.test(expires!) && expiresInDays <= 3650))
+      throw new UsageError('--expires takes a whole number of days from 1 to 3650');
     const label = ctx.string('label')?.trim();
     if (!label) throw new UsageError('give the key a name: --label "Phone calendar"');
     const scopes = (ctx.string('scopes') ?? DEFAULT_SCOPES.join(','))
