@@ -34,6 +34,20 @@ describe('nextOccurrence', () => {
     expect(next('FREQ=DAILY;UNTIL=20261123T000000Z', '2026-11-22T08:00:00.000Z')).toBeNull();
   });
 
+  it("reads UNTIL as RFC 5545 does: Z is UTC, a date-time without Z is the user's wall time, a date alone takes in the whole day", () => {
+    // Daily 09:00 Berlin (08:00Z in winter). A date alone: 31 December is still an occurrence.
+    expect(next('FREQ=DAILY;UNTIL=20261231', '2026-12-30T08:00:00.000Z')).toBe('2026-12-31T08:00:00.000Z');
+    expect(next('FREQ=DAILY;UNTIL=20261231', '2026-12-31T08:00:00.000Z')).toBeNull();
+    // Floating 08:30 Berlin is 07:30Z: the 09:00 occurrence that day is past it.
+    expect(next('FREQ=DAILY;UNTIL=20261231T083000', '2026-12-30T08:00:00.000Z')).toBeNull();
+    expect(next('FREQ=DAILY;UNTIL=20261231T090000', '2026-12-30T08:00:00.000Z')).toBe('2026-12-31T08:00:00.000Z');
+    // With Z the same digits are UTC: 08:30Z is after the 08:00Z occurrence.
+    expect(next('FREQ=DAILY;UNTIL=20261231T083000Z', '2026-12-30T08:00:00.000Z')).toBe('2026-12-31T08:00:00.000Z');
+    // West of UTC a date alone still ends at the zone's midnight, not UTC's.
+    expect(next('FREQ=DAILY;UNTIL=20261231', '2026-12-31T02:00:00.000Z', { zone: 'America/Los_Angeles' })).toBe('2027-01-01T02:00:00.000Z');
+    expect(next('FREQ=DAILY;UNTIL=20261231', '2027-01-01T02:00:00.000Z', { zone: 'America/Los_Angeles' })).toBeNull();
+  });
+
   it('from completion counts from the day it was completed, at the due time of day', () => {
     expect(next('FREQ=DAILY;INTERVAL=2', '2026-11-01T08:00:00.000Z', { from: 'completion', completedAt: '2026-11-20T18:00:00.000Z' })).toBe(
       '2026-11-22T08:00:00.000Z',

@@ -4,6 +4,7 @@ import rrule from 'rrule';
 const { RRule } = rrule;
 import { instantOf, wallTimeAt, type WallTime } from '../../lib/dates/zoned-time.js';
 import type { Recurrence } from '../items/item-view.js';
+import { untilInstant } from './rule-until.js';
 
 /** rrule counts in "floating" time: a wall time written as the UTC instant with the same digits (as quick add's first-occurrence.ts). */
 const floating = (w: WallTime): Date => new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute));
@@ -42,7 +43,7 @@ export interface OccurrenceInput {
 export function nextOccurrence(o: OccurrenceInput): Date | null {
   const options = RRule.parseString(o.recurrence.rule);
   if (options.count != null && o.completed >= options.count) return null;
-  const until = options.until ?? null;
+  const until = untilInstant(o.recurrence.rule, o.zone);
   const dueWall = wallTimeAt(o.zone, o.due);
   const anchor: WallTime = o.recurrence.from === 'due' ? dueWall : { ...wallTimeAt(o.zone, o.completedAt), hour: dueWall.hour, minute: dueWall.minute };
   const base = o.recurrence.from === 'due' ? o.due : o.completedAt;
