@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CLIENT } from './client-bundle.js';
 import { PHONE_CSS } from './phone-styles.js';
+import { QUICK_ADD_CSS } from './quick-add-styles.js';
 
 /*
  * The web app's only static files, kept in memory so the build needs no copy step: the stylesheet,
@@ -152,7 +153,7 @@ details.change[open] > summary { margin-bottom: .75rem; }
   .capture { margin-bottom: .5rem; gap: .4rem; }
   .capture textarea { min-height: 0; height: 2.75rem; resize: none; padding: .55rem .7rem; }
   .capture:focus-within textarea, .capture textarea:not(:placeholder-shown) { height: 7rem; }
-  .capture:not(:focus-within):has(textarea:placeholder-shown) > :not(textarea):not(input):not(label):not(.field-error):not(.offline-queue) { display: none; }
+  .capture:not(:focus-within):has(textarea:placeholder-shown) > :not(textarea):not(.quick-add-field):not(input):not(label):not(.field-error):not(.offline-queue) { display: none; }
   .filters { margin-bottom: .5rem; display: flex; flex-wrap: wrap; gap: 0 .5rem; align-items: center; }
   .search-line { flex: 1 1 12rem; }
   .filter-more { flex: 0 0 auto; }
@@ -284,6 +285,6 @@ function asset(name: string, ext: string, body: string, type: string): Asset {
   return { path: `/assets/${name}.${hash}.${ext}`, body, type };
 }
 
-export const STYLESHEET = asset('app', 'css', CSS + PHONE_CSS, 'text/css; charset=utf-8');
+export const STYLESHEET = asset('app', 'css', CSS + QUICK_ADD_CSS + PHONE_CSS, 'text/css; charset=utf-8');
 export const SCRIPT = asset('app', 'js', CLIENT.app, 'text/javascript; charset=utf-8');
 export const ASSETS: readonly Asset[] = [STYLESHEET, SCRIPT];
