@@ -71,7 +71,8 @@ export function installQuickAddPreview(): void {
       });
       preview.hidden = chips.length === 0;
       field.draw(reading.spans);
-      if (announce) say(chips.length === 0 ? '' : `Understood: ${chips.map((c) => `${c.label} ${c.text}`).join('; ')}.`);
+      // Only a reading is said: an empty one would cut short "kept as text" or say nothing anyway.
+      if (announce && chips.length > 0) say(`Understood: ${chips.map((c) => `${c.label} ${c.text}`).join('; ')}.`);
     };
 
     const ask = (): void => {
