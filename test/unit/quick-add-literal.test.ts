@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readQuickAdd, type GrammarContext } from '../../src/modules/quick-add/grammar.js';
 import { literalRanges } from '../../src/web/literal-ranges.js';
-import { shiftRanges } from '../../src/web/client/quick-add/quick-add-field.js';
+import { shiftRanges } from '../../src/web/client/quick-add/shift-ranges.js';
 
 // Thursday 2026-11-26, 10:00 in London.
 const ctx: GrammarContext = { now: new Date('2026-11-26T10:00:00Z'), zone: 'Europe/London', projects: [{ id: 'p-work', name: 'Work' }] };

@@ -1,5 +1,5 @@
 import { say } from '../acting/toast.js';
-import { swapLists } from '../regions/swap-lists.js';
+import { swapLists, WITH_SIDEBAR } from '../regions/swap-lists.js';
 import { actionWord, waitingMessage, type OutboxEntry } from './outbox-replay.js';
 
 /*
@@ -156,7 +156,7 @@ export function syncedNote(answer: Record<string, unknown>, csrf: string, return
       .then(async (res) => {
         if (!res.ok) throw new Error(`status ${res.status}`);
         const page = await fetch(window.location.pathname + window.location.search, { credentials: 'same-origin' });
-        if (page.ok && !page.redirected) swapLists(await page.text(), null, -1);
+        if (page.ok && !page.redirected) swapLists(await page.text(), null, -1, null, WITH_SIDEBAR);
         text.textContent = `Undone: ${text.textContent ?? ''}`;
         undo.remove();
       })

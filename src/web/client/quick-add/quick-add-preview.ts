@@ -1,6 +1,7 @@
 import { fieldValue } from '../http.js';
 import { quickAddChips, type QuickAddReading, type QuickAddSpan } from './quick-add-chips.js';
-import { installQuickAddField, shiftRanges } from './quick-add-field.js';
+import { installQuickAddField } from './quick-add-field.js';
+import { shiftRanges } from './shift-ranges.js';
 
 /** Quiet time after typing before the text is read, so a word costs one request, not one a key. */
 const DEBOUNCE_MS = 250;
