@@ -93,7 +93,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .brain-dump-list .quick-add { flex-basis: 100%; }
 .filters { margin-bottom: 1rem; }
 .search-line { display: flex; gap: .5rem; }
-.search-line input { flex: 1 1 auto; }
+.search-line input { flex: 1 1 auto; text-overflow: ellipsis; }
 .filter-more summary { cursor: pointer; color: var(--accent); padding: .6rem .25rem; }
 .filter-fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .6rem; }
 .filter-fields label { font-size: .85rem; font-weight: 600; color: var(--muted); margin: 0 0 .2rem; }
@@ -127,7 +127,7 @@ button.small { min-height: 2.1rem; padding: .2rem .6rem; font-size: .9rem; }
 .item.sub { border: 0; border-top: 1px solid var(--line); border-radius: 0; margin: 0; padding: .35rem 3.25rem .35rem 0; }
 .item.sub .check { width: 2.25rem; height: 2.25rem; }
 .item.sub .more > summary { top: .25rem; right: 0; }
-.toast { position: fixed; left: 50%; bottom: 1.25rem; transform: translateX(-50%); z-index: 20; display: flex; gap: .75rem; align-items: center; background: var(--fg); color: var(--bg); padding: .5rem .6rem .5rem 1rem; border-radius: 999px; box-shadow: 0 4px 16px rgb(0 0 0 / .25); max-width: calc(100% - 2rem); }
+.toast { position: fixed; left: 50%; bottom: 1.25rem; transform: translateX(-50%); z-index: 20; display: flex; gap: .75rem; align-items: center; background: var(--fg); color: var(--bg); padding: .5rem .6rem .5rem 1rem; border-radius: 999px; box-shadow: 0 4px 16px rgb(0 0 0 / .25); width: max-content; max-width: calc(100% - 2rem); }
 .toast span { white-space: normal; }
 .toast button { background: var(--bg); color: var(--fg); border-color: var(--bg); }
 .checklist { list-style: decimal; padding-left: 1.5rem; margin: 0 0 1rem; }
