@@ -7,7 +7,7 @@
  * `npm run bench:web`. The tick's server
  * time is the wall time of inject (all in this process); tick_cpu_ms_mean is the same work as CPU.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
@@ -100,6 +100,8 @@ export async function measureWebPages(): Promise<WebPagesReport> {
       }
 
       const today = await send('GET', '/');
+      // BENCH_WEB_HTML=<file> keeps Today's page, to see what its bytes are.
+      if (process.env.BENCH_WEB_HTML) writeFileSync(process.env.BENCH_WEB_HTML, today.res.body);
       const todayRows = (today.res.body.match(/<li class="item/g) ?? []).length;
       const csrf = csrfOf(today.res.body);
       const times: number[] = [];
