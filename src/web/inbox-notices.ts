@@ -3,7 +3,7 @@ import type { Services } from '../container.js';
 import { AppError } from '../errors.js';
 import type { ItemView } from '../modules/items/item-view.js';
 import type { AuthUser } from '../schemas/auth-user.js';
-import { formatDueAbsolute, type DateContext } from './dates.js';
+import { dueLabel, formatDueAbsolute, type DateContext } from './dates.js';
 import { html, type SafeHtml } from './html.js';
 import { decodeUndo, organizedNotice } from './organize-notice.js';
 import { webContext } from './session.js';
@@ -58,11 +58,15 @@ export function createFlashNotices({ items, projects }: Pick<Services, 'items' |
 
 /**
  * Where a capture replayed from the offline outbox went, for the toast (decision 0085): its
- * project, and its date as read when it was typed. "Saved “Call Sam” in Work, due Fri 27 Nov."
+ * project, and its date as read when it was typed, in the words its row uses ("today", "tomorrow
+ * 17:00", issue 47) with the day after them, so the note and the row never read differently:
+ * "Saved “Call Sam” in Work, due tomorrow 17:00 (Fri 27 Nov)."
  */
 export function capturedMessage(item: ItemView, projectName: string, dates: DateContext, filed: boolean): string {
-  // formatDueAbsolute writes "<day>, <time>": an all-day item is due on the day only.
-  const absolute = item.due_at ? formatDueAbsolute(item.due_at, dates) : '';
-  const due = item.due_at ? `, due ${item.all_day ? absolute.slice(0, absolute.lastIndexOf(', ')) : absolute}` : '';
-  return `${filed ? 'Filed' : 'Saved'} “${itemName(item)}” in ${projectName}${due}.`;
+  if (!item.due_at) return `${filed ? 'Filed' : 'Saved'} “${itemName(item)}” in ${projectName}.`;
+  const label = dueLabel(item.due_at, dates, item.all_day);
+  const day = formatDueAbsolute(item.due_at, dates, true);
+  // Typed days ago, it may be overdue at the sync: said as the row says it.
+  const due = label.overdue ? `${label.text} (due ${day})` : `due ${label.text.startsWith(day) ? label.text : `${label.text} (${day})`}`;
+  return `${filed ? 'Filed' : 'Saved'} “${itemName(item)}” in ${projectName}, ${due}.`;
 }

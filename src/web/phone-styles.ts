@@ -41,7 +41,8 @@ li.item.swipe-later { box-shadow: inset -6px 0 0 var(--accent); }
     position: fixed; left: 0; right: 0; bottom: calc(3.5rem + env(safe-area-inset-bottom, 0px)); z-index: 26; margin: 0; padding: .75rem;
     background: var(--card); border-top: 1px solid var(--line); box-shadow: 0 -4px 16px rgb(0 0 0 / .2);
   }
-  .toast { bottom: calc(4.5rem + env(safe-area-inset-bottom, 0px)); }
+  /* Beside the capture button, not under it; sized by its words (left: 50% alone halved the room it wraps in). */
+  .toast { bottom: calc(4.5rem + env(safe-area-inset-bottom, 0px)); left: .75rem; transform: none; max-width: calc(100% - 5.5rem); }
   button.small, .button.small { min-height: 2.75rem; }
   .check, .item.sub .check, .checklist .check { width: 2.75rem; height: 2.75rem; }
   .item.sub .more > summary { top: .1rem; }

@@ -155,9 +155,18 @@ describe.skipIf(lacking(CHROMIUM))('the offline outbox in chromium', () => {
     expect(new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(mum.due_at!))).toBe(dayAfter);
     const notes = page.locator('.outbox-notes .synced');
     await expect.poll(() => notes.count()).toBe(2);
-    expect(await notes.first().textContent()).toMatch(/^Saved “Call mum” in Inbox, due \w{3} \d{1,2} \w{3}\. Undo$/);
+    expect(await notes.first().textContent()).toMatch(/^Saved “Call mum” in Inbox, due today \(\w{3} \d{1,2} \w{3}\)\. Undo$/);
     expect(await notes.nth(1).textContent()).toBe('Saved “Buy stamps” in Inbox. Undo');
     expect(await page.locator('.queued-captures > li').count()).toBe(0);
+    // Two defects seen in this screenshot (issue 47): the sidebar still said "Inbox 0" beside the two
+    // synced Inbox rows (the sync's own live echoes are skipped, and only the lists were swapped), and
+    // the row said "today" where its note said "due Mon 30 Nov": the note now reads the date as the row.
+    const inbox = await t.services.projects.inboxId(userId);
+    await expect.poll(() => page.locator(`#sidebar a[href="/projects/${inbox}"] .count`).textContent()).toBe('2');
+    expect(await page.locator('#lists li.item').count()).toBe(2);
+    const rowDue = await page.locator(`#item-${mum.id} .due`).textContent();
+    expect(rowDue).toBe('today');
+    expect(await notes.first().textContent()).toContain(`due ${rowDue} (`);
     await screenshot(page, 'offline-captures-synced');
 
     await notes.nth(1).getByRole('button', { name: 'Undo' }).click();

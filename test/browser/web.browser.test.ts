@@ -54,7 +54,7 @@ describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
     await toggle.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.item .title').allTextContents()).toEqual(['Call mom']);
-    expect(await page.locator(':focus').getAttribute('data-item-id')).toBe(await page.locator('.item', { hasText: 'Call mom' }).getAttribute('data-item-id'));
+    expect(await page.locator(':focus').getAttribute('id')).toBe(await page.locator('.item', { hasText: 'Call mom' }).getAttribute('id'));
     expect(await page.locator('[data-toast]').textContent()).toContain('Marked “Buy milk” done.');
 
     // Delete takes the row at once with Undo (issue 47: a grace period, no confirm()); Undo keeps the item.

@@ -39,7 +39,7 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     expect(item).toMatchObject({ content_md: '2%, not skim', type: 'todo', status: 'todo', is_completed: false });
     const page = await web.get('/inbox');
     expect(page.body).toContain('Buy milk');
-    expect(page.body).toContain(`data-item-id="${item.id}"`);
+    expect(page.body).toContain(`id="item-${item.id}"`);
   });
 
   it('captures a note into a chosen project', async () => {
@@ -76,16 +76,16 @@ describe.each(DIALECTS)('web inbox (%s)', (dialect) => {
     expect(toggled.location).toBe(`/#item-${id}`);
     expect(await itemByTitle('Call the plumber')).toMatchObject({ is_completed: true, status: 'done' });
     // Done, it leaves the open lists and is found under Show: Done.
-    expect((await web.get('/inbox')).body).not.toContain(`data-item-id="${id}"`);
-    expect((await web.get('/items?show=done')).body).toMatch(new RegExp(`data-item-id="${id}"[\\s\\S]*?aria-pressed="true"`));
+    expect((await web.get('/inbox')).body).not.toContain(`id="item-${id}"`);
+    expect((await web.get('/items?show=done')).body).toMatch(new RegExp(`id="item-${id}"[\\s\\S]*?aria-pressed="true"`));
     await act(id, 'toggle');
     expect(await itemByTitle('Call the plumber')).toMatchObject({ is_completed: false, status: 'todo' });
 
     await act(id, 'archive');
     expect((await itemByTitle('Call the plumber')).status).toBe('archived');
-    expect((await web.get('/items')).body).not.toContain(`data-item-id="${id}"`);
-    expect((await web.get('/items?show=archived')).body).toContain(`data-item-id="${id}"`);
-    expect((await web.get('/items?show=all')).body).toContain(`data-item-id="${id}"`);
+    expect((await web.get('/items')).body).not.toContain(`id="item-${id}"`);
+    expect((await web.get('/items?show=archived')).body).toContain(`id="item-${id}"`);
+    expect((await web.get('/items?show=all')).body).toContain(`id="item-${id}"`);
     await act(id, 'unarchive', '/?show=archived');
     expect((await itemByTitle('Call the plumber')).status).toBe('todo');
 

@@ -33,7 +33,8 @@ describe.each(DIALECTS)('the offline replay and Upcoming over HTTP (%s)', (diale
     expect(res.status).toBe(200);
     const answer = JSON.parse(res.body) as { message: string; undo_form: { url: string; fields: string[][] }; item: { id: string; version: string } };
     // Typed on Tuesday evening: "tomorrow" is Wednesday 25 November, not the Friday after the sync.
-    expect(answer.message).toBe('Saved “Call mum” in Inbox, due Wed 25 Nov.');
+    // Said as its row says it (overdue at the sync), with the day (issue 47: the note and the row read alike).
+    expect(answer.message).toBe('Saved “Call mum” in Inbox, overdue 1 day (due Wed 25 Nov).');
     expect(answer.undo_form).toEqual({ url: `/inbox/items/${answer.item.id}/delete`, fields: [] });
     expect(await t.services.items.get(userId, answer.item.id)).toMatchObject({ due_at: '2026-11-24T23:00:00.000Z', all_day: true });
     // The same capture again (a replay after a lost answer) is the same item.

@@ -38,6 +38,8 @@ export interface CaptureInput {
   remind_at?: string | null;
   /** When the text was typed, when not now: quick add and the organizer read its dates at it (decision 0085). */
   read_at?: Date;
+  /** Ranges of the text whose quick-add reading the user refused (the web form's `literal`, decision 0098). */
+  literal?: readonly (readonly [number, number])[];
 }
 
 /** Every way in makes items through this: the API's POST /capture, the web form, the share target, email-in, subtasks. */
@@ -101,7 +103,8 @@ export function createCaptureService(deps: CaptureDeps): CaptureService {
       const fixed = {
         type: input.type !== undefined,
         project_id: input.project_id !== undefined,
-        due_at: input.due_at !== undefined,
+        // A refused reading (decision 0098) is the user saying what the text's dates are: the organizer does not read them again.
+        due_at: input.due_at !== undefined || (input.literal?.length ?? 0) > 0,
         all_day: input.all_day !== undefined,
       };
       ({ fields, ai } = await deps.organizer.organizeCapture(user, {

@@ -39,6 +39,11 @@ export interface GrammarContext {
   /** The user's IANA zone. */
   zone: string;
   projects: readonly { id: string; name: string }[];
+  /**
+   * Ranges of the text (UTF-16 offsets, as spans give them) the user refused as readings: their
+   * words stay in the title as typed and no reader sees them (decision 0098).
+   */
+  literal?: readonly (readonly [number, number])[];
 }
 
 /** As PATCH takes them: an item has at most 20 tags of at most 50 characters, without commas. */
@@ -85,6 +90,27 @@ function around(line: string, start: number, end: number, taken: readonly (reado
     .filter(([a, b]) => b > a);
 }
 
+/** What a refused range reads as: a private-use character no reader matches, one per code unit so offsets hold. */
+const MASK = '\uE000';
+
+/** The line with the refused ranges (text offsets, `at` where the line starts) masked, and their words in order. */
+function maskLiteral(line: string, at: number, literal: GrammarContext['literal']): { read: string; words: string[] } {
+  const ranges = (literal ?? [])
+    .map(([a, b]) => [Math.max(0, a - at), Math.min(line.length, b - at)] as const)
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  // Overlapping or touching ranges are one run of the mask, so one word list entry.
+  const merged: [number, number][] = [];
+  for (const [a, b] of ranges) {
+    const last = merged.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
+  let read = line;
+  for (const [a, b] of merged) read = read.slice(0, a) + MASK.repeat(b - a) + read.slice(b);
+  return { read, words: merged.map(([a, b]) => line.slice(a, b)) };
+}
+
 /** Where the first line (the title as capture splits it) starts in the text and what it is; null when too long to be a title. */
 function firstLine(text: string): { at: number; line: string } | null {
   const at = text.search(/\S/);
@@ -105,7 +131,8 @@ export function readQuickAdd(text: string, ctx: GrammarContext): QuickAdd {
   const first = firstLine(text);
   if (!first) return plain;
   const { at, line } = first;
-  let rest = line;
+  const { read, words: refused } = maskLiteral(line, at, ctx.literal);
+  let rest = read;
   const spans: Span[] = [];
   const add = (kind: SpanKind, start: number, end: number, value: string) => {
     spans.push({ kind, start: at + start, end: at + end, text: line.slice(start, end), value });
@@ -114,7 +141,7 @@ export function readQuickAdd(text: string, ctx: GrammarContext): QuickAdd {
 
   let projectId: string | null = null;
   const byKey = new Map(ctx.projects.map((p) => [projectKey(p.name), p.id]));
-  for (const m of line.matchAll(PROJECT_TOKEN)) {
+  for (const m of read.matchAll(PROJECT_TOKEN)) {
     const id = byKey.get(projectKey(m[1] ?? m[2]!));
     // The first project named wins; an unknown name stays in the title (nothing is created).
     if (id === undefined || projectId !== null) continue;
@@ -154,7 +181,9 @@ export function readQuickAdd(text: string, ctx: GrammarContext): QuickAdd {
     for (const [start, end] of due.phrases) for (const [from, to] of around(line, start, end, taken)) add('date', from, to, value);
   }
 
-  title = tidy(title);
+  // No reader matches the mask, so each refused range is still one run, in order: its words go back.
+  let next = 0;
+  title = tidy(title.replace(/\uE000+/gu, () => refused[next++] ?? ''));
   spans.sort((a, b) => a.start - b.start);
   return {
     // A line of nothing but tokens keeps its text as the title: nothing typed is lost.

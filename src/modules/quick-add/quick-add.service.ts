@@ -18,11 +18,13 @@ export interface CaptureRequestFields {
   recurrence?: { rule: string; from: 'due' | 'completion' } | null;
   /** The moment the text was typed, when not now (an offline capture's replay, decision 0085): its dates are read at it. */
   read_at?: Date;
+  /** Ranges of `text` whose reading the user refused: read as plain words (decision 0098; the web form's `literal`). */
+  literal?: readonly (readonly [number, number])[];
 }
 
 export interface QuickAddService {
-  /** What quick add understands in `text`, in the user's zone; stores nothing. */
-  parse(user: AuthUser, text: string): Promise<QuickAdd>;
+  /** What quick add understands in `text`, in the user's zone, `literal` ranges read as plain words; stores nothing. */
+  parse(user: AuthUser, text: string, literal?: CaptureRequestFields['literal']): Promise<QuickAdd>;
   /** The brain-dump preview: `text` split into items (contract "Brain dump"), each read with quick add; stores nothing. */
   parseSplit(user: AuthUser, text: string, options?: { quickAdd: boolean }): Promise<SplitItem[]>;
   /**
@@ -47,11 +49,11 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
     }
   }
 
-  async function parse(user: AuthUser, text: string, readAt?: Date): Promise<QuickAdd> {
+  async function parse(user: AuthUser, text: string, readAt?: Date, literal?: CaptureRequestFields['literal']): Promise<QuickAdd> {
     checkText(text);
     // Loaded at first use, as the organizer's engine is: chrono-node weighs on start-up.
     const [{ readQuickAdd }, projects] = await Promise.all([import('./grammar.js'), findProjectNames(deps.db, user.id)]);
-    return readQuickAdd(text, { now: readAt ?? deps.clock.now(), zone: user.timezone, projects });
+    return readQuickAdd(text, { now: readAt ?? deps.clock.now(), zone: user.timezone, projects, ...(literal ? { literal } : {}) });
   }
 
   async function parseSplit(user: AuthUser, text: string, options = { quickAdd: true }): Promise<SplitItem[]> {
@@ -61,12 +63,12 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
   }
 
   return {
-    parse: (user, text) => parse(user, text),
+    parse: (user, text, literal) => parse(user, text, undefined, literal),
     parseSplit,
 
     async readCapture(user, input) {
       if (!input.parse) return { text: splitCapturedText(input.text), input };
-      const parsed = await parse(user, input.text, input.read_at);
+      const parsed = await parse(user, input.text, input.read_at, input.literal);
       if (parsed.spans.length === 0) return { text: splitCapturedText(input.text), input };
       return {
         // The grammar split the text as capture does (lib/capture-text.ts); only understood tokens are gone.

@@ -29,6 +29,8 @@ import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
 import { createRowAnswer } from '../row-answer.js';
 import { changedItem, createCapturedAnswer, readAt } from '../captured-answer.js';
+import { literalOf } from '../literal-ranges.js';
+import { CaptureBody } from './capture-body.js';
 import { actedMessage, undoneMessage } from '../undo-message.js';
 import { projectHeader } from '../views/projects.views.js';
 import { CSRF_FIELD, field, queryOf, safeReturn } from './forms.js';
@@ -40,19 +42,6 @@ const ItemsQuery = Type.Object({
   tag: field(200),
   show: field(20),
   cursor: field(512),
-});
-const CaptureBody = Type.Object({
-  ...CSRF_FIELD,
-  text: field(NOTES_MAX * 4),
-  type: field(10),
-  project_id: field(100),
-  return: field(2000),
-  organize: field(5),
-  organize_shown: field(5),
-  /** Made by the script for each capture: sending the same capture again (an offline queue's replay) saves it once. */
-  client_id: field(100),
-  /** When an offline capture was typed (ISO 8601): its dates are read at that moment (decision 0085). */
-  typed_at: field(40),
 });
 const ActionBody = Type.Object({
   ...CSRF_FIELD,
@@ -154,6 +143,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
         ...(projectId ? { project_id: projectId } : {}),
         ...(request.body.client_id && isUuid(request.body.client_id) ? { client_id: request.body.client_id } : {}),
         ...readAt(request.body.typed_at, clock.now()),
+        ...literalOf(request.body.literal),
         parse: true,
         organize,
       }));

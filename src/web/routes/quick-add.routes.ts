@@ -6,9 +6,10 @@ import type { Span } from '../../modules/quick-add/grammar.js';
 import { actingUser, dateContext } from '../acting.js';
 import { formatDueAbsolute } from '../dates.js';
 import { CSRF_FIELD, field } from './forms.js';
+import { literalRanges } from '../literal-ranges.js';
 import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 
-const ParseBody = Type.Object({ ...CSRF_FIELD, text: field(CAPTURE_TEXT_MAX + 1000) });
+const ParseBody = Type.Object({ ...CSRF_FIELD, text: field(CAPTURE_TEXT_MAX + 1000), literal: field(600) });
 
 /**
  * What the capture box's script shows under the text: the spans understood (a date with its day and
@@ -29,7 +30,8 @@ export const webQuickAddRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock'
     const text = request.body.text ?? '';
     if (text.trim() === '') return answer(200, { spans: [], all_day: false });
     try {
-      const { spans, all_day: allDay } = await quickAdd.parse(user, text);
+      // The readings the user refused are plain words here as they will be in the capture (decision 0098).
+      const { spans, all_day: allDay } = await quickAdd.parse(user, text, literalRanges(request.body.literal));
       const dates = dateContext(request, user.timezone, clock);
       return answer(200, {
         spans: spans.map((s) => (s.kind === 'date' ? { ...s, shown: formatDueAbsolute(s.value, dates, allDay) } : s)),

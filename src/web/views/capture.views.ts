@@ -28,7 +28,8 @@ export function captureForm(d: CaptureFormData): SafeHtml {
   <textarea id="capture-text" name="text" rows="2" required data-enter-submits enterkeyhint="enter"
     placeholder="Capture a thought…" aria-describedby="capture-keys${d.error ? ' capture-error' : ''}"${d.draft || d.error ? html` autofocus` : ''}${d.error ? html` aria-invalid="true"` : ''}>${d.draft ?? ''}</textarea>
   <p class="capture-keys small muted" id="capture-keys">Enter saves, Shift+Enter starts a new line.</p>
-  <p class="quick-add small" data-quick-add aria-live="polite" hidden></p>
+  <p class="quick-add small" data-quick-add hidden></p>
+  <div class="visually-hidden" data-quick-add-said role="status" aria-live="polite"></div>
   ${brainDump()}
   ${d.error ? html`<p class="field-error" id="capture-error">${sentence(d.error)}</p>` : ''}
   <div class="options">

@@ -53,7 +53,7 @@ export const projectOptions = (projects: readonly ProjectView[]): SafeHtml =>
  * item's page, which has every one of them.
  */
 function moreActions(item: ItemView, name: string): SafeHtml {
-  return html`<details class="more"><summary aria-label="More actions for “${name}”"><span aria-hidden="true">⋯</span></summary></details>`;
+  return html`<details class="more"><summary aria-label="More actions for “${name}”"></summary></details>`;
 }
 
 /**
@@ -78,7 +78,7 @@ export function itemRow(c: RowContext, item: ItemView, nested = false): SafeHtml
   const parentName = !nested && item.parent_id ? c.parentNames?.get(item.parent_id) : undefined;
   // The script's menu reads the due date from the row's <time> (in the zone of #act), the project from its badge;
   // an action queued offline carries the row's version, so its replay changes nothing the item changed since (decision 0085).
-  return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-item-id="${item.id}" data-version="${itemEtag(item)}"${
+  return html`<li class="item${done ? ' done' : ''}${nested ? ' sub' : ''}" id="item-${item.id}" tabindex="-1" data-version="${itemEtag(item)}"${
     nested ? html` data-project-id="${item.project_id}"` : ''
   }${archived ? html` data-archived` : ''}${item.all_day ? html` data-all-day` : ''}><div class="line"><div class="row"><button class="check" form="act" formaction="${base}/toggle" aria-pressed="${done ? 'true' : 'false'}" aria-label="${done ? `Mark “${name}” not done` : `Mark “${name}” done`}">${done ? '✓' : ''}</button><div class="body"><p class="title"><a href="${base}">${name}</a></p>${item.title && item.content_md && !nested ? html`<p class="content">${markdownExcerpt(item.content_md)}</p>` : ''}<p class="meta">${
     nested ? '' : html`<a class="badge" tabindex="-1" href="/projects/${item.project_id}">${c.projectNames.get(item.project_id) ?? 'Project'}</a>`

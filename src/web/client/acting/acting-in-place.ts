@@ -8,6 +8,7 @@ import { ownChanges } from './own-changes.js';
 import { deletePageWithGrace, deleteWithGrace } from './pending-delete.js';
 import { say } from './toast.js';
 import { undoRequest, type ActAnswer } from './undo.js';
+import { rowItemId } from '../regions/row-id.js';
 
 /*
  * Acting on an item (done, archive, move, a date, delete, a new subtask) happens in place: the
@@ -134,7 +135,7 @@ export function installActingInPlace(): void {
           return;
         }
         return settle(result.answer, {
-          itemId: row?.getAttribute('data-item-id') ?? null,
+          itemId: row ? rowItemId(row) : null,
           listUrl: window.location.pathname + window.location.search,
           index,
           focusedBefore,

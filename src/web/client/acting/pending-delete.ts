@@ -2,6 +2,7 @@ import { recount } from '../regions/place-row.js';
 import { postInPlace } from './in-place-request.js';
 import { ownChanges } from './own-changes.js';
 import { say } from './toast.js';
+import { rowItemId } from '../regions/row-id.js';
 
 /*
  * Delete with a grace period instead of a confirmation dialog (issue 47 item 1, decision 0076): the row goes
@@ -9,7 +10,7 @@ import { say } from './toast.js';
  * another message replaces it, or the page is left), so Undo simply never sends it.
  */
 export function deleteWithGrace(row: HTMLElement, url: string, data: URLSearchParams): void {
-  const itemId = row.getAttribute('data-item-id') ?? '';
+  const itemId = rowItemId(row);
   const name = row.querySelector(':scope > .line .title')?.textContent ?? 'the item';
   let settled = false;
   row.hidden = true;

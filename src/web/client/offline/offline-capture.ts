@@ -22,7 +22,7 @@ export function installOfflineCapture(): void {
     if (!box || box.value.trim() === '') return;
     const owner = pageUser();
     const entry: QueuedCapture = { client_id: id.value, text: box.value, at: Date.now(), ...(owner ? { owner } : {}) };
-    for (const name of ['type', 'project_id'] as const) {
+    for (const name of ['type', 'project_id', 'literal'] as const) {
       const field = form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name=${name}]`);
       if (field?.value) entry[name] = field.value;
     }
@@ -30,6 +30,8 @@ export function installOfflineCapture(): void {
       () => {
         box.value = '';
         id.value = '';
+        // The quick-add marks and refusals were the old text's.
+        box.dispatchEvent(new Event('input', { bubbles: true }));
       },
       // No IndexedDB (a private window, say): the ordinary submit shows the offline page.
       () => form.submit(),

@@ -1,7 +1,7 @@
 import { inFlight } from '../acting/in-flight.js';
 import { ownChanges } from '../acting/own-changes.js';
 import { say } from '../acting/toast.js';
-import { swapLists } from '../regions/swap-lists.js';
+import { swapLists, WITH_SIDEBAR } from '../regions/swap-lists.js';
 import {
   actionFormData,
   actionWord,
@@ -139,7 +139,7 @@ export function installOfflineOutbox(): void {
     );
     // The lists as the server now has them, once for the whole run.
     const page = await fetch(window.location.pathname + window.location.search, { credentials: 'same-origin', headers: { accept: 'text/html' } });
-    if (page.ok && !page.redirected) swapLists(await page.text(), null, -1);
+    if (page.ok && !page.redirected) swapLists(await page.text(), null, -1, null, WITH_SIDEBAR);
     await showOutbox();
     renderOutbox(await allEntries(), { synced: [...synced], conflicts });
     say(

@@ -18,6 +18,8 @@ export interface QueuedCapture {
   owner?: string;
   type?: string;
   project_id?: string;
+  /** Ranges of the text whose quick-add reading was refused (decision 0098). */
+  literal?: string;
 }
 
 /** An action on an item taken offline (tick, date, move, archive, delete): the form it would have sent. */

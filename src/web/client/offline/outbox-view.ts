@@ -1,6 +1,7 @@
 import { say } from '../acting/toast.js';
-import { swapLists } from '../regions/swap-lists.js';
+import { swapLists, WITH_SIDEBAR } from '../regions/swap-lists.js';
 import { actionWord, waitingMessage, type OutboxEntry } from './outbox-replay.js';
+import { rowItemId } from '../regions/row-id.js';
 
 /*
  * How the offline outbox shows (decision 0085), above the page's lists (outside the regions that
@@ -62,8 +63,8 @@ function markRows(entries: readonly OutboxEntry[]): void {
   for (const e of entries)
     if (e.kind === 'action')
       waiting.set(e.entry.item_id, [...(waiting.get(e.entry.item_id) ?? []), ACTION_NOTES[e.entry.action] ?? actionWord(e.entry.action)]);
-  document.querySelectorAll<HTMLElement>('li.item.queued[data-item-id]').forEach((row) => {
-    if (waiting.has(row.getAttribute('data-item-id') ?? '')) return;
+  document.querySelectorAll<HTMLElement>('li.item.queued[id^="item-"]').forEach((row) => {
+    if (waiting.has(rowItemId(row))) return;
     row.classList.remove('queued');
     row.querySelector('.queued-note')?.remove();
   });
@@ -156,7 +157,7 @@ export function syncedNote(answer: Record<string, unknown>, csrf: string, return
       .then(async (res) => {
         if (!res.ok) throw new Error(`status ${res.status}`);
         const page = await fetch(window.location.pathname + window.location.search, { credentials: 'same-origin' });
-        if (page.ok && !page.redirected) swapLists(await page.text(), null, -1);
+        if (page.ok && !page.redirected) swapLists(await page.text(), null, -1, null, WITH_SIDEBAR);
         text.textContent = `Undone: ${text.textContent ?? ''}`;
         undo.remove();
       })

@@ -1,6 +1,7 @@
 import { insertionIndex, orderOf, type RowAnswer } from '../acting/undo.js';
 import { keepState } from './region-state.js';
 import { dueOf, upgradeRows } from './row-menu.js';
+import { rowItemId } from './row-id.js';
 
 /*
  * Partial updates (issue 47 item 8): after an action in place only the item's row changes, taken
@@ -70,7 +71,7 @@ export function placeRow(itemId: string, answer: RowAnswer): boolean {
   if (list && fresh) {
     const order = orderOf(answer.place!);
     // Ids are time-ordered (UUIDv7): newest first is the highest id first.
-    const key = (row: Element) => (order === 'created' ? (row.getAttribute('data-item-id') ?? '') : dueOf(row));
+    const key = (row: Element) => (order === 'created' ? rowItemId(row) : dueOf(row));
     const rows = rowsOf(list);
     const index = insertionIndex(order, rows.map(key), key(fresh));
     list.insertBefore(fresh, rows[index] ?? null);

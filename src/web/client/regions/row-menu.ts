@@ -7,6 +7,7 @@
  */
 
 import { quickDates } from './quick-dates.js';
+import { rowItemId } from './row-id.js';
 
 type Attributes = Record<string, string | boolean>;
 
@@ -128,7 +129,7 @@ function menuForm(row: HTMLElement, id: string): HTMLElement {
 export function upgradeRows(root: ParentNode): void {
   root.querySelectorAll<HTMLDetailsElement>('li.item > .line > details.more').forEach((details) => {
     const row = details.closest<HTMLElement>('li.item');
-    const id = row?.getAttribute('data-item-id');
+    const id = row ? rowItemId(row) : '';
     if (!row || !id || details.querySelector('.more-form')) return;
     details.appendChild(menuForm(row, id));
   });

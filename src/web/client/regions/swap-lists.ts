@@ -3,18 +3,23 @@ import { upgradeRows } from './row-menu.js';
 
 /** The regions an action's answer replaces: the lists of a list page, the subtasks of an item page. */
 const REGIONS = ['lists', 'subtasks'];
+/**
+ * With the sidebar too, for changes whose live echoes are skipped as this page's own and that move
+ * its counts: the offline outbox's sync (issue 47: "Inbox 0" beside two Inbox rows).
+ */
+export const WITH_SIDEBAR = [...REGIONS, 'sidebar'];
 
 /**
  * Replaces the page's lists with those of `text`, the page the server answered an action with. If
  * the user has gone on meanwhile (the next row, another row's ⋯ menu), they stay where they went;
  * otherwise `focusId` (the acted-on row), or the row now at `fallbackIndex`, gets the focus.
  */
-export function swapLists(text: string, focusId: string | null, fallbackIndex: number, focusedBefore?: Element | null): void {
+export function swapLists(text: string, focusId: string | null, fallbackIndex: number, focusedBefore?: Element | null, regions = REGIONS): void {
   const fresh = new DOMParser().parseFromString(text, 'text/html');
   // Rows' menus are built in the parsed copy, before it takes the old one's place, so open ones stay open.
   upgradeRows(fresh);
   const moved = document.activeElement !== focusedBefore && document.activeElement !== document.body;
-  const pairs = REGIONS.flatMap((id) => {
+  const pairs = regions.flatMap((id) => {
     const mine = document.getElementById(id);
     const theirs = fresh.getElementById(id);
     return mine && theirs ? [[mine, theirs] as const] : [];
