@@ -8,7 +8,7 @@ import { buildFilterScenarios, FILTER_RUN_ORDER, type FilterRunName } from './fi
 import { seedFilterAccount } from './filter-seed.js';
 import { installSignalHandlers, interrupted, onCleanup, runCleanups, stopTracked } from './lifecycle.js';
 import { scenarioInteger, readSettings } from './settings.js';
-import { median, round } from './stats.js';
+import { median, round, spread } from './stats.js';
 import { startTarget } from './targets.js';
 
 /*
@@ -16,8 +16,9 @@ import { startTarget } from './targets.js';
  * and of each filter, side by side in one run. On SQLite a request is CPU on the server's one
  * thread from end to end, so list_50's CPU per request over a filter's is the throughput ratio the
  * issue's target is about, and unlike requests per second it barely moves when other processes
- * share the machine. Each round sends FILTER_CPU_REQUESTS requests per scenario, FILTER_CPU_INFLIGHT
- * at a time, and reads the server's CPU ticks (/proc) before and after.
+ * share the machine. Each round sends FILTER_CPU_REQUESTS (300) requests per scenario, FILTER_CPU_INFLIGHT
+ * (4) at a time, and reads the server's CPU ticks (/proc) before and after; many short rounds
+ * (FILTER_CPU_ROUNDS, 10), each filter's ratio taken against its own round's list run.
  * FILTER_CPU_PROFILE=<dir> starts the server under `node --cpu-prof` writing there.
  * Run: npm run build && tsc -p tsconfig.bench.json && node dist-bench/bench/filter-cpu.js
  */
@@ -77,7 +78,6 @@ async function cpuOf(dialect: BenchDialect, items: number, rounds: number, reque
       const runs: CpuRun[] = [];
       for (let n = 1; n <= rounds; n += 1) {
         for (const name of FILTER_RUN_ORDER) {
-          await target.waitQuiet(5_000);
           const before = target.cpuMs();
           const failed = await send(target.url, account.token, requests, inflight, path(name));
           const cpuMs = target.cpuMs() - before;
@@ -100,9 +100,9 @@ async function cpuOf(dialect: BenchDialect, items: number, rounds: number, reque
 async function main(): Promise<void> {
   installSignalHandlers(log);
   const settings = readSettings(process.env);
-  const requests = scenarioInteger(process.env, 'FILTER_CPU_REQUESTS', 2_000);
+  const requests = scenarioInteger(process.env, 'FILTER_CPU_REQUESTS', 300);
   const inflight = scenarioInteger(process.env, 'FILTER_CPU_INFLIGHT', 4);
-  const rounds = scenarioInteger(process.env, 'FILTER_CPU_ROUNDS', 3);
+  const rounds = scenarioInteger(process.env, 'FILTER_CPU_ROUNDS', 10);
   const loadBefore = loadavg().map((l) => round(l, 2));
   log(
     `filter CPU bench: ${settings.items} items, ${rounds} round(s) of ${requests} requests per scenario, ${inflight} in flight; load average ${loadBefore.join(' ')}`,
@@ -110,13 +110,18 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = {};
   for (const dialect of settings.databases) {
     const runs = await cpuOf(dialect, settings.items, rounds, requests, inflight, settings.pgAdminUrl);
-    const list = median(runs.filter((r) => r.scenario === 'list_50').map((r) => r.cpu_us_per_request));
-    log(`\n[${dialect}] scenario                µs CPU/request (median)   list_50 ÷ scenario (the throughput ratio if CPU-bound; target ≥ 0.70)`);
+    log(
+      `\n[${dialect}] scenario                µs CPU/request (median)   list_50 ÷ scenario per round, median [min–max] (the throughput ratio if CPU-bound; target ≥ 0.70)`,
+    );
     const summary = FILTER_RUN_ORDER.map((scenario) => {
-      const us = median(runs.filter((r) => r.scenario === scenario).map((r) => r.cpu_us_per_request));
-      const ratio = round(list / us, 2);
-      log(`  ${scenario.padEnd(22)} ${String(round(us, 1)).padStart(10)}   ${ratio}`);
-      return { scenario, cpu_us_per_request: round(us, 1), list_ratio: ratio };
+      const mine = runs.filter((r) => r.scenario === scenario);
+      const us = median(mine.map((r) => r.cpu_us_per_request));
+      // Each round's ratio pairs the scenario with the list run just before it: the machine's load drifts between rounds.
+      const ratios = spread(
+        mine.map((r) => round(runs.find((l) => l.round === r.round && l.scenario === 'list_50')!.cpu_us_per_request / r.cpu_us_per_request, 2)),
+      );
+      log(`  ${scenario.padEnd(22)} ${String(round(us, 1)).padStart(10)}   ${ratios.median} [${ratios.min}–${ratios.max}]`);
+      return { scenario, cpu_us_per_request: round(us, 1), list_ratio: ratios };
     });
     results[dialect] = { runs, summary };
   }

@@ -39,19 +39,20 @@ const openStatuses = OPEN_STATUSES.map((s) => sql.lit(s));
 
 /**
  * The item has a tag meeting `condition`: a correlated EXISTS, probed for each item the walk reaches
- * (item_tags' primary key, then the tag's). An `in (list)` of every item carrying the tag (the
- * first shape) grew with the account's history, done items included; the walk over open items is
- * bounded by the open set (decision 0087).
+ * (item_tags' primary key). An `in (list)` of every item carrying the tag (the first shape) grew
+ * with the account's history, done items included; the walk over open items is bounded by the open
+ * set (decision 0087). The tags named are an uncorrelated list, read once per statement: joining
+ * `tags` inside the probe looked the tag up again for every item (0.96 → 0.78 ms for `#Work &
+ * @calls` at 100,000 items, SQLite, decision 0094).
  */
-function tagged(eb: Eb, user: number, condition: (tags: ExpressionBuilder<DatabaseSchema, 'item_tags' | 'tags'>) => Expression<SqlBool>) {
+function tagged(eb: Eb, user: number, condition: (tags: ExpressionBuilder<DatabaseSchema, 'tags'>) => Expression<SqlBool>) {
   return eb.exists(
     eb
       .selectFrom('item_tags')
-      .innerJoin('tags', (join) => join.onRef('tags.user_id', '=', 'item_tags.user_id').onRef('tags.id', '=', 'item_tags.tag_id'))
       .select('item_tags.item_id')
       .where('item_tags.user_id', '=', slot(user))
       .whereRef('item_tags.item_id', '=', 'items.id')
-      .where(condition),
+      .where('item_tags.tag_id', 'in', eb.selectFrom('tags').select('tags.id').where('tags.user_id', '=', slot(user)).where(condition)),
   );
 }
 
