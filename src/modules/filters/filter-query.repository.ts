@@ -181,7 +181,7 @@ const statements = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
 function template(db: Executor, shape: FilterStatement, key: string, valueCount: number): CompiledQuery {
   const adapter = db.getExecutor().adapter;
   let byShape = statements.get(adapter);
-  if (!byShape) statements.set(adapter, (byShape = new Map()));
+  if (!byShape) statements.set(adapter, (byShape = new Map<string, CompiledQuery>()));
   let compiled = byShape.get(key);
   if (compiled) {
     // Most recently used last: a Map iterates in insertion order, so the first key is the one to drop.
