@@ -19,6 +19,7 @@ import { startTarget } from './targets.js';
  * share the machine. Each round sends FILTER_CPU_REQUESTS (300) requests per scenario, FILTER_CPU_INFLIGHT
  * (4) at a time, and reads the server's CPU ticks (/proc) before and after; many short rounds
  * (FILTER_CPU_ROUNDS, 10), each filter's ratio taken against its own round's list run.
+ * On PostgreSQL the figure is the service's CPU only (the database's own processes are not counted).
  * FILTER_CPU_PROFILE=<dir> starts the server under `node --cpu-prof` writing there.
  * Run: npm run build && tsc -p tsconfig.bench.json && node dist-bench/bench/filter-cpu.js
  */
@@ -117,9 +118,10 @@ async function main(): Promise<void> {
       const mine = runs.filter((r) => r.scenario === scenario);
       const us = median(mine.map((r) => r.cpu_us_per_request));
       // Each round's ratio pairs the scenario with the list run just before it: the machine's load drifts between rounds.
-      const ratios = spread(
+      const perRound = spread(
         mine.map((r) => round(runs.find((l) => l.round === r.round && l.scenario === 'list_50')!.cpu_us_per_request / r.cpu_us_per_request, 2)),
       );
+      const ratios = { ...perRound, median: round(perRound.median, 2) };
       log(`  ${scenario.padEnd(22)} ${String(round(us, 1)).padStart(10)}   ${ratios.median} [${ratios.min}–${ratios.max}]`);
       return { scenario, cpu_us_per_request: round(us, 1), list_ratio: ratios };
     });
