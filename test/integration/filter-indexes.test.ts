@@ -1,6 +1,6 @@
-import { CompiledQuery, type KyselyPlugin } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFilterPage } from '../../src/modules/filters/filter-query.repository.js';
+import { compileFilterPage } from '../../src/modules/filters/filter-query.repository.js';
 import { parseFilter } from '../../src/modules/filters/language/parse.js';
 import { resolveFilter } from '../../src/modules/filters/language/resolve.js';
 import { DIALECTS } from '../helpers/dialects.js';
@@ -46,17 +46,8 @@ describe.each(DIALECTS)('filter indexes (%s)', (dialect) => {
     const resolved = resolveFilter(parsed.filter, { now, timezone: 'UTC', readDate: () => null });
     if (!resolved.ok) throw new Error(resolved.error.message);
     const db = t.services.db;
-    const seen: CompiledQuery[] = [];
-    const spy: KyselyPlugin = {
-      transformQuery: (args) => {
-        seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
     const ctx = { dialect, userId, projectIdsOf: () => [workId] };
-    await findFilterPage(db.withPlugin(spy), resolved.plan, ctx, { order: 'due', after: undefined, limit: 50 });
-    const page = seen.at(-1)!;
+    const page = compileFilterPage(db, resolved.plan, ctx, { order: 'due', after: undefined, limit: 50 });
     if (dialect === 'sqlite') {
       const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${page.sql}`, [...page.parameters]));
       return rows.rows.map((r) => r.detail).join('\n');

@@ -192,6 +192,20 @@ describe.each(DIALECTS)('GET /items?filter= (%s)', (dialect) => {
     expect([...first, ...rest]).toContain('milk and honey');
   });
 
+  it('answers queries of one shape each with its own values (the compiled statement is shared, decision 0094)', async () => {
+    // Each pair is one shape: a value baked into the first one's statement would answer the second wrongly.
+    expect(await picked('#Work')).toEqual(['call bob', 'ship release']);
+    expect(await picked(`#"50%_off o'clock \\"`)).toEqual(['percent 50%_off']);
+    expect(await picked('@calls')).toEqual(['call bob', 'ship release']);
+    expect(await picked('@homework')).toEqual(['far away']);
+    expect(await picked('search: milk')).toEqual(['milk and honey']);
+    expect(await picked('search: rent')).toEqual(['pay rent']);
+    expect(await picked('today')).toEqual(['call bob']);
+    t.clock.advance(3 * 86_400_000);
+    expect(await picked('today')).toEqual(['ship release']);
+    t.clock.set(NOW);
+  });
+
   it('refuses a cursor of another listing', async () => {
     const list = ok(await c.get('items?limit=1'));
     const res = await c.get(`items?filter=all&cursor=${list.next_cursor}`);

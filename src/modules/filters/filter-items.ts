@@ -6,7 +6,7 @@ import { clampLimit, decodeToken, encodeToken } from '../../lib/cursor.js';
 import { isUuid } from '../../lib/ids.js';
 import { isCanonicalTimestamp, parseTimestamp } from '../../lib/timestamps.js';
 import { taggedItemView, type ItemView } from '../items/item-view.js';
-import type { FilterError, FilterNode, ParsedFilter, Term } from './language/ast.js';
+import type { FilterError, FilterNode, ParsedFilter, ParseOutcome, Term } from './language/ast.js';
 import { parseFilter } from './language/parse.js';
 import { resolveFilter, type DateReading, type FilterPlan, type PlanTerm } from './language/resolve.js';
 import { findFilterPage, type DueKey, type FilterPageQuery, type ProjectIdsOf } from './filter-query.repository.js';
@@ -87,11 +87,31 @@ function decodeSyncCursor(cursor: string): { k: string; id: string } {
   return { k, id };
 }
 
+/**
+ * Parsed queries by their text, least recently used first: parsing is pure, and a client asks for
+ * the same few views again and again (decision 0094). The trees are shared, so nothing downstream
+ * may change them (resolve.ts builds a new tree). Bounded: each entry is at most a 1,000-character
+ * query's tree.
+ */
+const MAX_PARSED = 512;
+const parsedQueries = new Map<string, ParseOutcome>();
+
+function parseCached(query: string): ParseOutcome {
+  let outcome = parsedQueries.get(query);
+  if (outcome) parsedQueries.delete(query);
+  else {
+    outcome = parseFilter(query);
+    if (parsedQueries.size >= MAX_PARSED) parsedQueries.delete(parsedQueries.keys().next().value!);
+  }
+  parsedQueries.set(query, outcome);
+  return outcome;
+}
+
 export function createFilterItems(deps: { db: Db; dialect: DialectName; clock: Clock }): FilterItems {
   const { db, dialect } = deps;
 
   function parse(query: string): ParsedFilter {
-    const parsed = parseFilter(query);
+    const parsed = parseCached(query);
     if (!parsed.ok) throw filterError(parsed.error);
     return parsed.filter;
   }

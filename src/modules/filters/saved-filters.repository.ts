@@ -1,3 +1,4 @@
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { DialectName } from '../../db/create-db.js';
 import type { Executor, SavedFiltersTable } from '../../db/schema.js';
 
@@ -10,8 +11,13 @@ export async function findSavedFilters(db: Executor, userId: string): Promise<Sa
   return db.selectFrom('saved_filters').select(COLUMNS).where('user_id', '=', userId).orderBy('position').orderBy('id').execute();
 }
 
+/** Compiled once: a saved filter's items read it on every request (decision 0094). */
+const savedFilterById = preparedQuery((db, p: { userId: string; id: string }) =>
+  db.selectFrom('saved_filters').select(COLUMNS).where('user_id', '=', p.userId).where('id', '=', p.id),
+);
+
 export async function findSavedFilter(db: Executor, userId: string, id: string): Promise<SavedFilterRow | undefined> {
-  return db.selectFrom('saved_filters').select(COLUMNS).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  return (await savedFilterById(db, { userId, id }))[0];
 }
 
 /**
@@ -52,5 +58,10 @@ export async function findHeldFilterIds(db: Executor, userId: string, ids: reado
 
 /** The user's projects, to match `#Name` terms as quick add does: a user has few, and a filter needs only their ids. */
 export async function findProjectNames(db: Executor, userId: string): Promise<{ id: string; name: string; is_default: boolean | number }[]> {
-  return db.selectFrom('projects').select(['id', 'name', 'is_default']).where('user_id', '=', userId).execute();
+  return projectNames(db, { userId });
 }
+
+/** Compiled once: every request of a filter naming a project reads them. */
+const projectNames = preparedQuery((db, p: { userId: string }) =>
+  db.selectFrom('projects').select(['id', 'name', 'is_default']).where('user_id', '=', p.userId),
+);

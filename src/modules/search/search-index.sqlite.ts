@@ -38,10 +38,14 @@ const rangeEnd = (userId: unknown) => sql<number>`(((select search_slot from use
 
 /**
  * "Every word matches" for an `items` row of the user, as one condition among others (the filter
- * language's `search:`, src/modules/filters): the FTS hits within the user's key range.
+ * language's `search:`, src/modules/filters): the FTS hits within the user's key range. `match` is
+ * ftsMatch's query, passed as a value so that the filters' compiled statement binds it (decision 0094).
  */
-export const ftsWordsCondition = (userId: unknown, words: readonly string[]): RawBuilder<SqlBool> =>
-  sql<SqlBool>`items.search_key in (select rowid from items_fts where items_fts match ${ftsMatch(words)} and rowid > ${rangeStart(userId)} and rowid < ${rangeEnd(userId)})`;
+export const ftsMatchCondition = (userId: unknown, match: unknown): RawBuilder<SqlBool> =>
+  sql<SqlBool>`items.search_key in (select rowid from items_fts where items_fts match ${match} and rowid > ${rangeStart(userId)} and rowid < ${rangeEnd(userId)})`;
+
+/** ftsMatchCondition for a list of words. */
+export const ftsWordsCondition = (userId: unknown, words: readonly string[]): RawBuilder<SqlBool> => ftsMatchCondition(userId, ftsMatch(words));
 
 export interface SqliteSearchIndex extends SearchIndex {
   /** The user's next search key, in SQL: the value of a new item's search_key, taken in its insert statement. */

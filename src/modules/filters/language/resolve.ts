@@ -1,4 +1,4 @@
-import { addDays, instantOf, wallTimeAt, type WallTime } from '../../../lib/dates/zoned-time.js';
+import { addDays, instantOf, offsetMinutesAt, wallTimeAt } from '../../../lib/dates/zoned-time.js';
 import type { DateTerm, FilterError, ParsedFilter, Span, Term, Tree } from './ast.js';
 
 /*
@@ -65,30 +65,55 @@ class UnreadableDate extends Error {
 }
 
 /**
- * Today's wall date and the start of a local day, computed once per query: each is several
- * Intl.formatToParts calls (lib/dates/zoned-time.ts), which made reading `today | overdue` cost more
- * than its statement (decision 0087).
+ * The start of a local day (00:00, or the first instant of a day that skips midnight: instantOf).
+ * Each is several Intl.formatToParts calls (lib/dates/zoned-time.ts), which made reading `today |
+ * overdue` cost more than its statement (decisions 0087, 0094); a zone's day starts never change,
+ * so they are kept, a bounded number of them.
  */
+const MAX_CACHED_DAYS = 4096;
+const dayStarts = new Map<string, number>();
+
+function startOfDay(zone: string, day: LocalDay, plus: number): Date {
+  const wall = addDays({ ...day, hour: 0, minute: 0 }, plus);
+  const key = `${zone} ${wall.year}-${wall.month}-${wall.day}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    start = instantOf(zone, wall).getTime();
+    if (dayStarts.size >= MAX_CACHED_DAYS) dayStarts.clear();
+    dayStarts.set(key, start);
+  }
+  return new Date(start);
+}
+
+/** Per zone, the local day last seen and the instants it spans: reading today's date is then two comparisons. */
+const MAX_CACHED_ZONES = 1024;
+const currentDays = new Map<string, { from: number; to: number; day: LocalDay }>();
+
+function todayIn(zone: string, now: Date): LocalDay {
+  const t = now.getTime();
+  const known = currentDays.get(zone);
+  if (known && t >= known.from && t < known.to) return known.day;
+  const wall = wallTimeAt(zone, now);
+  const day = { year: wall.year, month: wall.month, day: wall.day };
+  const from = startOfDay(zone, day, 0).getTime();
+  const to = startOfDay(zone, day, 1).getTime();
+  // Kept only for a day whose clock runs straight through (the same offset at both ends: no DST
+  // change inside it), so every instant in [from, to) reads as this date; a change day is read each time.
+  if (t >= from && t < to && offsetMinutesAt(zone, new Date(from)) === offsetMinutesAt(zone, new Date(to - 1))) {
+    if (currentDays.size >= MAX_CACHED_ZONES) currentDays.clear();
+    currentDays.set(zone, { from, to, day });
+  }
+  return day;
+}
+
+/** Today's date and day starts in the query's zone at its `now`. */
 interface DayClock {
-  today: WallTime;
+  today: LocalDay;
   startOf(day: LocalDay, plus?: number): Date;
 }
 
 function dayClock(ctx: ResolveContext): DayClock {
-  const starts = new Map<string, Date>();
-  return {
-    today: wallTimeAt(ctx.timezone, ctx.now),
-    // 00:00 local of a day; a zone that skips midnight starts the day at its first instant (instantOf).
-    startOf(day, plus = 0) {
-      const key = `${day.year}-${day.month}-${day.day}+${plus}`;
-      let start = starts.get(key);
-      if (!start) {
-        start = instantOf(ctx.timezone, addDays({ ...day, hour: 0, minute: 0 }, plus));
-        starts.set(key, start);
-      }
-      return start;
-    },
-  };
+  return { today: todayIn(ctx.timezone, ctx.now), startOf: (day, plus = 0) => startOfDay(ctx.timezone, day, plus) };
 }
 
 function resolveDate(term: DateTerm, ctx: ResolveContext, clock: DayClock): PlanTerm {
