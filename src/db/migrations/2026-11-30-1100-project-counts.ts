@@ -61,8 +61,14 @@ async function upPostgres(db: AnyDb): Promise<void> {
 }
 
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema.alterTable('projects').addColumn('item_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('projects').addColumn('open_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('item_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('open_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql
     .raw(
       `update projects set
