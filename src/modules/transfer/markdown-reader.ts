@@ -68,16 +68,20 @@ export async function* projectPages(
     while (parents.length > 0) {
       const below: ItemView[] = [];
       for (let i = 0; i < parents.length; i += IDS_AT_ONCE) {
+        // By parent alone and unordered, so SQLite answers from the parent index: with project_id or an
+        // ORDER BY created_at it chose an index in that order and read the whole project (or account)
+        // for every page (EXPLAIN QUERY PLAN; 10.6 s of CPU for 100,000 items against 1.7 s gathered).
         const found = await db
           .selectFrom('items')
           .select(ITEM_VIEW_COLUMNS)
           .where('user_id', '=', userId)
-          .where('project_id', '=', projectId)
           .where('parent_id', 'in', parents.slice(i, i + IDS_AT_ONCE))
-          .orderBy('created_at', 'asc')
-          .orderBy('id', 'asc')
           .execute();
-        below.push(...(await views(found)));
+        // A subtask in another project is top-level there, not nested here; siblings oldest first.
+        const here = found
+          .filter((r) => r.project_id === projectId)
+          .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+        if (here.length > 0) below.push(...(await views(here)));
       }
       for (const child of below) {
         const list = children.get(child.parent_id!);
