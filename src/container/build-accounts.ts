@@ -41,6 +41,7 @@ export function buildAccounts(
   const transfer = createTransferService({
     clock,
     exporter: createExportService({
+      db,
       clock,
       users,
       projects,

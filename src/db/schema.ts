@@ -57,6 +57,9 @@ export interface ProjectsTable {
   is_default: Bool;
   created_at: string;
   updated_at: string;
+  /** Kept by triggers on items (migration 2026-11-30-1100, decision 0096): every item, and the open ones. */
+  item_count: ColumnType<number, never, never>;
+  open_count: ColumnType<number, never, never>;
 }
 
 export interface ItemsTable {

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ItemEdits } from '../items/single-item-edits.js';
@@ -53,7 +54,11 @@ export function createOrganizerService(deps: {
     const titles = await findRecentTitles(db, userId, { limit: HISTORY_LIMIT, ...(excludeItemId ? { excludeItemId } : {}) });
     const contexts = (rows: typeof titles): ProjectContext[] => {
       const byProject = new Map<string, string[]>();
-      for (const t of rows) byProject.set(t.project_id, [...(byProject.get(t.project_id) ?? []), t.title]);
+      for (const t of rows) {
+        const titles = byProject.get(t.project_id);
+        if (titles) titles.push(t.title);
+        else byProject.set(t.project_id, [t.title]);
+      }
       return list.map((p) => ({ id: p.id, name: p.name, is_default: p.is_default, titles: byProject.get(p.id) ?? [] }));
     };
     const model = await deps.learner.modelFor(userId, contexts(titles));
@@ -66,6 +71,9 @@ export function createOrganizerService(deps: {
     // Counted before the work, so a run that fails half-way still counts, as a paid API call would.
     await deps.limits.consumeAiRun(user);
     const { projects, model } = await history(user.id, subject.excludeItemId);
+    // Reading 2,000 titles and routing them are each a stretch on the event loop: other requests
+    // get a turn between them (issue 52: no stall over 20 ms beside an organized capture).
+    await yieldToLoop();
     const decided = await deps.engine.decide({
       title: subject.title,
       content_md: subject.content_md,

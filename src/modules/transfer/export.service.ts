@@ -1,19 +1,18 @@
 import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import type { ItemView } from '../items/item-view.js';
 import type { ItemsService } from '../items/items.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { UsersService } from '../users/users.service.js';
-import { renderProjectMarkdown } from './markdown.js';
+import type { Db } from '../../db/schema.js';
+import { freshFlow, NO_ITEMS, projectHeading, renderRoots } from './markdown.js';
+import { projectPages } from './markdown-reader.js';
 import { EXPORT_FORMAT, EXPORT_VERSION } from './transfer.schemas.js';
 
 export type ExportFormat = 'json' | 'markdown';
 
 /** Items read per page while streaming: memory stays flat whatever the size of the inbox. */
 const PAGE = 200;
-/** A project's items are gathered to nest subtasks under their parents; pages of this many. */
-const PROJECT_PAGE = 1000;
 
 export interface ExportService {
   /** The user's whole data as chunks of text, produced while they are sent. */
@@ -21,6 +20,7 @@ export interface ExportService {
 }
 
 export function createExportService(deps: {
+  db: Db;
   clock: Clock;
   users: UsersService;
   projects: ProjectsService;
@@ -70,14 +70,11 @@ export function createExportService(deps: {
     const me = await deps.users.me(userId);
     yield `<!-- Capture Inbox export of ${me.email}, ${toTimestamp(deps.clock.now())} -->\n`;
     for (const project of await deps.projects.list(userId)) {
-      const items: ItemView[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await deps.items.inProject(userId, project.id, { limit: PROJECT_PAGE, ...(cursor ? { cursor } : {}) });
-        items.push(...page.items);
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
-      yield `\n${renderProjectMarkdown(project.name, items, me.timezone)}`;
+      yield `\n${projectHeading(project.name)}`;
+      // Streamed a page of top-level items (and their subtasks) at a time, as JSON streams its pages.
+      const flow = freshFlow();
+      for await (const page of projectPages(deps, userId, project.id)) yield renderRoots(page.roots, page.children, me.timezone, flow);
+      if (flow.empty) yield NO_ITEMS;
     }
   }
 

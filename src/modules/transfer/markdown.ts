@@ -58,9 +58,42 @@ function renderItem(item: ItemView, children: Map<string, ItemView[]>, depth: nu
   return out;
 }
 
+/** Where a project's Markdown stands between pages: nothing yet, or whether it ends with a blank line. */
+export interface MarkdownFlow {
+  empty: boolean;
+  endsBlank: boolean;
+}
+
+export const freshFlow = (): MarkdownFlow => ({ empty: true, endsBlank: false });
+
 /**
- * One project as GFM: a `#` heading, todos as task lines (`- [ ]`, `- [x]`), notes as paragraphs,
- * subtasks indented under their parent, due dates and tags inline. Oldest first, as written.
+ * Top-level items of a project (oldest first), each with its subtasks nested below it from
+ * `children` (by parent id, oldest first): one page of the project's lines. `flow` carries what the
+ * page before ended with.
+ */
+export function renderRoots(roots: readonly ItemView[], children: Map<string, ItemView[]>, zone: string, flow: MarkdownFlow): string {
+  let lines = '';
+  for (const root of roots) {
+    // A note's paragraph right after a task line would join that list item: a blank line ends the list first.
+    if (root.type === 'note' && !flow.empty && !flow.endsBlank) lines += '\n';
+    const text = renderItem(root, children, 0, zone);
+    lines += text;
+    flow.empty = false;
+    flow.endsBlank = text.endsWith('\n\n');
+  }
+  return lines;
+}
+
+/** A project's heading (GFM `#`), before its lines. */
+export const projectHeading = (name: string): string => `# ${name}\n\n`;
+
+/** What a project without items shows under its heading. */
+export const NO_ITEMS = '_No items._\n';
+
+/**
+ * One project as GFM, whole: a `#` heading, todos as task lines (`- [ ]`, `- [x]`), notes as
+ * paragraphs, subtasks indented under their parent, due dates and tags inline. Oldest first, as
+ * written. The export streams the same lines page by page (renderRoots).
  */
 export function renderProjectMarkdown(name: string, items: readonly ItemView[], zone: string): string {
   const ids = new Set(items.map((i) => i.id));
@@ -71,11 +104,6 @@ export function renderProjectMarkdown(name: string, items: readonly ItemView[], 
     if (item.parent_id && ids.has(item.parent_id)) children.set(item.parent_id, [...(children.get(item.parent_id) ?? []), item]);
     else roots.push(item);
   }
-  // A note's paragraph right after a task line would join that list item: a blank line ends the list first.
-  let lines = '';
-  for (const root of roots) {
-    if (root.type === 'note' && lines !== '' && !lines.endsWith('\n\n')) lines += '\n';
-    lines += renderItem(root, children, 0, zone);
-  }
-  return `# ${name}\n\n${lines === '' ? '_No items._\n' : lines}`;
+  const lines = renderRoots(roots, children, zone, freshFlow());
+  return `${projectHeading(name)}${lines === '' ? NO_ITEMS : lines}`;
 }

@@ -8,6 +8,7 @@ import { findItemPlaces } from '../organizer.repository.js';
 import { readModel, writeModel } from './models.repository.js';
 import { keepClasses, learn, MAX_PENDING, parseModel, type ModelData } from './routing-model.js';
 import { seedModel } from './seed.js';
+import { createParsedModels } from './parsed-models.js';
 
 /** An item the user put into another project: a labelled example of where its title belongs. */
 export interface Move {
@@ -44,15 +45,23 @@ export const CONFIRM_AFTER_MS = 24 * 3600 * 1000;
 export function createRoutingLearner(deps: { db: Db; dialect: DialectName; clock: Clock; logger: Logger }): RoutingLearner {
   const { db, dialect } = deps;
   const now = () => toTimestamp(deps.clock.now());
+  const parsed = createParsedModels();
+
+  /** Writes the model and keeps it parsed under the text written. */
+  async function save(trx: Executor, userId: string, model: ModelData): Promise<void> {
+    const json = JSON.stringify(model);
+    await writeModel(trx, userId, json, now());
+    parsed.wrote(userId, json, model);
+  }
 
   async function teach(trx: Executor, userId: string, examples: ReadonlyArray<{ itemId: string; text: string; projectId: string }>): Promise<void> {
     if (examples.length === 0) return;
-    const model = parseModel(await readModel(trx, dialect, userId, { lock: true }));
+    const model = parsed.fresh(await readModel(trx, dialect, userId, { lock: true }));
     // A move of a filing awaiting confirmation is the user's answer: it teaches, the filing never will.
     const moved = new Set(examples.map((e) => e.itemId));
     model.pending = model.pending.filter(([id]) => !moved.has(id));
     for (const e of examples) learn(model, e);
-    await writeModel(trx, userId, JSON.stringify(model), now());
+    await save(trx, userId, model);
   }
 
   const due = (model: ModelData): Array<[string, string, string]> => {
@@ -83,18 +92,18 @@ export function createRoutingLearner(deps: { db: Db; dialect: DialectName; clock
 
   return {
     async modelFor(userId, projects) {
-      const model = parseModel(await readModel(db, dialect, userId));
+      const model = parsed.read(userId, await readModel(db, dialect, userId));
       const ids = new Set(projects.map((p) => p.id));
       const stale = model.classes.some((id) => !ids.has(id));
       if (model.seeded && !stale && due(model).length === 0) return model;
       // Once per user (and after a project is deleted): seed from history, drop deleted projects' classes;
       // and the filings kept for a day become examples.
       return db.transaction().execute(async (trx) => {
-        const locked = parseModel(await readModel(trx, dialect, userId, { lock: true }));
+        const locked = parsed.fresh(await readModel(trx, dialect, userId, { lock: true }));
         keepClasses(locked, ids);
         if (!locked.seeded) seedModel(locked, projects);
         await confirm(trx, userId, locked);
-        await writeModel(trx, userId, JSON.stringify(locked), now());
+        await save(trx, userId, locked);
         return locked;
       });
     },
@@ -109,10 +118,11 @@ export function createRoutingLearner(deps: { db: Db; dialect: DialectName; clock
     async recordFiling(userId, item) {
       try {
         await db.transaction().execute(async (trx) => {
-          const model = parseModel(await readModel(trx, dialect, userId, { lock: true }));
+          // Only `pending` changes, as a new array: the shared parsed model is copied, not parsed again.
+          const stored = parsed.read(userId, await readModel(trx, dialect, userId, { lock: true }));
           const filing: ModelData['pending'][number] = [item.id, item.project_id, now()];
-          model.pending = [...model.pending.filter(([id]) => id !== item.id), filing].slice(-MAX_PENDING);
-          await writeModel(trx, userId, JSON.stringify(model), now());
+          const model = { ...stored, pending: [...stored.pending.filter(([id]) => id !== item.id), filing].slice(-MAX_PENDING) };
+          await save(trx, userId, model);
         });
       } catch (error) {
         // Eventual by design (decision 0039): a lost filing costs one example, a failed capture costs the capture.

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { toTimestamp } from '../../../lib/timestamps.js';
 import type { Decided, OrganizeRequest, OrganizerEngine } from '../organizer.types.js';
 import { classifyType } from './classify-type.js';
@@ -44,6 +45,8 @@ export async function decideLoaded(request: OrganizeRequest, options: { sentence
   const understood = understand(request);
   const [vectors, encoder] = await Promise.all([loadWordVectors(), options.sentenceEncoder ? loadSentenceEncoder() : undefined]);
   const sentences = encoder && (await sentenceSpace(encoder, routingText(understood.routingTitle, request.content_md), request.projects));
+  // The dates (chrono-node) ran above; routing is the next stretch: other requests get a turn first.
+  await yieldToLoop();
   return decideLocally(request, vectors, sentences, understood);
 }
 

@@ -34,5 +34,22 @@ export function contentWords(text: string): string[] {
   return words.filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
 }
 
-/** Lower-cased, stemmed content words: what two titles about the same thing tend to share. */
-export const contentTokens = (text: string): string[] => contentWords(text).map((w) => stemmer(w));
+/** Texts whose tokens are kept: a user's 2,000 latest titles, for several users at once. */
+const TEXTS_KEPT = 20_000;
+const tokensOf = new Map<string, readonly string[]>();
+
+/**
+ * Lower-cased, stemmed content words: what two titles about the same thing tend to share.
+ * Remembered per text (decision 0096): every decision ranks the user's 2,000 latest titles, the
+ * same ones each time, and stemming them again was most of the routing's time on the event loop.
+ * Shared between callers, so read-only.
+ */
+export function contentTokens(text: string): readonly string[] {
+  const known = tokensOf.get(text);
+  if (known) return known;
+  const tokens = contentWords(text).map((w) => stemmer(w));
+  // Bounded: the oldest text goes first (a Map keeps insertion order).
+  if (tokensOf.size >= TEXTS_KEPT) tokensOf.delete(tokensOf.keys().next().value!);
+  tokensOf.set(text, tokens);
+  return tokens;
+}
