@@ -7403,7 +7403,10 @@ export interface operations {
     addAttachment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description resource id (UUID) */
                 id: string;
@@ -7425,6 +7428,8 @@ export interface operations {
             /** @description the new attachment */
             201: {
                 headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7467,6 +7472,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description the file passes the plan limit (payload_too_large) or the storage quota (storage_quota_exceeded) */
             413: {
                 headers: {
@@ -7478,6 +7492,15 @@ export interface operations {
             };
             /** @description not multipart/form-data (unsupported_media_type) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
