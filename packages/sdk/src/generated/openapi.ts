@@ -508,7 +508,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a recording as items (Pro)
-         * @description Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once).
+         * @description Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once); when that would pass the storage quota the items are captured without it and the answer says `audio_kept: false`.
          */
         post: operations["captureVoice"];
         delete?: never;
@@ -5139,6 +5139,10 @@ export interface operations {
                         transcript: components["schemas"]["Transcription"];
                         /** @description the new items, in the order spoken */
                         items: components["schemas"]["Item"][];
+                        /** @description with keep_audio=true only: whether the recording was attached. false when it would pass the storage quota: the items are captured all the same, without it (see audio_problem) */
+                        audio_kept?: boolean;
+                        /** @description why the recording was not kept, in words (with audio_kept false) */
+                        audio_problem?: string;
                     };
                 };
             };
