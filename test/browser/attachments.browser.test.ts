@@ -18,20 +18,19 @@ const PICTURE = iconPng(192);
 
 /** Drops (or pastes) a file made in the page on `selector`, as a drag from the desktop or a clipboard would. */
 async function giveFile(page: Page, selector: string, how: 'drop' | 'paste', name: string, bytes: Buffer, type: string): Promise<void> {
-  await page.evaluate(
-    ({ selector, how, name, data, type }) => {
-      const file = new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name, { type });
-      const transfer = new DataTransfer();
-      transfer.items.add(file);
-      const target = document.querySelector(selector)!;
-      if (how === 'paste') target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
-      else {
-        target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-        target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      }
-    },
-    { selector, how, name, data: bytes.toString('base64'), type },
-  );
+  // Runs in the page (a string: the tests' TypeScript has no DOM types).
+  const inPage = `(({ selector, how, name, data, type }) => {
+    const file = new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name, { type });
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    const target = document.querySelector(selector);
+    if (how === 'paste') target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+    else {
+      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  })(${JSON.stringify({ selector, how, name, data: bytes.toString('base64'), type })})`;
+  await page.evaluate(inPage);
 }
 
 describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
@@ -62,7 +61,7 @@ describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
     const thumb = page.locator('.attachment-thumb img');
     await thumb.waitFor();
     // The thumbnail loads under the page's CSP (img-src 'self') from the download URL.
-    await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(192);
+    await expect.poll(() => thumb.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(192);
     expect((await itemsOf(userId))[0]!.attachments.map((a) => a.content_type).sort()).toEqual(['application/pdf', 'image/png']);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'attachments-item');
@@ -130,7 +129,7 @@ describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
     const manifest = await (await page.request.get('/manifest.webmanifest')).json();
     expect(manifest.share_target).toMatchObject({ method: 'POST', enctype: 'multipart/form-data' });
     // What the share sheet sends: the manifest's fields, no CSRF token, as a navigation of this app.
-    await page.evaluate(() => {
+    await page.evaluate(`(() => {
       const form = document.createElement('form');
       form.method = 'post';
       form.action = '/share';
@@ -138,9 +137,9 @@ describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
       form.innerHTML = '<input name="title" value="Shop opening hours"><input type="file" name="file">';
       form.id = 'share-sheet';
       document.body.append(form);
-    });
+    })()`);
     await page.locator('#share-sheet input[type=file]').setInputFiles({ name: 'hours.png', mimeType: 'image/png', buffer: PICTURE });
-    await page.locator('#share-sheet').evaluate((form) => (form as HTMLFormElement).submit());
+    await page.locator('#share-sheet').evaluate((form) => (form as unknown as { submit(): void }).submit());
     await page.getByText('File added.').waitFor();
     await page.getByRole('heading', { name: 'Shop opening hours' }).waitFor();
     await page.locator('.attachment-thumb img').waitFor();
