@@ -91,7 +91,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<{ attachments: AttachmentsService }
         const user = authUser(request);
         const adder = { user, canWrite: request.keyScopes === null || grants(request.keyScopes, 'write') };
         const file = await filePart(request, attachments.maxBytes(user.plan));
-        request.stagedAttachment = await attachments.receive(adder, (request.params).id, file);
+        request.stagedAttachment = await attachments.receive(adder, request.params.id, file);
         // busboy has the file; the closing boundary may still be on its way, and the key's hash needs it.
         if (!request.raw.readableEnded) await finished(request.raw);
         request.body = { file: 'file' };
