@@ -6,7 +6,7 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 
 /** "3.2 MiB", "14 KiB", "120 bytes". */
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes >= MIB) return `${Math.round((bytes / MIB) * 10) / 10} MiB`;
   if (bytes >= KIB) return `${Math.round(bytes / KIB)} KiB`;
   return `${bytes} byte${bytes === 1 ? '' : 's'}`;
@@ -25,7 +25,7 @@ function kindOf(type: string): string {
 /** Images the browser shows in an <img> from the download URL (SVG never: it may carry script). */
 const isPicture = (type: string): boolean => type.startsWith('image/') && !type.startsWith('image/svg');
 
-export const attachmentUrl = (id: string): string => `/inbox/attachments/${id}`;
+const attachmentUrl = (id: string): string => `/inbox/attachments/${id}`;
 
 /** One attachment: thumbnail or player where safe, name, kind and size, download link, delete (asks first, in the page). */
 function attachmentRow(a: AttachmentView, csrf: string): SafeHtml {
