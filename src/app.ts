@@ -250,6 +250,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
     services: {
       accounts,
       accountSettings,
+      attachments: services.attachments,
       batchCapture: services.batchCapture,
       bulk,
       capture,

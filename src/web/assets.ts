@@ -1,3 +1,4 @@
+import { ATTACHMENTS_CSS } from './attachments-styles.js';
 import { createHash } from 'node:crypto';
 import { CLIENT } from './client-bundle.js';
 import { PHONE_CSS } from './phone-styles.js';
@@ -287,6 +288,6 @@ function asset(name: string, ext: string, body: string, type: string): Asset {
   return { path: `/assets/${name}.${hash}.${ext}`, body, type };
 }
 
-export const STYLESHEET = asset('app', 'css', CSS + QUICK_ADD_CSS + PHONE_CSS, 'text/css; charset=utf-8');
+export const STYLESHEET = asset('app', 'css', CSS + QUICK_ADD_CSS + PHONE_CSS + ATTACHMENTS_CSS, 'text/css; charset=utf-8');
 export const SCRIPT = asset('app', 'js', CLIENT.app, 'text/javascript; charset=utf-8');
 export const ASSETS: readonly Asset[] = [STYLESHEET, SCRIPT];

@@ -22,6 +22,8 @@ const CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
+  // Audio attachments play in the item page (web/attachments-view.ts).
+  "media-src 'self'",
   "connect-src 'self'",
   // The install manifest and the service worker: without manifest-src, default-src 'none' blocks the manifest (issue 47).
   "manifest-src 'self'",

@@ -44,7 +44,7 @@ const newToken = (): string => randomBytes(32).toString('base64url');
  */
 const csrfTokenFor = (basis: string): string => createHmac('sha256', basis).update('capture-inbox csrf v1').digest('base64url');
 
-function sameToken(sent: string, expected: string): boolean {
+export function sameToken(sent: string, expected: string): boolean {
   const [a, b] = [Buffer.from(sent), Buffer.from(expected)];
   return a.length === b.length && timingSafeEqual(a, b);
 }
@@ -61,6 +61,13 @@ export async function sessionOfHeaders(
   const token = header ? fastifyCookie.parse(header)[cookieNames(deps.publicUrl).session] : undefined;
   const user = token ? await deps.accounts.resolve(token).catch(() => null) : null;
   return { user, csrf: user && token ? csrfTokenFor(token) : '' };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** 'fetch-metadata': a POST without a CSRF token is taken when Sec-Fetch-Site is none or same-origin (the share target). */
+    csrf?: 'fetch-metadata';
+  }
 }
 
 export function webContext(request: FastifyRequest): WebContext {
@@ -100,6 +107,10 @@ export function installWebSession(app: FastifyInstance, deps: { accounts: Accoun
     if (!fromThisSite(request, publicOrigin)) {
       throw new PageError(403, 'Refused', 'This form was sent from another site, so it was not accepted.');
     }
+    // The share target (web/routes/attachments.routes.ts): the phone's share sheet posts it with no page
+    // to carry a token; only a browser that says it came from this site or from no site gets through.
+    const site = request.headers['sec-fetch-site'];
+    if (request.routeOptions.config.csrf === 'fetch-metadata' && (site === 'none' || site === 'same-origin')) return;
     const body = request.body as Record<string, unknown> | undefined;
     const sent = typeof body?._csrf === 'string' ? body._csrf : '';
     if (!sameToken(sent, webContext(request).csrf)) {

@@ -16,6 +16,7 @@ import { filterPageRoutes } from './routes/filters.routes.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { installRoutes } from './routes/install.routes.js';
 import { shareRoutes } from './routes/share.routes.js';
+import { webAttachmentRoutes } from './routes/attachments.routes.js';
 import { webVoiceRoutes } from './routes/voice.routes.js';
 import { webQuickAddRoutes } from './routes/quick-add.routes.js';
 import { webBrainDumpRoutes } from './routes/brain-dump.routes.js';
@@ -35,6 +36,7 @@ export type WebServices = Pick<
   Services,
   | 'accounts'
   | 'accountSettings'
+  | 'attachments'
   | 'batchCapture'
   | 'bulk'
   | 'capture'
@@ -133,6 +135,8 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     await pages.register(authRoutes, { accounts, instance, cookies });
     await pages.register(inboxRoutes, { ...inboxList, capture, limits, undo });
     await pages.register(itemRoutes, { clock, items, limits, projects, reminders, search, subtasks, tags });
+    // Files on items: upload, download, delete, the capture box's drop and the share target (contract "Attachments").
+    await pages.register(webAttachmentRoutes, { attachments: opts.services.attachments, capture, items, limits });
     await pages.register(projectsRoutes, { ...inboxList, limits });
     await pages.register(filterPageRoutes, { clock, filters, items, limits, projects });
     await pages.register(accountRoutes, { accountSettings, transfer, users, emailIn, cookies });

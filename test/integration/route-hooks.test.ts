@@ -65,8 +65,8 @@ describe('route hooks', () => {
       'POST /api/v1/capture/batch': IDEMPOTENT,
       'POST /api/v1/filters': IDEMPOTENT,
       'POST /api/v1/feeds': IDEMPOTENT,
-      // The upload reads its multipart body itself (attachments.routes.ts); no Idempotency-Key yet (decision 0084).
-      'POST /api/v1/items/:id/attachments': ['preValidation:preValidation'],
+      // The upload receives its file before the key is claimed, and drops it when a replay answers (attachments.routes.ts).
+      'POST /api/v1/items/:id/attachments': [...IDEMPOTENT, 'onSend:onSend', 'preValidation:preValidation'].sort(),
       'POST /api/v1/webhooks': IDEMPOTENT,
       'POST /api/v1/webhooks/:id/deliveries/:delivery_id/redeliver': IDEMPOTENT,
       'POST /api/v1/import': IDEMPOTENT,

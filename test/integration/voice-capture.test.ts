@@ -76,6 +76,7 @@ describe.skipIf(lacking(FFMPEG)).each(DIALECTS)('POST /api/v1/voice/capture (%s)
     const a = await actor(t, 'pro');
     says('buy milk; fix the bike');
     const body = ok(await voiceCapture(a, { keep_audio: 'true' }), 201);
+    expect(body.audio_kept).toBe(true);
     expect(body.items).toHaveLength(2);
     const [first, second] = body.items.map((i: JsonBody) => i.attachments);
     expect(first).toHaveLength(1);
@@ -88,6 +89,43 @@ describe.skipIf(lacking(FFMPEG)).each(DIALECTS)('POST /api/v1/voice/capture (%s)
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.length).toBe(first[0].size);
     expect(ok(await a.c.get('me')).storage.used).toBe(first[0].size);
+  });
+
+  it('with keep_audio=false (the default) stores no file; past the storage quota it keeps the items and says the audio was not kept', async () => {
+    const a = await actor(t, 'pro');
+    says('buy milk; fix the bike');
+    const plain = ok(await voiceCapture(a), 201);
+    expect(plain.items.map((i: JsonBody) => i.attachments)).toEqual([[], []]);
+    expect(plain.audio_kept).toBeUndefined();
+    expect(ok(await a.c.get('me')).storage.used).toBe(0);
+
+    // Storage all but full: a stored content of that size on one of the items, without writing it.
+    const fake = 'e'.repeat(64);
+    const full = 10 * 1024 * 1024 * 1024 - 10;
+    await t.services.db.insertInto('attachment_blobs').values({ sha256: fake, size: full, created_at: '2026-01-01T00:00:00.000Z' }).execute();
+    await t.services.db
+      .insertInto('attachments')
+      .values({
+        id: crypto.randomUUID(),
+        user_id: a.user.id,
+        item_id: plain.items[0].id,
+        filename: 'big',
+        content_type: 'application/octet-stream',
+        size: full,
+        sha256: fake,
+        created_at: '2026-01-01T00:00:00.000Z',
+      })
+      .execute();
+    says('call mom; water the plants');
+    const body = ok(await voiceCapture(a, { keep_audio: 'true' }), 201);
+    expect(body.audio_kept).toBe(false);
+    expect(body.audio_problem).toMatch(/storage/);
+    expect(body.items.map((i: JsonBody) => [i.title, i.attachments])).toEqual([
+      ['call mom', []],
+      ['water the plants', []],
+    ]);
+    expect(ok(await a.c.get('items')).items).toHaveLength(4);
+    expect(ok(await a.c.get('me')).storage.used).toBe(full);
   });
 
   it('refuses Free users, a bad flag and silence, capturing nothing', async () => {

@@ -22,7 +22,7 @@ describe.each(DIALECTS)('web app install, share and voice (%s)', (dialect) => {
     expect(res.headers['content-type']).toContain('application/manifest+json');
     const manifest = res.json<{ icons: { src: string; sizes: string }[]; share_target: { action: string; method: string }; display: string }>();
     expect(manifest.display).toBe('standalone');
-    expect(manifest.share_target).toMatchObject({ action: '/share', method: 'GET' });
+    expect(manifest.share_target).toMatchObject({ action: '/share', method: 'POST', enctype: 'multipart/form-data' });
     expect(manifest.icons.map((i) => i.sizes)).toEqual(['192x192', '512x512']);
     for (const icon of manifest.icons) {
       const png = (await t.app.inject({ method: 'GET', url: icon.src })).rawPayload;

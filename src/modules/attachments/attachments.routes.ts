@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AttachmentsService } from './attachments.service.js';
+import type { AttachmentsService, StagedFile } from './attachments.service.js';
 import { fileTooLarge } from './attachments.service.js';
 import { contentDisposition } from './content-type.js';
 import { AttachmentCreatedSchema, AttachmentForm } from './attachments.schemas.js';
@@ -11,6 +12,13 @@ import { AppError, badRequest } from '../../errors.js';
 import { grants } from '../keys/scopes.js';
 import { authUser } from '../../plugins/auth.js';
 import { IdParams, errorResponses, ref } from '../../schemas/common.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The upload's file, received into the store and not yet attached (attachments route only). */
+    stagedAttachment: StagedFile | null;
+  }
+}
 
 /** Room for the multipart envelope around the file. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -43,12 +51,13 @@ const uploadRoute: FastifyPluginAsyncTypebox<{ attachments: AttachmentsService }
   app.addContentTypeParser('*', (_request, _payload, done) => {
     done(null, undefined);
   });
+  app.decorateRequest('stagedAttachment', null);
 
   app.post(
     '/items/:id/attachments',
     {
-      // No Idempotency-Key: the kept answer would be matched on the form's fields, not on the file.
-      config: { scope: 'capture', idempotent: false },
+      // The file is received before the key is claimed (preValidation), so the key's fingerprint hashes the whole body.
+      config: { scope: 'capture', idempotent: true },
       schema: {
         tags: ['attachments'],
         operationId: 'addAttachment',
@@ -76,16 +85,31 @@ const uploadRoute: FastifyPluginAsyncTypebox<{ attachments: AttachmentsService }
           ),
         },
       },
-      // The form is read by the handler, after the item and the key's right to it are known.
+      // The item and the key's right to it first, then the file into the store's temporary folder: the
+      // Idempotency-Key is claimed after this (preHandler), on the hash of the whole body.
       preValidation: async (request) => {
+        const user = authUser(request);
+        const adder = { user, canWrite: request.keyScopes === null || grants(request.keyScopes, 'write') };
+        const file = await filePart(request, attachments.maxBytes(user.plan));
+        request.stagedAttachment = await attachments.receive(adder, request.params.id, file);
+        // busboy has the file; the closing boundary may still be on its way, and the key's hash needs it.
+        if (!request.raw.readableEnded) await finished(request.raw);
         request.body = { file: 'file' };
+      },
+      // A replayed or refused request leaves its staged file behind: it goes before the answer does.
+      onSend: async (request, _reply, payload) => {
+        const staged = request.stagedAttachment;
+        request.stagedAttachment = null;
+        if (staged) await attachments.discard(staged);
+        return payload;
       },
     },
     async (request, reply) => {
       const user = authUser(request);
-      const file = await filePart(request, attachments.maxBytes(user.plan));
+      const staged = request.stagedAttachment!;
+      request.stagedAttachment = null;
       const canWrite = request.keyScopes === null || grants(request.keyScopes, 'write');
-      const { attachment } = await attachments.add({ user, canWrite }, request.params.id, file);
+      const { attachment } = await attachments.attach({ user, canWrite }, staged);
       return reply.status(201).send({ attachment });
     },
   );

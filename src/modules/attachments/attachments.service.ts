@@ -44,6 +44,14 @@ export interface NewFile {
   filename: string | undefined;
 }
 
+/** A file received into the store for an item, not yet attached: attach it or discard it. */
+export interface StagedFile {
+  /** Null while the item is yet to be made (the web's capture of a dropped or shared file): attach() needs one. */
+  readonly itemId: string | null;
+  readonly filename: string | undefined;
+  readonly received: ReceivedFile;
+}
+
 export interface AttachmentsService {
   /** FILES_DIR, resolved. */
   readonly filesDir: string;
@@ -51,6 +59,14 @@ export interface AttachmentsService {
   maxBytes(plan: Plan): number;
   /** Streams a file onto an item (contract "Attachments"): 413 past the plan's file limit or storage quota. */
   add(adder: Adder, itemId: string, file: NewFile): Promise<{ attachment: AttachmentView; item: ItemView }>;
+  /** The first half of add: the item and the adder's right to it checked (404, 403), the file streamed into the store (413 past the plan's limit). */
+  receive(adder: Adder, itemId: string | null, file: NewFile): Promise<StagedFile>;
+  /** The second half of add: the quota checked and the staged file attached in one transaction; the staged file is used up either way. */
+  attach(adder: Adder, staged: StagedFile): Promise<{ attachment: AttachmentView; item: ItemView }>;
+  /** 413 storage_quota_exceeded now if attaching the staged file would pass the storage quota (checked again by attach()). */
+  assertRoom(user: Adder['user'], staged: StagedFile): Promise<void>;
+  /** Drops a staged file that will not be attached (an Idempotency-Key replay, a refused request). */
+  discard(staged: StagedFile): Promise<void>;
   /** A file's bytes for download, or 404 (unknown, malformed, another user's). */
   open(userId: string, id: string): Promise<{ attachment: AttachmentView; stream: ReadStream }>;
   /** Deletes the attachment; its bytes go when no other attachment uses them. */
@@ -103,6 +119,18 @@ export function createAttachmentsService(deps: {
     });
   }
 
+  /** 413 storage_quota_exceeded when the content would take the user past the plan's storage (a content they have adds nothing). */
+  async function assertRoom(trx: Executor, user: Adder['user'], received: ReceivedFile): Promise<void> {
+    if (await userHasContent(trx, user.id, received.sha256)) return;
+    const used = await storageUsed(trx, user.id);
+    const quota = STORAGE_LIMITS[user.plan];
+    if (used + received.size > quota) {
+      throw new AppError('storage_quota_exceeded', `this file would take your storage past ${formatBytes(quota)} (${formatBytes(used)} used)`, {
+        fields: { used, limit: quota },
+      });
+    }
+  }
+
   function mayAttach(adder: Adder, row: ItemRow): boolean {
     if (adder.canWrite) return true;
     const key = adder.user.keyId;
@@ -117,14 +145,18 @@ export function createAttachmentsService(deps: {
 
   const maxBytes = (plan: Plan) => deps.maxBytes[plan];
 
-  return {
+  const service: AttachmentsService = {
     filesDir: store.dir,
     maxBytes,
 
     async add(adder, itemId, file) {
+      return service.attach(adder, await service.receive(adder, itemId, file));
+    },
+
+    async receive(adder, itemId, file) {
       const { user } = adder;
-      const item = await loader.requireRow(db, user.id, itemId);
-      if (!mayAttach(adder, item)) {
+      const item = itemId === null ? null : await loader.requireRow(db, user.id, itemId);
+      if (item && !mayAttach(adder, item)) {
         throw new AppError(
           'insufficient_scope',
           'a key with only the capture scope may attach files to an item it captured in the last 10 minutes; this needs the write scope',
@@ -132,21 +164,28 @@ export function createAttachmentsService(deps: {
         );
       }
       const limit = maxBytes(user.plan);
-      let received: ReceivedFile;
       try {
-        received = await store.receive(file.source, limit);
+        return { itemId, filename: file.filename, received: await store.receive(file.source, limit) };
       } catch (error) {
         if (error instanceof FileTooLarge) throw fileTooLarge(limit);
         throw error;
       }
+    },
+
+    discard: (staged) => store.discard(staged.received),
+    assertRoom: (user, staged) => assertRoom(db, user, staged.received),
+
+    async attach(adder, { itemId, filename, received }) {
+      const { user } = adder;
       let placed = false;
       try {
+        if (itemId === null) throw new Error('a staged file is attached to an item: give it one');
         const contentType = await sniffContentType(received.head);
         const attachment: AttachmentRow = {
           id: deps.newId(),
           user_id: user.id,
           item_id: itemId,
-          filename: cleanFilename(file.filename),
+          filename: cleanFilename(filename),
           content_type: contentType,
           size: received.size,
           sha256: received.sha256,
@@ -154,15 +193,7 @@ export function createAttachmentsService(deps: {
         };
         const item = await db.transaction().execute(async (trx) => {
           const row = await loader.requireLockedRow(trx, user.id, itemId);
-          if (!(await userHasContent(trx, user.id, received.sha256))) {
-            const used = await storageUsed(trx, user.id);
-            const quota = STORAGE_LIMITS[user.plan];
-            if (used + received.size > quota) {
-              throw new AppError('storage_quota_exceeded', `this file would take your storage past ${formatBytes(quota)} (${formatBytes(used)} used)`, {
-                fields: { used, limit: quota },
-              });
-            }
-          }
+          await assertRoom(trx, user, received);
           // The blob row first: from here until the commit no collector can take this content.
           await claimBlob(trx, received.sha256, received.size, attachment.created_at);
           await store.place(received);
@@ -217,6 +248,7 @@ export function createAttachmentsService(deps: {
       return removed;
     },
   };
+  return service;
 }
 
 function formatBytes(bytes: number): string {

@@ -122,7 +122,8 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'ca
         description:
           'Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch ' +
           'splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. ' +
-          'A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once).',
+          'A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once); when ' +
+          'that would pass the storage quota the items are captured without it and the answer says `audio_kept: false`.',
         body: { content: { 'multipart/form-data': { schema: VoiceCaptureForm } } },
         response: {
           201: { ...VoiceCaptureSchema, description: 'the transcription and the new items' },
@@ -151,11 +152,19 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'voice' | 'ca
       if (body.keep_audio) {
         const adder = { user, canWrite: request.keyScopes === null || grants(request.keyScopes, 'write') };
         const kept = [];
-        for (const item of items) {
-          const source = createReadStream(request.voiceUpload!.audioPath);
-          kept.push((await attachments.add(adder, item.id, { source, filename: body.file })).item);
+        try {
+          for (const item of items) {
+            const source = createReadStream(request.voiceUpload!.audioPath);
+            kept.push((await attachments.add(adder, item.id, { source, filename: body.file })).item);
+          }
+        } catch (error) {
+          // The items are stored already, and what was said matters more than the recording: a full
+          // storage keeps the capture and answers that the audio was not kept (decision 0097).
+          if (!(error instanceof AppError) || error.code !== 'storage_quota_exceeded') throw error;
+          const rest = items.slice(kept.length);
+          return reply.status(201).send({ transcript, items: [...kept, ...rest], audio_kept: false, audio_problem: error.message });
         }
-        return reply.status(201).send({ transcript, items: kept });
+        return reply.status(201).send({ transcript, items: kept, audio_kept: true });
       }
       return reply.status(201).send({ transcript, items });
     },

@@ -45,4 +45,11 @@ export type VoiceCaptureFormBody = Static<typeof VoiceCaptureForm>;
 export const VoiceCaptureSchema = Type.Object({
   transcript: ref(TranscriptionSchema),
   items: Type.Array(ref(ItemSchema), { description: 'the new items, in the order spoken' }),
+  audio_kept: Type.Optional(
+    Type.Boolean({
+      description:
+        'with keep_audio=true only: whether the recording was attached. false when it would pass the storage quota: the items are captured all the same, without it (see audio_problem)',
+    }),
+  ),
+  audio_problem: Type.Optional(Type.String({ description: 'why the recording was not kept, in words (with audio_kept false)' })),
 });

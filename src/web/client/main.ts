@@ -1,4 +1,5 @@
 import { installActingInPlace } from './acting/acting-in-place.js';
+import { installAttachments } from './attachments/attachments.js';
 import { upgradeRows } from './regions/row-menu.js';
 import { installBrainDump } from './brain-dump/brain-dump.js';
 import { installBottomBar } from './bottom-bar.js';
@@ -43,6 +44,7 @@ installLiveUpdates();
 installConfirm();
 installCopyButtons();
 installVoice();
+installAttachments();
 installQuickAddPreview();
 installFilterBox();
 installBrainDump();

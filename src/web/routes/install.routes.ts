@@ -14,8 +14,14 @@ const MANIFEST = {
   background_color: '#f7f7f5',
   theme_color: '#2451b7',
   icons: ICON_SIZES.map((size) => ({ src: `/icons/icon-${size}.png`, sizes: `${size}x${size}`, type: 'image/png', purpose: 'any maskable' })),
-  // GET: the shared text lands in the capture box to be saved with one tap (docs/decisions/0021).
-  share_target: { action: '/share', method: 'GET', enctype: 'application/x-www-form-urlencoded', params: { title: 'title', text: 'text', url: 'url' } },
+  // POST, so files come too: a shared file is saved on a new item at once; shared text alone still
+  // lands in the capture box to be saved with one tap (docs/decisions/0021, 0097).
+  share_target: {
+    action: '/share',
+    method: 'POST',
+    enctype: 'multipart/form-data',
+    params: { title: 'title', text: 'text', url: 'url', files: [{ name: 'file', accept: ['image/*', 'application/pdf', 'audio/*'] }] },
+  },
   shortcuts: [{ name: 'Projects', url: '/projects' }],
 };
 

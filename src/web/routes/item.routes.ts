@@ -16,9 +16,10 @@ import { webContext } from '../session.js';
 import { itemName } from '../views/item-row.views.js';
 import { itemPage, SNOOZE_CHOICES, type ItemPageData } from '../views/item.views.js';
 import { CSRF_FIELD, field } from './forms.js';
+import { uploadProblem } from '../attachments-view.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-const DoneQuery = Type.Object({ done: field(20) });
+const DoneQuery = Type.Object({ done: field(20), attach_error: field(20) });
 // Generous bounds: a field over the contract's limit comes back with its message, not a bare 400.
 const EditBody = Type.Object({
   ...CSRF_FIELD,
@@ -47,7 +48,14 @@ const ReminderBody = Type.Object({
 });
 const SnoozeBody = Type.Object({ ...CSRF_FIELD, version: field(200), minutes: field(10) });
 
-const NOTICES: Record<string, string> = { saved: 'Saved.', subtask: 'Subtask added.', reminder: 'Reminder and repeat saved.', snoozed: 'Snoozed.' };
+const NOTICES: Record<string, string> = {
+  saved: 'Saved.',
+  subtask: 'Subtask added.',
+  reminder: 'Reminder and repeat saved.',
+  snoozed: 'Snoozed.',
+  attached: 'File added.',
+  file_deleted: 'File deleted.',
+};
 
 export const itemRoutes: FastifyPluginAsyncTypebox<
   Pick<Services, 'clock' | 'items' | 'limits' | 'projects' | 'reminders' | 'search' | 'subtasks' | 'tags'>
@@ -74,6 +82,7 @@ export const itemRoutes: FastifyPluginAsyncTypebox<
       stale?: boolean;
       subtaskDraft?: { text: string; error: string };
       reminder?: { values: ReminderFormValues; errors: ReminderErrors };
+      attachmentError?: string;
     } = {},
   ): Promise<FastifyReply> {
     const [projectList, tagList, children, parent] = await Promise.all([
@@ -99,6 +108,7 @@ export const itemRoutes: FastifyPluginAsyncTypebox<
       ...(extra.stale ? { stale: true } : {}),
       ...(extra.subtaskDraft ? { subtaskDraft: extra.subtaskDraft } : {}),
       reminder: extra.reminder ?? { values: reminderValuesOf(item, user.timezone), errors: {} },
+      ...(extra.attachmentError ? { attachmentError: extra.attachmentError } : {}),
     };
     return sendPage(reply, extra.status ?? 200, itemPage(data));
   }
@@ -107,7 +117,11 @@ export const itemRoutes: FastifyPluginAsyncTypebox<
     const user = actingUser(request);
     if (!user) return signInFirst(reply, `/inbox/items/${encodeURIComponent(request.params.id)}`);
     const notice = request.query.done ? NOTICES[request.query.done] : undefined;
-    return render(request, reply, user, await items.get(user.id, request.params.id), notice ? { notice } : {});
+    const attachmentError = uploadProblem(request.query.attach_error);
+    return render(request, reply, user, await items.get(user.id, request.params.id), {
+      ...(notice ? { notice } : {}),
+      ...(attachmentError ? { attachmentError } : {}),
+    });
   });
 
   app.post('/inbox/items/:id', { schema: { params: IdParams, body: EditBody } }, async (request, reply) => {

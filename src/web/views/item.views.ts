@@ -11,6 +11,7 @@ import { MAX_EVERY_DAYS, recurrenceInWords, REPEAT_CHOICES, REPEAT_LABELS } from
 import type { ReminderErrors, ReminderFormValues } from '../reminder-form.js';
 import { dueBadge, itemName, reminderMarks } from './item-row.views.js';
 import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
+import { attachmentsSection } from '../attachments-view.js';
 
 export interface ItemPageData {
   user: SessionUser;
@@ -34,6 +35,8 @@ export interface ItemPageData {
   subtaskDraft?: { text: string; error: string };
   /** The reminder and repeat form's values and what was wrong with them. */
   reminder: { values: ReminderFormValues; errors: ReminderErrors };
+  /** What went wrong with the last upload, in plain words. */
+  attachmentError?: string;
 }
 
 const selected = (yes: boolean) => (yes ? html` selected` : '');
@@ -176,6 +179,7 @@ ${d.errors.form ? html`<div class="alert error" role="alert">${sentence(d.errors
 ${editForm(d)}
 ${reminderSection(d)}
 ${subtasksSection(d)}
+${attachmentsSection({ itemId: d.item.id, csrf: d.csrf, attachments: d.item.attachments, error: d.attachmentError })}
 ${manageSection(d)}`;
   return renderPage({ title: name, section: 'items', user: d.user, csrf: d.csrf, body });
 }

@@ -508,7 +508,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a recording as items (Pro)
-         * @description Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once).
+         * @description Takes the upload POST /voice/transcribe takes, transcribes it and captures the transcript: split into items as POST /capture/batch splits a text (`split`, default true), or as one item read with quick add (`split=false`). Answers 201 `{ transcript, items }`. A recording with no speech is 422 and captures nothing. `keep_audio=true` attaches the recording to every item captured (stored once); when that would pass the storage quota the items are captured without it and the answer says `audio_kept: false`.
          */
         post: operations["captureVoice"];
         delete?: never;
@@ -5139,6 +5139,10 @@ export interface operations {
                         transcript: components["schemas"]["Transcription"];
                         /** @description the new items, in the order spoken */
                         items: components["schemas"]["Item"][];
+                        /** @description with keep_audio=true only: whether the recording was attached. false when it would pass the storage quota: the items are captured all the same, without it (see audio_problem) */
+                        audio_kept?: boolean;
+                        /** @description why the recording was not kept, in words (with audio_kept false) */
+                        audio_problem?: string;
                     };
                 };
             };
@@ -7403,7 +7407,10 @@ export interface operations {
     addAttachment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1..255 printable ASCII characters. The first request with a key runs and its answer is kept 24 h; a repeat with the same method, path and body answers it again (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 idempotency_key_reused; while the first still runs, 409 conflict with Retry-After: 1. 5xx, 401 and 429 answers are not kept. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description resource id (UUID) */
                 id: string;
@@ -7425,6 +7432,8 @@ export interface operations {
             /** @description the new attachment */
             201: {
                 headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7467,6 +7476,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the first request with this Idempotency-Key is still running; retry after Retry-After (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description the file passes the plan limit (payload_too_large) or the storage quota (storage_quota_exceeded) */
             413: {
                 headers: {
@@ -7478,6 +7496,15 @@ export interface operations {
             };
             /** @description not multipart/form-data (unsupported_media_type) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description this Idempotency-Key was used with a different request (idempotency_key_reused) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
