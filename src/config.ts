@@ -26,6 +26,8 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_PRO_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   RATE_LIMIT_PRO_PER_DAY: Type.Integer({ minimum: 1, default: 10000 }),
   AI_DAILY_QUOTA: Type.Integer({ minimum: 0, default: 200 }),
+  FEED_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
+  FEED_RATE_LIMIT_PER_IP_PER_MINUTE: Type.Integer({ minimum: 1, default: 120 }),
   ORGANIZER_ENGINE: Type.Union([Type.Literal('local'), Type.Literal('openai')], { default: 'local' }),
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   OPENAI_API_KEY: Type.Optional(Type.String()),
@@ -72,6 +74,13 @@ export interface LimitsConfig {
   readonly aiDailyQuota: number;
   /** Unauthenticated pairing routes, per client IP (contract: 60 a minute). */
   readonly pairingPerMinute: number;
+  /** GET /feeds/{secret}.ics, per feed URL and per client IP (decisions/0095); DEFAULT_LIMITS' when absent. */
+  readonly feeds?: FeedLimits;
+}
+
+export interface FeedLimits {
+  readonly perSecretPerMinute: number;
+  readonly perIpPerMinute: number;
 }
 
 export interface OrganizerConfig {
@@ -192,6 +201,7 @@ export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   pro: Object.freeze({ perMinute: 300, perDay: 10000 }),
   aiDailyQuota: 200,
   pairingPerMinute: 60,
+  feeds: Object.freeze({ perSecretPerMinute: 30, perIpPerMinute: 120 }),
 });
 
 export class ConfigError extends Error {
@@ -254,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pro: Object.freeze({ perMinute: raw.RATE_LIMIT_PRO_PER_MINUTE, perDay: raw.RATE_LIMIT_PRO_PER_DAY }),
       aiDailyQuota: raw.AI_DAILY_QUOTA,
       pairingPerMinute: DEFAULT_LIMITS.pairingPerMinute,
+      feeds: Object.freeze({ perSecretPerMinute: raw.FEED_RATE_LIMIT_PER_MINUTE, perIpPerMinute: raw.FEED_RATE_LIMIT_PER_IP_PER_MINUTE }),
     }),
     organizer: Object.freeze({
       engine: raw.ORGANIZER_ENGINE,
