@@ -38,7 +38,8 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 function send(reply: FastifyReply, answer: DavAnswer): FastifyReply {
   for (const [k, v] of Object.entries(answer.headers ?? {})) void reply.header(k, v);
   const body = answer.body ?? '';
-  return reply.code(answer.status).send(typeof body === 'string' ? body : Readable.from(body));
+  // Bytes, not objects: an object-mode stream would read 16 pages ahead of the socket.
+  return reply.code(answer.status).send(typeof body === 'string' ? body : Readable.from(body, { objectMode: false }));
 }
 
 type Params = { collection: string; object: string };

@@ -1,4 +1,5 @@
 import { DOMImplementation, DOMParser, XMLSerializer, onErrorStopParsing, type Document, type Element } from '@xmldom/xmldom';
+import { setImmediate as turn } from 'node:timers/promises';
 import { badRequest } from '../../errors.js';
 
 /*
@@ -125,6 +126,10 @@ export async function* streamMultistatus(first: XmlNode[], pages: AsyncIterable<
   for await (const page of pages) {
     const text = inner(page);
     if (text !== '') yield text;
+    // With SQLite every await of a page is a microtask: without a turn of the event loop the
+    // socket (corked until the next tick) would send nothing until the whole listing was made,
+    // and no other request would be served meanwhile.
+    await turn();
   }
   yield tail;
 }
