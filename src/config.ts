@@ -78,7 +78,7 @@ export interface LimitsConfig {
   readonly feeds?: FeedLimits;
 }
 
-export interface FeedLimits {
+interface FeedLimits {
   readonly perSecretPerMinute: number;
   readonly perIpPerMinute: number;
 }

@@ -60,7 +60,7 @@ export async function insertCollection(db: Executor, userId: string, projectId: 
   await db.insertInto('caldav_collections').values({ user_id: userId, project_id: projectId, name }).execute();
 }
 
-export interface HomeProject {
+interface HomeProject {
   id: string;
   name: string;
   is_default: boolean;
