@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
-import { DEFAULT_LIMITS, type LimitsConfig, type PlanLimits } from '../../config.js';
+import { DEFAULT_FEED_LIMITS } from '../../config-limits.js';
+import type { LimitsConfig, PlanLimits } from '../../config.js';
 import type { Plan } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -162,7 +163,7 @@ export function createLimitsService(deps: { store: CounterStore; config: LimitsC
     async checkFeedFetch(secret, ip) {
       const now = clock.now();
       const minute = currentWindow('minute', now);
-      const feeds = config.feeds ?? DEFAULT_LIMITS.feeds!;
+      const feeds = config.feeds ?? DEFAULT_FEED_LIMITS;
       // Per IP first: a guesser tries a new secret each time, so only the address slows them.
       const secretKey = createHash('sha256').update(secret).digest('base64url').slice(0, 22);
       for (const [key, limit] of [
