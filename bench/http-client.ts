@@ -21,7 +21,8 @@ export interface HttpAnswer {
 }
 
 export interface HttpCall {
-  method: 'GET' | 'POST';
+  /** PATCH, PROPFIND and REPORT for bench:caldav (the DAV methods and the API's edits). */
+  method: 'GET' | 'POST' | 'PATCH' | 'PROPFIND' | 'REPORT';
   path: string;
   headers?: Record<string, string>;
   body?: string | Buffer;

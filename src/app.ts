@@ -242,7 +242,7 @@ export async function buildApp({ config, services }: BuildAppOptions): Promise<F
   // Calendar apps: the CalDAV server under /dav/ with its discovery (src/modules/caldav).
   await app.register(caldavRoutes, { caldav: services.caldav, keys, limits });
   // Feeds for calendar apps that only subscribe: GET /feeds/{secret}.ics, no key (src/modules/feeds).
-  await app.register(feedFileRoutes, { feeds: services.feeds });
+  await app.register(feedFileRoutes, { feeds: services.feeds, limits });
   // The MCP endpoint for agents: its tools call the API above in-process (src/modules/mcp).
   await installMcp(app, { keys, load: config.mcp ?? DEFAULT_MCP });
   // Developer settings list the user's webhooks read-only, from the same service as the API.

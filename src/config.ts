@@ -3,6 +3,8 @@ import { availableParallelism, hostname } from 'node:os';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { ATTACHMENT_SETTINGS, attachmentsConfig, type AttachmentsConfig } from './config-attachments.js';
+import { DEFAULT_LIMITS, FEED_LIMIT_SETTINGS, feedLimits, type LimitsConfig } from './config-limits.js';
+export { DEFAULT_LIMITS, type LimitsConfig, type PlanLimits } from './config-limits.js';
 import { databaseUrlProblem } from './db/database-url.js';
 import { parseSecretKey } from './lib/secret-key.js';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
@@ -59,20 +61,8 @@ const ConfigSchema = Type.Object({
   EMAIL_IN_IMAP_URL: Type.Optional(Type.String({ pattern: '^imaps?://' })),
   EMAIL_IN_ADDRESS: Type.Optional(Type.String({ pattern: '^[^@\\s]*\\{token\\}[^@\\s]*@[^@\\s]+$' })),
   ...ATTACHMENT_SETTINGS,
+  ...FEED_LIMIT_SETTINGS,
 });
-
-export interface PlanLimits {
-  readonly perMinute: number;
-  readonly perDay: number;
-}
-
-export interface LimitsConfig {
-  readonly free: PlanLimits;
-  readonly pro: PlanLimits;
-  readonly aiDailyQuota: number;
-  /** Unauthenticated pairing routes, per client IP (contract: 60 a minute). */
-  readonly pairingPerMinute: number;
-}
 
 export interface OrganizerConfig {
   readonly engine: 'local' | 'openai';
@@ -187,13 +177,6 @@ export interface WebhookDeliveryConfig {
   readonly retryDelaysMs: readonly number[];
 }
 
-export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
-  free: Object.freeze({ perMinute: 60, perDay: 1000 }),
-  pro: Object.freeze({ perMinute: 300, perDay: 10000 }),
-  aiDailyQuota: 200,
-  pairingPerMinute: 60,
-});
-
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -254,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pro: Object.freeze({ perMinute: raw.RATE_LIMIT_PRO_PER_MINUTE, perDay: raw.RATE_LIMIT_PRO_PER_DAY }),
       aiDailyQuota: raw.AI_DAILY_QUOTA,
       pairingPerMinute: DEFAULT_LIMITS.pairingPerMinute,
+      feeds: feedLimits(raw),
     }),
     organizer: Object.freeze({
       engine: raw.ORGANIZER_ENGINE,

@@ -33,7 +33,7 @@ export function buildCapture(
   // A brain dump: one text split into many items, stored at once (decision 0079).
   const batchCapture = createBatchCaptureService({ db, clock, newId, projects, quickAdd, schedule, imports });
   // Calendar apps over CalDAV: their writes go through capture and the items service (decision 0080).
-  const caldav = createCaldavService({ db, clock, items, capture, projects, events, filters });
+  const caldav = createCaldavService({ db, clock, items, loader, capture, projects, events, filters });
   // Subscribable .ics feeds; their todos are the CalDAV server's objects (decision 0083).
   const feeds = createFeedsService({ db, dialect, clock, newId, publicUrl: config.publicUrl, items, projects, filters, objects: caldav.objects });
   return { organizer, quickAdd, items, capture, subtasks, undo, batchCapture, caldav, feeds };

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
         pro: { perMinute: 300, perDay: 10000 },
         aiDailyQuota: 200,
         pairingPerMinute: 60,
+        feeds: { perSecretPerMinute: 30, perIpPerMinute: 120 },
       },
       organizer: { engine: 'local', openai: undefined, timeoutMs: 10000, sentenceEncoder: true },
       transcribe: { engine: 'auto', openai: undefined, searchPath: undefined },
@@ -160,6 +161,11 @@ describe('loadConfig', () => {
     expect(config.limits.pro.perDay).toBe(7);
     expect(config.limits.aiDailyQuota).toBe(3);
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ FEED_RATE_LIMIT_PER_MINUTE: '4', FEED_RATE_LIMIT_PER_IP_PER_MINUTE: '9' }).limits.feeds).toEqual({
+      perSecretPerMinute: 4,
+      perIpPerMinute: 9,
+    });
+    expect(() => loadConfig({ FEED_RATE_LIMIT_PER_IP_PER_MINUTE: '0' })).toThrow(/FEED_RATE_LIMIT_PER_IP_PER_MINUTE/);
   });
 
   it('reads WORKERS as a count or auto (one per core) and refuses anything else', () => {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/schema.js';
 
-/* All SQL of the caldav module: its two tables, nothing else. */
+/* All SQL of the caldav module: its two tables, and a read of the projects its home lists. */
 
 export interface ObjectRow {
   item_id: string;
@@ -58,4 +58,22 @@ export async function findCollectionNames(db: Executor, userId: string): Promise
 
 export async function insertCollection(db: Executor, userId: string, projectId: string, name: string): Promise<void> {
   await db.insertInto('caldav_collections').values({ user_id: userId, project_id: projectId, name }).execute();
+}
+
+interface HomeProject {
+  id: string;
+  name: string;
+  is_default: boolean;
+}
+
+/**
+ * The projects of a calendar home: id, name and whether it is the Inbox, the Inbox first and then
+ * by name as the API lists them. The API's listing also counts each project's items, over every
+ * item of the user; a collection needs no count, and every DAV request looks its collection up here.
+ */
+export async function findHomeProjects(db: Executor, userId: string): Promise<HomeProject[]> {
+  const rows = await db.selectFrom('projects').select(['id', 'name', 'is_default', 'created_at']).where('user_id', '=', userId).execute();
+  const key = (r: { name: string }) => r.name.toLowerCase();
+  rows.sort((a, b) => Number(b.is_default) - Number(a.is_default) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.created_at.localeCompare(b.created_at)));
+  return rows.map((r) => ({ id: r.id, name: r.name, is_default: Boolean(r.is_default) }));
 }

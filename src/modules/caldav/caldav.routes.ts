@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authUser } from '../../plugins/auth.js';
 import { installRateLimits } from '../../plugins/rate-limit.js';
@@ -33,9 +34,12 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+/** A streamed body goes out as it is made; an error past its first byte can only cut the connection. */
 function send(reply: FastifyReply, answer: DavAnswer): FastifyReply {
   for (const [k, v] of Object.entries(answer.headers ?? {})) void reply.header(k, v);
-  return reply.code(answer.status).send(answer.body ?? '');
+  const body = answer.body ?? '';
+  // Bytes, not objects: an object-mode stream would read 16 pages ahead of the socket.
+  return reply.code(answer.status).send(typeof body === 'string' ? body : Readable.from(body, { objectMode: false }));
 }
 
 type Params = { collection: string; object: string };

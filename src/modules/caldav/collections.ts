@@ -3,7 +3,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { FiltersService } from '../filters/filters.service.js';
 import type { ItemView } from '../items/item-view.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { findCollectionNames, insertCollection } from './caldav.repository.js';
+import { findCollectionNames, findHomeProjects, insertCollection } from './caldav.repository.js';
 import { readOnlyCollection } from './dav-error.js';
 
 /*
@@ -50,13 +50,13 @@ export interface Collections {
 
 export function createCollections(deps: {
   db: Db;
-  projects: Pick<ProjectsService, 'list' | 'findOrCreate' | 'rename' | 'remove'>;
+  projects: Pick<ProjectsService, 'findOrCreate' | 'rename' | 'remove'>;
   filters: Pick<FiltersService, 'list'>;
 }): Collections {
   const { db, projects } = deps;
 
   async function list(userId: string): Promise<Collection[]> {
-    const [all, names, filters] = await Promise.all([projects.list(userId), findCollectionNames(db, userId), deps.filters.list(userId)]);
+    const [all, names, filters] = await Promise.all([findHomeProjects(db, userId), findCollectionNames(db, userId), deps.filters.list(userId)]);
     const segmentOf = new Map(names.map((n) => [n.project_id, n.name]));
     const todos: Collection[] = all.map((p) => ({
       segment: segmentOf.get(p.id) ?? p.id,

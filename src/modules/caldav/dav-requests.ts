@@ -19,6 +19,7 @@ import {
   parseDavBody,
   propstat,
   serialize,
+  streamMultistatus,
   type XmlNode,
 } from './dav-xml.js';
 import type { DavObject } from './object-store.js';
@@ -28,7 +29,8 @@ import type { DavObject } from './object-store.js';
 export interface DavAnswer {
   status: number;
   headers?: Record<string, string>;
-  body?: string;
+  /** The whole body, or its parts as they are made (a listing of a collection: decisions/0095). */
+  body?: string | AsyncIterable<string>;
 }
 
 export type DavTarget =
@@ -40,6 +42,16 @@ const multistatus = (responses: XmlNode[]): DavAnswer => ({
   headers: { 'content-type': XML_TYPE },
   body: serialize(dav('multistatus', responses)),
 });
+/** A multistatus of `first` and then each page's responses, written as the pages are read. */
+const streamed = (first: XmlNode[], pages: AsyncIterable<XmlNode[]>): DavAnswer => ({
+  status: 207,
+  headers: { 'content-type': XML_TYPE },
+  body: streamMultistatus(first, pages),
+});
+
+async function* mapPages<T>(pages: AsyncIterable<T[]>, each: (page: T[]) => XmlNode[]): AsyncGenerator<XmlNode[]> {
+  for await (const page of pages) yield each(page);
+}
 
 const Q = {
   propfind: { ns: NS.dav, name: 'propfind' },
@@ -97,8 +109,11 @@ export function createDavRequests(service: CaldavService) {
       return multistatus([objectResponse(collection, object, request)]);
     }
     const responses = [await collectionResponse(user, collection, request)];
-    if (deep) for (const object of await service.objects.list(user, collection)) responses.push(objectResponse(collection, object, request));
-    return multistatus(responses);
+    if (!deep) return multistatus(responses);
+    return streamed(
+      responses,
+      mapPages(service.objects.pages(user, collection), (objects) => objects.map((o) => objectResponse(collection, o, request))),
+    );
   }
 
   /** calendar-query's filters the service applies: the component, and "not completed" (COMPLETED is-not-defined). */
@@ -125,8 +140,10 @@ export function createDavRequests(service: CaldavService) {
     const name = nameOf(root);
     if (name.ns === NS.caldav && name.name === 'calendar-query') {
       const matches = queryMatches(root, collection);
-      const objects = (await service.objects.list(user, collection)).filter(matches);
-      return multistatus(objects.map((o) => objectResponse(collection, o, request)));
+      return streamed(
+        [],
+        mapPages(service.objects.pages(user, collection), (objects) => objects.filter(matches).map((o) => objectResponse(collection, o, request))),
+      );
     }
     if (name.ns === NS.caldav && name.name === 'calendar-multiget') {
       const responses: XmlNode[] = [];

@@ -1,4 +1,5 @@
 import { DOMImplementation, DOMParser, XMLSerializer, onErrorStopParsing, type Document, type Element } from '@xmldom/xmldom';
+import { setImmediate as turn } from 'node:timers/promises';
 import { badRequest } from '../../errors.js';
 
 /*
@@ -103,3 +104,32 @@ export const propstat = (props: XmlNode[], status: string): XmlNode => dav('prop
 
 /** A DAV:error body naming one precondition (RFC 4918 section 16). */
 export const davError = (condition: XmlNode): string => serialize(dav('error', [condition]));
+
+/** Stands where a multistatus's responses go, to find the document's head and tail; never in an answer. */
+const SLOT = 'capture-inbox-responses-go-here';
+
+/**
+ * A multistatus written as it is read: the head, each page's responses, the tail, the same bytes
+ * serialize() makes of the whole document. Each page is serialized by xmldom inside a multistatus
+ * of its own (so the prefixes stay declared once, on the root) and cut out of it: only one page of
+ * a 10,000-object listing is ever in memory (decisions/0095).
+ */
+export async function* streamMultistatus(first: XmlNode[], pages: AsyncIterable<XmlNode[]>): AsyncGenerator<string> {
+  const [head, tail] = serialize(dav('multistatus', SLOT)).split(SLOT) as [string, string];
+  const inner = (responses: XmlNode[]): string => {
+    if (responses.length === 0) return '';
+    const whole = serialize(dav('multistatus', responses));
+    if (!whole.startsWith(head) || !whole.endsWith(tail)) throw new Error('a multistatus page serialized with another head');
+    return whole.slice(head.length, whole.length - tail.length);
+  };
+  yield head + inner(first);
+  for await (const page of pages) {
+    const text = inner(page);
+    if (text !== '') yield text;
+    // With SQLite every await of a page is a microtask: without a turn of the event loop the
+    // socket (corked until the next tick) would send nothing until the whole listing was made,
+    // and no other request would be served meanwhile.
+    await turn();
+  }
+  yield tail;
+}

@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { FiltersService } from '../filters/filters.service.js';
 import { itemEtag } from '../items/item-etag.js';
+import type { ItemLoader } from '../items/item-loader.js';
 import type { ItemView } from '../items/item-view.js';
 import type { ItemsService } from '../items/items.service.js';
 import { checkRecurrence } from '../recurrence/rrule-subset.js';
@@ -35,13 +36,20 @@ export function isForeignRule(rule: string): boolean {
   }
 }
 
-const PAGE = 1000;
-/** 1,000 pages of 1,000: more items than any account holds; the loop is bounded all the same. */
+/** One query of findObjectsByItems a page (its chunk is 500), and a first byte sooner. */
+const PAGE = 500;
+/** A saved filter's pages are smaller: its compiled query may sort and join. */
+const FILTER_PAGE = 200;
+/** Ids per IN list: well under SQLite's and PostgreSQL's parameter limits. */
+const ID_CHUNK = 500;
+/** 1,000 pages of 500: more items than any account holds; the loop is bounded all the same. */
 const MAX_PAGES = 1000;
 
 export interface ObjectStore {
   /** Every object of a collection. */
   list(user: AuthUser, collection: Collection): Promise<DavObject[]>;
+  /** The objects of a collection a page at a time, so a listing of 10,000 is never held whole (a streamed REPORT). */
+  pages(user: AuthUser, collection: Collection): AsyncGenerator<DavObject[]>;
   /** Tells the collection's members: a project's todos, every note, or what a saved filter's query picks (read once). */
   membership(user: AuthUser, collection: Collection): Promise<(item: ItemView) => boolean>;
   /** The objects of these items (already loaded), with their rows (a feed asks with the user's id and zone only). */
@@ -50,6 +58,8 @@ export interface ObjectStore {
   find(user: AuthUser, collection: Collection, name: string): Promise<DavObject | undefined>;
   /** An item by id, or undefined (missing, malformed or another user's). */
   item(user: AuthUser, id: string): Promise<ItemView | undefined>;
+  /** The user's items among `ids` (two queries a chunk of 500, not one a item); the others are left out. */
+  items(user: AuthUser, ids: readonly string[]): Promise<ItemView[]>;
 }
 
 export const defaultName = (itemId: string): string => `${itemId}.ics`;
@@ -60,6 +70,7 @@ const isTodo = (item: ItemView): boolean => item.type === 'todo';
 export function createObjectStore(deps: {
   db: Db;
   items: Pick<ItemsService, 'get' | 'list' | 'inProject'>;
+  loader: Pick<ItemLoader, 'rows' | 'views'>;
   filters: Pick<FiltersService, 'query'>;
 }): ObjectStore {
   const { db, items } = deps;
@@ -74,35 +85,38 @@ export function createObjectStore(deps: {
     }
   }
 
-  /** The todos a saved filter's query picks; a query that no longer reads (a project it named is gone) picks none. */
-  async function filterItems(user: AuthUser, query: string): Promise<ItemView[]> {
-    const found: ItemView[] = [];
+  /** One page of a collection's candidates, read with the keyset pager of the service that serves it. */
+  function readPage(user: AuthUser, collection: Collection, cursor: string | undefined) {
+    if (collection.filter !== null) return deps.filters.query.items(user, collection.filter.query, { limit: FILTER_PAGE, ...(cursor ? { cursor } : {}) });
+    const query = { limit: PAGE, ...(cursor ? { cursor } : {}) };
+    return collection.projectId === null ? items.list(user.id, query) : items.inProject(user.id, collection.projectId, query);
+  }
+
+  /**
+   * A collection's members a page at a time: a project's todos, every note, or the todos a saved
+   * filter's query picks (a query that no longer reads, a project it named being gone, picks none).
+   */
+  async function* itemPages(user: AuthUser, collection: Collection): AsyncGenerator<ItemView[]> {
+    const member = collection.filter !== null ? isTodo : (i: ItemView) => holds(collection, i);
     let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_PAGES; page += 1) {
-        const result = await deps.filters.query.items(user, query, { limit: 200, ...(cursor ? { cursor } : {}) });
-        found.push(...result.items.filter(isTodo));
-        if (result.next_cursor === null) break;
-        cursor = result.next_cursor;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      let result;
+      try {
+        result = await readPage(user, collection, cursor);
+      } catch (error) {
+        if (collection.filter !== null && error instanceof AppError && error.statusCode === 400) return;
+        throw error;
       }
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode === 400) return [];
-      throw error;
+      const members = result.items.filter(member);
+      if (members.length > 0) yield members;
+      if (result.next_cursor === null) return;
+      cursor = result.next_cursor;
     }
-    return found;
   }
 
   async function allItems(user: AuthUser, collection: Collection): Promise<ItemView[]> {
-    if (collection.filter !== null) return filterItems(user, collection.filter.query);
     const found: ItemView[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const query = { limit: PAGE, ...(cursor ? { cursor } : {}) };
-      const result = collection.projectId === null ? await items.list(user.id, query) : await items.inProject(user.id, collection.projectId, query);
-      found.push(...result.items.filter((i) => holds(collection, i)));
-      if (result.next_cursor === null) break;
-      cursor = result.next_cursor;
-    }
+    for await (const page of itemPages(user, collection)) found.push(...page);
     return found;
   }
 
@@ -126,15 +140,29 @@ export function createObjectStore(deps: {
 
   async function membership(user: AuthUser, collection: Collection): Promise<(item: ItemView) => boolean> {
     if (collection.filter === null) return (i) => holds(collection, i);
-    const ids = new Set((await filterItems(user, collection.filter.query)).map((i) => i.id));
+    const ids = new Set((await allItems(user, collection)).map((i) => i.id));
     return (i) => ids.has(i.id);
+  }
+
+  async function itemsByIds(user: AuthUser, ids: readonly string[]): Promise<ItemView[]> {
+    const valid = ids.filter(isUuid);
+    const found: ItemView[] = [];
+    for (let i = 0; i < valid.length; i += ID_CHUNK) {
+      found.push(...(await deps.loader.views(db, user.id, await deps.loader.rows(db, user.id, valid.slice(i, i + ID_CHUNK)))));
+    }
+    return found;
   }
 
   return {
     item,
+    items: itemsByIds,
     ofItems,
     membership,
     list: async (user, collection) => ofItems(user, await allItems(user, collection)),
+
+    async *pages(user, collection) {
+      for await (const page of itemPages(user, collection)) yield await ofItems(user, page);
+    },
 
     async find(user, collection, name) {
       const rows = await findObjectsByName(db, user.id, name);

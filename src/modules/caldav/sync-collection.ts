@@ -93,8 +93,9 @@ export function createSyncCollection(deps: { db: Db; events: Pick<EventsService,
       const present = [];
       const gone: string[] = [];
       const isMember = await store.membership(user, collection);
+      const current = new Map((await store.items(user, [...touched])).map((i) => [i.id, i]));
       for (const id of touched) {
-        const item = await store.item(user, id);
+        const item = current.get(id);
         if (item && isMember(item)) present.push(item);
         else gone.push(id);
       }

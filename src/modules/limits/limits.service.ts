@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { createHash } from 'node:crypto';
+import { DEFAULT_FEED_LIMITS } from '../../config-limits.js';
 import type { LimitsConfig, PlanLimits } from '../../config.js';
 import type { Plan } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -38,6 +40,11 @@ export interface LimitsService {
   consumeAiRun(user: { id: string }): Promise<void>;
   /** Counts one unauthenticated request of a client IP (the pairing routes). */
   checkClientIp(ip: string): Promise<{ allowed: boolean; window: WindowState; retryAfter: number }>;
+  /**
+   * Counts one fetch of a public feed URL, per client IP and then per secret (kept as a digest),
+   * before the secret is looked up: a refusal says nothing of whether it is a feed's.
+   */
+  checkFeedFetch(secret: string, ip: string): Promise<{ allowed: boolean; retryAfter: number }>;
   /** Waits (bounded) until the counter store can count; false when it still cannot. */
   ready(maxWaitMs: number): Promise<boolean>;
   /**
@@ -151,6 +158,22 @@ export function createLimitsService(deps: { store: CounterStore; config: LimitsC
       const result = await consume([spec(`ip:{${ip}}`, config.pairingPerMinute, minute, now)]);
       const window = state(minute, config.pairingPerMinute, result.counts[0] ?? 0, now);
       return { allowed: result.allowed, window, retryAfter: window.reset };
+    },
+
+    async checkFeedFetch(secret, ip) {
+      const now = clock.now();
+      const minute = currentWindow('minute', now);
+      const feeds = config.feeds ?? DEFAULT_FEED_LIMITS;
+      // Per IP first: a guesser tries a new secret each time, so only the address slows them.
+      const secretKey = createHash('sha256').update(secret).digest('base64url').slice(0, 22);
+      for (const [key, limit] of [
+        [`feed:{ip:${ip}}`, feeds.perIpPerMinute],
+        [`feed:{s:${secretKey}}`, feeds.perSecretPerMinute],
+      ] as const) {
+        const result = await consume([spec(key, limit, minute, now)]);
+        if (!result.allowed) return { allowed: false, retryAfter: secondsUntil(minute.endsAt, now) };
+      }
+      return { allowed: true, retryAfter: 0 };
     },
 
     ready: (maxWaitMs) => store.ready(maxWaitMs),
