@@ -62,6 +62,14 @@ export interface ProjectsTable {
   open_count: ColumnType<number, never, never>;
 }
 
+/** PostgreSQL's kept-count changes not yet folded into their project's row (decision 0096); SQLite's triggers write the row itself. */
+export interface ProjectCountDeltasTable {
+  user_id: string;
+  project_id: string;
+  item_delta: number;
+  open_delta: number;
+}
+
 export interface ItemsTable {
   id: string;
   user_id: string;
@@ -260,6 +268,7 @@ export interface DatabaseSchema {
   users: UsersTable;
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
+  project_count_deltas: ProjectCountDeltasTable;
   items: ItemsTable;
   tags: TagsTable;
   item_tags: ItemTagsTable;

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteUserAndData } from '../../src/modules/accounts/account-deletion.repository.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, ok, type Actor } from '../helpers/items.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -93,5 +95,34 @@ describe.each(DIALECTS)('project counts kept by triggers (%s)', (dialect) => {
     ok(await a.c.post('import', CSV, { 'content-type': 'text/csv' }));
     await expectCounts(a, { Inbox: [2, 2], Counted: [2, 2] });
     await expectCounts(b, { Inbox: [1, 1] });
+  });
+
+  it.runIf(dialect === 'postgres')(
+    "never writes the project's row in a writer's transaction on PostgreSQL, so concurrent captures into one Inbox do not queue on its lock",
+    async () => {
+      const a = await actor(t);
+      await expectCounts(a, { Inbox: [0, 0] });
+      const version = () =>
+        sql<{ xmin: string }>`select xmin::text as xmin from projects where user_id = ${a.user.id} and is_default`
+          .execute(t.services.db)
+          .then((r) => r.rows[0]!.xmin);
+      const before = await version();
+      const [one] = await Promise.all([capture(a.c, 'one'), capture(a.c, 'two'), capture(a.c, 'three')]);
+      ok(await a.c.post(`items/${one.id}/toggle`));
+      expect((await a.c.delete(`items/${one.id}`)).status).toBe(204);
+      expect(await version()).toBe(before);
+      // The next read folds the changes in, and a second read finds nothing left to fold.
+      await expectCounts(a, { Inbox: [2, 2] });
+      const left = await t.services.db.selectFrom('project_count_deltas').select('user_id').where('user_id', '=', a.user.id).execute();
+      expect(left).toEqual([]);
+    },
+  );
+
+  it('leaves no pending count changes behind when the account is deleted', async () => {
+    const a = await actor(t);
+    await capture(a.c, 'one');
+    await t.services.db.transaction().execute((trx) => deleteUserAndData(trx, a.user.id));
+    const left = await t.services.db.selectFrom('project_count_deltas').select('user_id').where('user_id', '=', a.user.id).execute();
+    expect(left).toEqual([]);
   });
 });

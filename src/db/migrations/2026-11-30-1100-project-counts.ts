@@ -8,11 +8,16 @@ import { SqliteIntrospector } from 'kysely';
  * items took 208–955 ms; counting by an index still reads every entry, 50–250 ms under load).
  * Triggers, not the services, keep them: every write of an item (captures, toggles, imports, moves,
  * a user's cascade) passes here, whichever module makes it.
- * - SQLite: row triggers; an update fires only when project_id or status changes.
- * - PostgreSQL: inserts and deletes by statement, from their transition tables, so a batch insert
- *   updates each project once (a row trigger would rewrite the same project row once an item, and
- *   PostgreSQL keeps every version of it until the transaction ends); updates by row, fired only
- *   when project_id or status changes (a transition table would be captured for every edit).
+ * - SQLite: row triggers on the project's row; an update fires only when project_id or status
+ *   changes. SQLite has one writer at a time, so the row adds a page write and no waiting.
+ * - PostgreSQL: the triggers append to `project_count_deltas` instead, and the project list folds
+ *   them into the row when it reads (projects.repository). An UPDATE of the project's row in the
+ *   writer's transaction holds that row's lock until commit, so every concurrent capture into one
+ *   Inbox queued behind the one before it, commit included: 470–690 captures/s against 1,140–1,230
+ *   without the trigger, 32 connections, same server. Appends never wait for each other. Inserts
+ *   and deletes by statement, from their transition tables (a batch insert appends one row a
+ *   project); updates by row, only when project_id or status changes (a transition table would be
+ *   captured for every edit, and PostgreSQL allows none on a column-list trigger).
  */
 // A migration runs against the schema of its own day, not today's DatabaseSchema: untyped, as every migration here.
 type AnyDb = Kysely<any>;
@@ -35,18 +40,18 @@ async function upSqlite(db: AnyDb): Promise<void> {
 }
 
 async function upPostgres(db: AnyDb): Promise<void> {
-  const byStatement = (rows: 'new_rows' | 'old_rows', sign: '+' | '-') => `
-    update projects p set item_count = p.item_count ${sign} d.n, open_count = p.open_count ${sign} d.o
-    from (select project_id, count(*) as n, count(*) filter (where status in ${OPEN}) as o from ${rows} group by project_id) d
-    where p.id = d.project_id;
+  const byStatement = (rows: 'new_rows' | 'old_rows', sign: '' | '-') => `
+    insert into project_count_deltas (user_id, project_id, item_delta, open_delta)
+    select user_id, project_id, ${sign}count(*), ${sign}count(*) filter (where status in ${OPEN}) from ${rows} group by user_id, project_id;
     return null;`;
   await sql
     .raw(
-      `create function items_count_inserted() returns trigger language plpgsql as $$ begin ${byStatement('new_rows', '+')} end $$;
+      `create function items_count_inserted() returns trigger language plpgsql as $$ begin ${byStatement('new_rows', '')} end $$;
        create function items_count_deleted() returns trigger language plpgsql as $$ begin ${byStatement('old_rows', '-')} end $$;
        create function items_count_updated() returns trigger language plpgsql as $$ begin
-         update projects set item_count = item_count - 1, open_count = open_count - (old.status in ${OPEN})::int where id = old.project_id;
-         update projects set item_count = item_count + 1, open_count = open_count + (new.status in ${OPEN})::int where id = new.project_id;
+         insert into project_count_deltas (user_id, project_id, item_delta, open_delta) values
+           (old.user_id, old.project_id, -1, -((old.status in ${OPEN})::int)),
+           (new.user_id, new.project_id, 1, (new.status in ${OPEN})::int);
          return null;
        end $$;
        create trigger items_count_insert after insert on items referencing new table as new_rows
@@ -76,6 +81,16 @@ export async function up(db: AnyDb): Promise<void> {
          open_count = (select count(*) from items where items.user_id = projects.user_id and items.project_id = projects.id and items.status in ${OPEN})`,
     )
     .execute(db);
+  // No foreign keys: a user's deletion removes items first, whose trigger appends here after the
+  // cascade; account deletion removes the user's rows itself (account-deletion.repository).
+  await db.schema
+    .createTable('project_count_deltas')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('project_id', 'text', (c) => c.notNull())
+    .addColumn('item_delta', 'integer', (c) => c.notNull())
+    .addColumn('open_delta', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('project_count_deltas_user_idx').on('project_count_deltas').column('user_id').execute();
   if (isSqlite(db)) await upSqlite(db);
   else await upPostgres(db);
 }
@@ -87,6 +102,7 @@ export async function down(db: AnyDb): Promise<void> {
   if (!isSqlite(db)) {
     await sql`drop function items_count_inserted(); drop function items_count_deleted(); drop function items_count_updated()`.execute(db);
   }
+  await db.schema.dropTable('project_count_deltas').execute();
   await db.schema.alterTable('projects').dropColumn('open_count').execute();
   await db.schema.alterTable('projects').dropColumn('item_count').execute();
 }

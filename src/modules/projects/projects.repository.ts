@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 
 export interface ProjectRow {
@@ -40,7 +41,8 @@ export async function findDefaultProject(db: Executor, userId: string): Promise<
 /**
  * The projects with their counts, kept on each project's row by triggers on items (migration
  * 2026-11-30-1100, decision 0096): a count at read time was a GROUP BY over every item of the user
- * on every web page (208–955 ms at 100,000 items).
+ * on every web page (208–955 ms at 100,000 items). On PostgreSQL fold the pending deltas first
+ * (foldCountDeltas).
  */
 export async function findProjectsWithCounts(db: Executor, userId: string, id?: string): Promise<ProjectWithCount[]> {
   let query = db
@@ -49,6 +51,36 @@ export async function findProjectsWithCounts(db: Executor, userId: string, id?: 
     .where('user_id', '=', userId);
   if (id) query = query.where('id', '=', id);
   return query.execute();
+}
+
+/** Whether PostgreSQL's triggers left count changes for this user that no read has folded yet (SQLite's never do). */
+export async function hasCountDeltas(db: Executor, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('project_count_deltas').select('user_id').where('user_id', '=', userId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Moves the user's pending count changes into their projects' rows, inside the caller's
+ * transaction. DELETE … RETURNING takes exactly the rows it removes, so a change committed
+ * meanwhile stays for the next fold; projects are updated in id order, so two folds at once never
+ * wait on each other in a cycle.
+ */
+export async function foldCountDeltas(trx: Executor, userId: string): Promise<void> {
+  const taken = await trx.deleteFrom('project_count_deltas').where('user_id', '=', userId).returning(['project_id', 'item_delta', 'open_delta']).execute();
+  const sums = new Map<string, { items: number; open: number }>();
+  for (const d of taken) {
+    const sum = sums.get(d.project_id) ?? { items: 0, open: 0 };
+    sum.items += Number(d.item_delta);
+    sum.open += Number(d.open_delta);
+    sums.set(d.project_id, sum);
+  }
+  for (const projectId of [...sums.keys()].sort()) {
+    const { items, open } = sums.get(projectId)!;
+    if (items === 0 && open === 0) continue;
+    await sql`update projects set item_count = item_count + ${items}, open_count = open_count + ${open} where user_id = ${userId} and id = ${projectId}`.execute(
+      trx,
+    );
+  }
 }
 
 export async function updateProjectName(db: Executor, userId: string, id: string, name: string, nameKey: string, now: string): Promise<void> {

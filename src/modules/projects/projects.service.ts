@@ -10,6 +10,8 @@ import {
   findProjectById,
   findProjectByKey,
   findProjectsWithCounts,
+  foldCountDeltas,
+  hasCountDeltas,
   insertProject,
   updateProjectName,
   type ProjectRow,
@@ -82,9 +84,15 @@ export function createProjectsService(deps: { db: Db; clock: Clock; newId: IdGen
   const now = () => toTimestamp(deps.clock.now());
   const inboxIds = new Map<string, string>();
 
+  /** The kept counts, current: PostgreSQL's pending changes folded in first (decision 0096). */
+  async function withCounts(userId: string, id?: string) {
+    if (await hasCountDeltas(db, userId)) await db.transaction().execute((trx) => foldCountDeltas(trx, userId));
+    return findProjectsWithCounts(db, userId, id);
+  }
+
   async function view(userId: string, id: string): Promise<ProjectView> {
     // A malformed id is a 404 like an unknown one, and never reaches the database (PostgreSQL refuses NUL bytes).
-    const [row] = isUuid(id) ? await findProjectsWithCounts(db, userId, id) : [];
+    const [row] = isUuid(id) ? await withCounts(userId, id) : [];
     if (!row) throw notFound('project');
     return toView(row);
   }
@@ -130,7 +138,7 @@ export function createProjectsService(deps: { db: Db; clock: Clock; newId: IdGen
     },
 
     async list(userId) {
-      const rows = await findProjectsWithCounts(db, userId);
+      const rows = await withCounts(userId);
       return rows.map(toView).sort(byDefaultThenName);
     },
 
