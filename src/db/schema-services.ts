@@ -1,4 +1,4 @@
-/** The tables of the services around items: instance settings, organizer models, email-in, live streams, saved filters. */
+/** The tables of the services around items: instance settings, organizer models, email-in, live streams, saved filters, completions, undo, reminder fires. */
 
 /** A server-wide setting the owner changed (admin page); absent means its default. */
 export interface InstanceSettingsTable {
@@ -54,4 +54,33 @@ export interface SavedFiltersTable {
   position: number;
   created_at: string;
   updated_at: string;
+}
+
+export interface ItemCompletionsTable {
+  id: string;
+  user_id: string;
+  item_id: string;
+  due_at: string | null;
+  completed_at: string;
+}
+
+/** The inverse of an action in place, kept until used or expired (modules/undo, decision 0076). */
+export interface UndoActionsTable {
+  id: string;
+  user_id: string;
+  item_id: string;
+  item_etag: string;
+  inverse: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ReminderFiresTable {
+  id: string;
+  user_id: string;
+  item_id: string;
+  remind_at: string;
+  status: 'fired' | 'missed';
+  event_id: string | null;
+  created_at: string;
 }

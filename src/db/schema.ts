@@ -6,8 +6,11 @@ import type {
   InstanceSettingsTable,
   LiveProcessesTable,
   LiveStreamsTable,
+  ItemCompletionsTable,
   OrganizerModelsTable,
+  ReminderFiresTable,
   SavedFiltersTable,
+  UndoActionsTable,
 } from './schema-services.js';
 import type { ColumnType, Kysely, Transaction } from 'kysely';
 
@@ -189,35 +192,6 @@ export interface WebhooksTable {
 }
 
 export type WebhookKind = 'webhook' | 'webpush' | 'ntfy' | 'email';
-
-export interface ItemCompletionsTable {
-  id: string;
-  user_id: string;
-  item_id: string;
-  due_at: string | null;
-  completed_at: string;
-}
-
-/** The inverse of an action in place, kept until used or expired (modules/undo, decision 0076). */
-export interface UndoActionsTable {
-  id: string;
-  user_id: string;
-  item_id: string;
-  item_etag: string;
-  inverse: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export interface ReminderFiresTable {
-  id: string;
-  user_id: string;
-  item_id: string;
-  remind_at: string;
-  status: 'fired' | 'missed';
-  event_id: string | null;
-  created_at: string;
-}
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

@@ -117,6 +117,8 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   users: 'users',
   api_keys: 'keys',
   projects: 'projects',
+  // Appended by PostgreSQL's count triggers, folded by the project list (decision 0096).
+  project_count_deltas: 'projects',
   items: 'items',
   tags: 'tags',
   item_tags: 'tags',
@@ -157,6 +159,7 @@ const SECOND_WRITERS: readonly { module: string; file: string; verbs: readonly T
       'users',
       'api_keys',
       'projects',
+      'project_count_deltas',
       'items',
       'tags',
       'item_tags',

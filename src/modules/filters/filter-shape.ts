@@ -1,6 +1,7 @@
 import type { DialectName } from '../../db/create-db.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import { ftsMatch, searchWords, tsQuery } from '../search/search-words.js';
+import { searchWords } from '../search/search-words.js';
+import { searchQueryText } from './search-term.repository.js';
 import type { FilterPlan, PlanNode, PlanTerm } from './language/resolve.js';
 
 /*
@@ -100,8 +101,8 @@ export function lowerFilter(plan: FilterPlan, ctx: LowerContext, page: FilterPag
       case 'state':
         return t.state === 'all' ? { k: 'true' } : { k: t.state };
       case 'search': {
-        const words = searchWords(t.text);
-        return ctx.dialect === 'sqlite' ? { k: 'fts', match: v(ftsMatch(words)) } : { k: 'tsquery', query: v(tsQuery(words)) };
+        const q = searchQueryText(ctx.dialect, searchWords(t.text));
+        return q.k === 'fts' ? { k: 'fts', match: v(q.text) } : { k: 'tsquery', query: v(q.text) };
       }
     }
   }
