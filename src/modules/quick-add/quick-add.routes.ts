@@ -20,13 +20,13 @@ export const quickAddRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'quickAdd'
         description:
           'Reads the first line of text with the quick-add grammar (`#Project`, `#"Two words"`, `@tag`, dates and times in words, ' +
           "`every monday 9am`, `every! 2 weeks`) in the user's time zone and answers the fields and the spans understood. Stores nothing. " +
-          'Deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title. ' +
+          'Without `organize`, deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title. ' +
           'With `split: true` it answers the brain-dump preview `{ items }` instead: what POST /capture/batch would store for the text ' +
           '(with `organize: true`, what the batch with `organize: true` would store, the model perhaps splitting prose).',
         body: ParseBody,
         response: {
           200: Type.Union([ref(QuickAddSchema), ref(SplitPreviewSchema)], { description: 'what quick add understands; with split, the items' }),
-          ...errorResponses(400, 401, 413, 415, 429),
+          ...errorResponses(400, 401, 402, 413, 415, 429),
         },
       },
     },
