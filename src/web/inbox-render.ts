@@ -37,7 +37,9 @@ export interface InboxView {
 export type InboxRenderer = (request: FastifyRequest, reply: FastifyReply, user: AuthUser, view: InboxView) => Promise<FastifyReply>;
 
 /** What the lists read: the routes that render them take these among their own options. */
-export type InboxSources = Pick<Services, 'clock' | 'items' | 'projects' | 'search' | 'tags' | 'voice'> & { quickAdd: Pick<Services['quickAdd'], 'splitsProse'> };
+export type InboxSources = Pick<Services, 'clock' | 'items' | 'projects' | 'search' | 'tags' | 'voice'> & {
+  quickAdd: Pick<Services['quickAdd'], 'splitsProse'>;
+};
 
 /** Upcoming shows this many days after today. */
 const UPCOMING_DAYS = 14;

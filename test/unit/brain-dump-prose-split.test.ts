@@ -8,18 +8,30 @@ describe('locatePieces', () => {
   const rows = (text: string, pieces: string[]) => locatePieces(text, pieces)?.map((l) => [l.text, l.start, text.slice(l.start, l.start + l.text.length)]);
 
   it.each<[string, string[], Array<[string, number, string]> | null]>([
-    ['verbatim pieces in order, UTF-16 offsets past an emoji', ['Buy milk 🥛 tomorrow', 'call mom'], [
-      ['Buy milk 🥛 tomorrow', 0, 'Buy milk 🥛 tomorrow'],
-      ['call mom', 22, 'call mom'],
-    ]],
-    ['a repeated phrase maps to its next occurrence', ['Buy milk', 'buy milk again'], [
-      ['Buy milk', 0, 'Buy milk'],
-      ['buy milk again', 35, 'buy milk again'],
-    ]],
-    ['pieces are trimmed before they are looked for', ['  call mom ', ' buy milk again'], [
-      ['call mom', 22, 'call mom'],
-      ['buy milk again', 35, 'buy milk again'],
-    ]],
+    [
+      'verbatim pieces in order, UTF-16 offsets past an emoji',
+      ['Buy milk 🥛 tomorrow', 'call mom'],
+      [
+        ['Buy milk 🥛 tomorrow', 0, 'Buy milk 🥛 tomorrow'],
+        ['call mom', 22, 'call mom'],
+      ],
+    ],
+    [
+      'a repeated phrase maps to its next occurrence',
+      ['Buy milk', 'buy milk again'],
+      [
+        ['Buy milk', 0, 'Buy milk'],
+        ['buy milk again', 35, 'buy milk again'],
+      ],
+    ],
+    [
+      'pieces are trimmed before they are looked for',
+      ['  call mom ', ' buy milk again'],
+      [
+        ['call mom', 22, 'call mom'],
+        ['buy milk again', 35, 'buy milk again'],
+      ],
+    ],
     ['a piece not in the text', ['Buy oat milk', 'call mom'], null],
     ['pieces out of order', ['call mom', 'Buy milk'], null],
     ['overlapping pieces', ['Buy milk 🥛', 'milk 🥛 tomorrow'], null],
