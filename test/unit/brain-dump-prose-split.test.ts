@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { createProseSplitter, locatePieces, type AskForPieces } from '../../src/modules/quick-add/split-prose.js';
+import { createProseSplitter, locatePieces, PROSE_SENT_MAX, type AskForPieces } from '../../src/modules/quick-add/split-prose.js';
 
 const TEXT = 'Buy milk 🥛 tomorrow, call mom and buy milk again';
 
@@ -98,6 +98,15 @@ describe('createProseSplitter', () => {
     const s = setup(['Buy milk', 'call mom'], 0);
     expect(await s.splitter.splitProse('u1', TEXT)).toBeNull();
     expect(s.asked).toHaveLength(0);
+  });
+
+  it('sends no prose longer than PROSE_SENT_MAX characters: it stays one item', async () => {
+    const s = setup(['Buy milk', 'call mom']);
+    const long = `Buy milk and call mom ${'x'.repeat(PROSE_SENT_MAX - 22)}`;
+    expect(long).toHaveLength(PROSE_SENT_MAX);
+    expect(await s.splitter.splitProse('u1', long)).not.toBeNull();
+    expect(await s.splitter.splitProse('u1', `${long}y`)).toBeNull();
+    expect(s.asked).toEqual([long]);
   });
 
   it('keeps at most keepMax splits, dropping the oldest', async () => {

@@ -8,6 +8,12 @@ import { SPLIT_ITEMS_MAX, type SplitLine } from './split-lines.js';
  * pieces are located in the text, so an item is always words the user wrote, at their offsets.
  */
 
+/**
+ * Longer prose stays one item without a model call: a capture may hold 100,000 characters, and a
+ * ramble of a few items fits well within this (the organizer sends at most 4,000 of a body too).
+ */
+export const PROSE_SENT_MAX = 4000;
+
 /** A model asked for the items in a prose text: verbatim pieces in text order, or null when it failed. */
 export type AskForPieces = (text: string) => Promise<readonly string[] | null>;
 
@@ -63,6 +69,7 @@ export function createProseSplitter(options: ProseSplitterOptions): ProseSplitte
   const kept = new Map<string, Kept>();
   return {
     async splitProse(userId, text) {
+      if (text.length > PROSE_SENT_MAX) return null;
       const key = createHash('sha256').update(userId).update('\0').update(text).digest('base64url');
       const now = options.clock.now().getTime();
       const hit = kept.get(key);
