@@ -1,12 +1,7 @@
 import type { Logger } from 'pino';
+import { AnswerError, askForJson, failureReason, type OpenAiChatOptions } from './openai-chat.js';
 
-export interface OpenAiSplitOptions {
-  baseUrl: string;
-  apiKey: string | undefined;
-  model: string;
-  timeoutMs: number;
-  /** Outbound HTTP, injected so tests talk to a fake server and nothing else. */
-  fetch: typeof fetch;
+export interface OpenAiSplitOptions extends OpenAiChatOptions {
   logger: Logger;
 }
 
@@ -22,25 +17,8 @@ const SYSTEM_PROMPT = [
   '- A text about one thing is one item: answer {"items": [<the whole text>]}.',
 ].join('\n');
 
-class AnswerError extends Error {
-  override readonly name = 'AnswerError';
-}
-
-/** The message's `items`, checked to be strings; throws AnswerError on anything else. */
-function readPieces(body: unknown): string[] {
-  const content = (body as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new AnswerError('the answer has no choices[0].message.content string');
-  // Some models wrap JSON in a Markdown fence even when asked not to.
-  const json = content
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let answer: unknown;
-  try {
-    answer = JSON.parse(json);
-  } catch {
-    throw new AnswerError('the message is not JSON');
-  }
+/** The answer's `items`, checked to be strings; throws AnswerError on anything else. */
+function readPieces(answer: unknown): string[] {
   const items = (answer as { items?: unknown } | null)?.items;
   if (!Array.isArray(items) || items.length > PIECES_READ_MAX || !items.every((i): i is string => typeof i === 'string')) {
     throw new AnswerError(`the message is not {"items": [string]} of at most ${PIECES_READ_MAX - 1} strings`);
@@ -55,49 +33,11 @@ function readPieces(body: unknown): string[] {
  * is the caller's check (quick-add/split-prose.ts).
  */
 export function createOpenAiSplitter(options: OpenAiSplitOptions): (text: string) => Promise<string[] | null> {
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-
-  async function ask(text: string): Promise<string[]> {
-    const response = await options.fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: options.model,
-        temperature: 0,
-        response_format: { type: 'json_object' },
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: text },
-        ],
-      }),
-      redirect: 'error',
-      signal: AbortSignal.timeout(options.timeoutMs),
-    });
-    const raw = await response.text();
-    if (!response.ok) throw new AnswerError(`HTTP ${response.status}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      throw new AnswerError('the response body is not JSON');
-    }
-    return readPieces(body);
-  }
-
   return async (text) => {
     try {
-      return await ask(text);
+      return readPieces(await askForJson(options, SYSTEM_PROMPT, text));
     } catch (error) {
-      const reason =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? `no answer within ${options.timeoutMs} ms`
-          : error instanceof Error
-            ? error.message
-            : String(error);
+      const reason = failureReason(error, options.timeoutMs);
       options.logger.warn({ engine: 'openai', model: options.model, reason }, 'brain dump: the openai split failed; the text stays one item');
       return null;
     }
