@@ -37,7 +37,9 @@ export interface InboxView {
 export type InboxRenderer = (request: FastifyRequest, reply: FastifyReply, user: AuthUser, view: InboxView) => Promise<FastifyReply>;
 
 /** What the lists read: the routes that render them take these among their own options. */
-export type InboxSources = Pick<Services, 'clock' | 'items' | 'projects' | 'search' | 'tags' | 'voice'>;
+export type InboxSources = Pick<Services, 'clock' | 'items' | 'projects' | 'search' | 'tags' | 'voice'> & {
+  quickAdd: Pick<Services['quickAdd'], 'splitsProse'>;
+};
 
 /** Upcoming shows this many days after today. */
 const UPCOMING_DAYS = 14;
@@ -63,7 +65,7 @@ type Lists = Promise<[Awaited<ReturnType<Services['projects']['list']>>, Awaited
 const BLANK: InboxFilters = { q: '', project: '', tag: '', show: 'open' };
 
 /** Every list page: Today, Upcoming, Inbox, all items and a project's page, each read through the items or search service. */
-export function createInboxRenderer({ clock, items, projects, search, tags, voice }: InboxSources): InboxRenderer {
+export function createInboxRenderer({ clock, items, projects, search, tags, voice, quickAdd }: InboxSources): InboxRenderer {
   async function today(userId: string, dates: DateContext): Promise<Listed> {
     const start = dayStart(dates, 0).toISOString();
     const [due, doneToday] = await Promise.all([items.agenda(userId, { dueBefore: dayStart(dates, 1).toISOString() }), items.doneSince(userId, start)]);
@@ -253,7 +255,7 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
       base: list.base,
       empty: list.empty,
       capture: {
-        organize: pro ? { checked: request.cookies[ORGANIZE_COOKIE] !== '0' } : null,
+        organize: pro ? { checked: request.cookies[ORGANIZE_COOKIE] !== '0', splitsProse: quickAdd.splitsProse } : null,
         voice: pro
           ? {
               unavailable:

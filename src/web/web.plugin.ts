@@ -131,7 +131,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       if (hasNul(request.query) || hasNul(request.body)) throw new PageError(400, 'Invalid characters', 'The request contained a NUL character.');
     });
 
-    const inboxList: InboxSources = { clock, items, projects, search, tags, voice };
+    const inboxList: InboxSources = { clock, items, projects, search, tags, voice, quickAdd };
     await pages.register(authRoutes, { accounts, instance, cookies });
     await pages.register(inboxRoutes, { ...inboxList, capture, limits, undo });
     await pages.register(itemRoutes, { clock, items, limits, projects, reminders, search, subtasks, tags });

@@ -16,6 +16,8 @@ export interface BatchCaptureInput {
   text: string;
   /** Quick add on each item (default true); false stores each line as typed. */
   parse?: boolean;
+  /** The model may split prose, as the preview with organize did (decision 0099); the organizer does not run on each item. */
+  organize?: boolean;
   /** For the items that name no project. */
   project_id?: string;
   /** Added to each item's own tags. */
@@ -41,14 +43,15 @@ export interface BatchCaptureDeps {
 /**
  * The capture steps for many items at once: read (the split and quick add, the preview's own code),
  * resolve the projects, schedule, store: every item, its tags and its item.created in one
- * transaction, so a batch is all stored or none of it. The organizer does not run on a batch.
+ * transaction, so a batch is all stored or none of it. The organizer does not decide a batch's items;
+ * with `organize` its model may only split prose, as the preview did.
  */
 export function createBatchCaptureService(deps: BatchCaptureDeps): BatchCaptureService {
   const { db } = deps;
   return {
     async captureBatch(user, input) {
       // Read.
-      const split = await deps.quickAdd.parseSplit(user, input.text, { quickAdd: input.parse ?? true });
+      const split = await deps.quickAdd.parseSplit(user, input.text, { quickAdd: input.parse ?? true, organize: input.organize ?? false });
       const extraTags = input.tags ?? [];
 
       // Resolve the projects: a heading's or the item's own, else the request's, else the Inbox.

@@ -39,7 +39,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'capture' |
     '/capture/batch',
     {
       // One Idempotency-Key covers the whole batch; the batch is one request against the limits.
-      config: { scope: 'capture', idempotent: true },
+      config: { scope: 'capture', pro: organizeRequested, idempotent: true },
       schema: {
         tags,
         operationId: 'captureBatch',
@@ -48,9 +48,11 @@ export const captureRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'capture' |
           'Splits the text into items exactly as POST /parse with `split: true` previews it (one per line, list markers removed, ' +
           '`[x]` created completed, a line ending in `:` the parent of the lines under it, a one-line text split at `; `), reads each ' +
           'with quick add unless `parse: false`, and stores them all in one transaction (201), one `item.created` each. ' +
+          'With `organize: true` (Pro) on a server whose organizer is an OpenAI-compatible model, prose may be split by the model, ' +
+          'as the preview with `organize: true` showed it (decision 0099). ' +
           `At most ${SPLIT_ITEMS_MAX} items: more is 400 and stores nothing.`,
         body: BatchCaptureBody,
-        response: { 201: { ...BatchCaptureSchema, description: 'the new items, in text order' }, ...errorResponses(400, 401, 404, 413, 415, 429) },
+        response: { 201: { ...BatchCaptureSchema, description: 'the new items, in text order' }, ...errorResponses(400, 401, 402, 404, 413, 415, 429) },
       },
     },
     async (request, reply) => reply.status(201).send({ items: await batchCapture.captureBatch(authUser(request), request.body) }),

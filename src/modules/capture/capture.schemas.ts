@@ -48,6 +48,13 @@ export const BatchCaptureBody = Type.Object({
     description: `1..${CAPTURE_TEXT_MAX} characters after trim, split into at most ${SPLIT_ITEMS_MAX} items as POST /parse with split previews it`,
   }),
   parse: Type.Optional(Type.Boolean({ default: true, description: 'read each item with quick add; false stores each line as typed' })),
+  organize: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'on a server whose organizer is an OpenAI-compatible model, prose the rules leave one item may be split by the model, as POST /parse with split and organize previewed it; Pro',
+    }),
+  ),
   project_id: Type.Optional(Type.String({ format: 'uuid', description: 'the project of the items that name none (default the Inbox); unknown: 404' })),
   tags: Type.Optional(TagNames("tag names added to each item's own; unknown names are created")),
 });

@@ -4,15 +4,10 @@ import { Type, type Static } from 'typebox';
 import { createAjv } from '../../lib/ajv.js';
 import { nearestTitles } from './learning/nearest-titles.js';
 import { wallTimeAt, offsetMinutesAt, weekdayOf } from '../../lib/dates/zoned-time.js';
+import { AnswerError, askForJson, failureReason, type OpenAiChatOptions } from './openai-chat.js';
 import type { Decided, OrganizeRequest, OrganizerEngine } from './organizer.types.js';
 
-export interface OpenAiEngineOptions {
-  baseUrl: string;
-  apiKey: string | undefined;
-  model: string;
-  timeoutMs: number;
-  /** Outbound HTTP, injected so tests talk to a fake server and nothing else. */
-  fetch: typeof fetch;
+export interface OpenAiEngineOptions extends OpenAiChatOptions {
   logger: Logger;
   /** Decides whenever the API cannot: down, slow, or answering something unusable. */
   fallback: OrganizerEngine;
@@ -89,25 +84,8 @@ function userMessage(request: OrganizeRequest): string {
   });
 }
 
-class AnswerError extends Error {
-  override readonly name = 'AnswerError';
-}
-
 /** The model's message as a checked decision; throws AnswerError on anything unusable. */
-function parseAnswer(body: unknown, request: OrganizeRequest): Omit<Decided, 'engine'> {
-  const content = (body as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new AnswerError('the answer has no choices[0].message.content string');
-  // Some models wrap JSON in a Markdown fence even when asked not to.
-  const json = content
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let answer: unknown;
-  try {
-    answer = JSON.parse(json);
-  } catch {
-    throw new AnswerError('the message is not JSON');
-  }
+function parseAnswer(answer: unknown, request: OrganizeRequest): Omit<Decided, 'engine'> {
   const { ajv, validAnswer } = answerChecker();
   if (!validAnswer(answer)) throw new AnswerError(`the message does not match the schema: ${ajv.errorsText(validAnswer.errors)}`);
   const project = answer.project_id === null ? undefined : request.projects.find((p) => p.id === answer.project_id);
@@ -132,51 +110,14 @@ function parseAnswer(body: unknown, request: OrganizeRequest): Omit<Decided, 'en
 
 /** Any OpenAI-compatible chat-completions API; every failure falls back to the local engine and is logged. */
 export function createOpenAiEngine(options: OpenAiEngineOptions): OrganizerEngine {
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-
-  async function ask(request: OrganizeRequest): Promise<Omit<Decided, 'engine'>> {
-    const response = await options.fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: options.model,
-        temperature: 0,
-        response_format: { type: 'json_object' },
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: userMessage(request) },
-        ],
-      }),
-      redirect: 'error',
-      signal: AbortSignal.timeout(options.timeoutMs),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new AnswerError(`HTTP ${response.status}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new AnswerError('the response body is not JSON');
-    }
-    return parseAnswer(body, request);
-  }
-
   return {
     name: 'openai',
     async decide(request) {
       try {
-        return { engine: 'openai', ...(await ask(request)) };
+        const answer = await askForJson(options, SYSTEM_PROMPT, userMessage(request));
+        return { engine: 'openai', ...parseAnswer(answer, request) };
       } catch (error) {
-        const reason =
-          error instanceof Error && error.name === 'TimeoutError'
-            ? `no answer within ${options.timeoutMs} ms`
-            : error instanceof Error
-              ? error.message
-              : String(error);
+        const reason = failureReason(error, options.timeoutMs);
         options.logger.warn({ engine: 'openai', model: options.model, reason }, 'organizer: the openai engine failed; the local engine decided instead');
         return options.fallback.decide(request);
       }

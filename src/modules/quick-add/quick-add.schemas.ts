@@ -15,6 +15,13 @@ export const ParseBody = Type.Object({
       description: `brain dump: split the text into items (one per line, list markers removed, \`[x]\` done, a line ending in \`:\` the parent of the lines under it; a one-line text splits at \`; \`) and read each with quick add; at most ${SPLIT_ITEMS_MAX} items`,
     }),
   ),
+  organize: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'with split, the preview of POST /capture/batch with organize: on a server whose organizer is an OpenAI-compatible model, prose the rules leave one item may be split by the model into items (its words, verbatim); Pro; a model call counts against the daily AI quota',
+    }),
+  ),
 });
 
 const SpanSchema = Type.Object({

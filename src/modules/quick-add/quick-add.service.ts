@@ -6,6 +6,8 @@ import type { AuthUser } from '../../schemas/auth-user.js';
 import type { QuickAdd } from './grammar.js';
 import { findProjectNames } from './quick-add.repository.js';
 import type { SplitItem } from './read-split.js';
+import { splitLines, type SplitLine } from './split-lines.js';
+import type { ProseSplitter } from './split-prose.js';
 
 /** The fields of a capture request that quick add can fill. */
 export interface CaptureRequestFields {
@@ -23,10 +25,14 @@ export interface CaptureRequestFields {
 }
 
 export interface QuickAddService {
+  /** The instance's organizer is a model that may split prose (`organize` in parseSplit; decision 0099). */
+  readonly splitsProse: boolean;
   /** What quick add understands in `text`, in the user's zone, `literal` ranges read as plain words; stores nothing. */
   parse(user: AuthUser, text: string, literal?: CaptureRequestFields['literal']): Promise<QuickAdd>;
   /** The brain-dump preview: `text` split into items (contract "Brain dump"), each read with quick add; stores nothing. */
-  parseSplit(user: AuthUser, text: string, options?: { quickAdd: boolean }): Promise<SplitItem[]>;
+  parseSplit(user: AuthUser, text: string, options?: SplitOptions): Promise<SplitItem[]>;
+  /** parseSplit with each item's line (where its words are in the text), for a preview that edits the text. */
+  readBrainDump(user: AuthUser, text: string, options?: SplitOptions): Promise<BrainDump>;
   /**
    * The read step of a capture: its text split once into title and body and, when it asks for
    * `parse`, what quick add understood made explicit: the title without the understood tokens, and
@@ -35,13 +41,26 @@ export interface QuickAddService {
   readCapture<T extends CaptureRequestFields>(user: AuthUser, input: T): Promise<CaptureReading<T>>;
 }
 
+export interface SplitOptions {
+  /** Quick add on each item (default true); false keeps each line as typed. */
+  quickAdd?: boolean;
+  /** The model may split prose the deterministic split leaves one item, when the instance has one (decision 0099). */
+  organize?: boolean;
+}
+
+/** A brain dump read: item i is line i read with quick add. */
+export interface BrainDump {
+  lines: SplitLine[];
+  items: SplitItem[];
+}
+
 /** A capture request as quick add read it: `text` is the split that is stored, `input` the request with the fields it filled. */
 export interface CaptureReading<T> {
   text: CapturedText;
   input: T;
 }
 
-export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddService {
+export function createQuickAddService(deps: { db: Db; clock: Clock; prose: ProseSplitter | null }): QuickAddService {
   function checkText(text: string): void {
     // /parse takes what capture takes.
     if (text.trim() === '' || Array.from(text.trim()).length > CAPTURE_TEXT_MAX) {
@@ -56,15 +75,21 @@ export function createQuickAddService(deps: { db: Db; clock: Clock }): QuickAddS
     return readQuickAdd(text, { now: readAt ?? deps.clock.now(), zone: user.timezone, projects, ...(literal ? { literal } : {}) });
   }
 
-  async function parseSplit(user: AuthUser, text: string, options = { quickAdd: true }): Promise<SplitItem[]> {
+  async function readBrainDump(user: AuthUser, text: string, options: SplitOptions = {}): Promise<BrainDump> {
     checkText(text);
+    let lines = splitLines(text);
+    // Only prose (one item by the rules) goes to the model: a list's split is the user's own.
+    if (options.organize && deps.prose && lines.length === 1) lines = (await deps.prose.splitProse(user.id, text)) ?? lines;
     const [{ readSplit }, projects] = await Promise.all([import('./read-split.js'), findProjectNames(deps.db, user.id)]);
-    return readSplit(text, { now: deps.clock.now(), zone: user.timezone, projects }, options);
+    const items = readSplit(text, { now: deps.clock.now(), zone: user.timezone, projects }, { quickAdd: options.quickAdd ?? true }, lines);
+    return { lines, items };
   }
 
   return {
+    splitsProse: deps.prose !== null,
     parse: (user, text, literal) => parse(user, text, undefined, literal),
-    parseSplit,
+    parseSplit: async (user, text, options) => (await readBrainDump(user, text, options)).items,
+    readBrainDump,
 
     async readCapture(user, input) {
       if (!input.parse) return { text: splitCapturedText(input.text), input };

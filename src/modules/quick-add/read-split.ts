@@ -1,7 +1,7 @@
 import { badRequest } from '../../errors.js';
 import { readQuickAdd, type GrammarContext, type QuickAdd } from './grammar.js';
 import { splitCapturedText } from '../../lib/capture-text.js';
-import { SPLIT_ITEMS_MAX, splitLines } from './split-lines.js';
+import { SPLIT_ITEMS_MAX, splitLines, type SplitLine } from './split-lines.js';
 
 const ITEM_TAGS_MAX = 20;
 const UNREAD = { due_at: null, all_day: false, project_id: null, tags: [], recurrence: null, spans: [] } as const satisfies Omit<
@@ -18,10 +18,15 @@ export interface SplitItem extends QuickAdd {
 /**
  * Quick add over each item of the split, a heading's project and tags applied to the lines under
  * it (an item naming its own project keeps it). Over SPLIT_ITEMS_MAX items is refused here, so a
- * preview never shows a list the batch would refuse.
+ * preview never shows a list the batch would refuse. `lines` is the deterministic split unless a
+ * model split the prose (split-prose.ts).
  */
-export function readSplit(text: string, ctx: GrammarContext, options: { quickAdd: boolean } = { quickAdd: true }): SplitItem[] {
-  const lines = splitLines(text);
+export function readSplit(
+  text: string,
+  ctx: GrammarContext,
+  options: { quickAdd: boolean } = { quickAdd: true },
+  lines: readonly SplitLine[] = splitLines(text),
+): SplitItem[] {
   if (lines.length > SPLIT_ITEMS_MAX) {
     throw badRequest(`a brain dump holds at most ${SPLIT_ITEMS_MAX} items; this text splits into ${lines.length}`, 'text');
   }

@@ -5,12 +5,16 @@ import type { Services } from '../../container.js';
 import { AppError } from '../../errors.js';
 import { CAPTURE_TEXT_MAX } from '../../lib/capture-text.js';
 import { isUuid } from '../../lib/ids.js';
-import { SPLIT_ITEMS_MAX, splitLines } from '../../modules/quick-add/split-lines.js';
+import { SPLIT_ITEMS_MAX } from '../../modules/quick-add/split-lines.js';
+import type { AuthUser } from '../../schemas/auth-user.js';
 import { actingUser, dateContext, overLimit } from '../acting.js';
 import { formatDueAbsolute } from '../dates.js';
 import { CSRF_FIELD, field, safeReturn } from './forms.js';
 
-const TextBody = Type.Object({ ...CSRF_FIELD, text: field(CAPTURE_TEXT_MAX + 1000), project_id: field(100) });
+const TextBody = Type.Object({ ...CSRF_FIELD, text: field(CAPTURE_TEXT_MAX + 1000), project_id: field(100), organize: field(5) });
+
+/** The capture box's Organize, which only Pro users are shown: it lets the model split prose (decision 0099). */
+const organizing = (user: AuthUser, body: { organize?: string | undefined }): boolean => body.organize === '1' && user.plan === 'pro';
 const UndoBody = Type.Object({ ...CSRF_FIELD, ids: field(SPLIT_ITEMS_MAX * 40), return: field(2000) });
 
 const json = (reply: FastifyReply, status: number, body: unknown) => reply.status(status).type('application/json; charset=utf-8').send(body);
@@ -32,9 +36,8 @@ export const webBrainDumpRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'batch
     const text = request.body.text ?? '';
     if (text.trim() === '') return json(reply, 200, { items: [] });
     try {
-      const items = await quickAdd.parseSplit(user, text);
-      // The split is pure and the same the reading used: line i is item i.
-      const lines = splitLines(text);
+      // Line i is item i: the rules' split, or the model's of prose, as the batch will store it.
+      const { items, lines } = await quickAdd.readBrainDump(user, text, { organize: organizing(user, request.body) });
       const dates = dateContext(request, user.timezone, clock);
       return json(reply, 200, {
         items: items.map((item, i) => ({
@@ -61,6 +64,7 @@ export const webBrainDumpRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'batch
     try {
       const items = await batchCapture.captureBatch(user, {
         text: request.body.text ?? '',
+        organize: organizing(user, request.body),
         ...(projectId && isUuid(projectId) ? { project_id: projectId } : {}),
       });
       return json(reply, 201, { ids: items.map((item) => item.id) });

@@ -11,8 +11,8 @@ export interface CaptureFormData {
   /** The project preselected (the project page's own). */
   project: string;
   draft?: string;
-  /** Pro: the organizer checkbox, ticked as the user left it last time. */
-  organize: { checked: boolean } | null;
+  /** Pro: the organizer checkbox, ticked as the user left it last time; `splitsProse` when its model may split prose (decision 0099). */
+  organize: { checked: boolean; splitsProse?: boolean } | null;
   /** Pro: the record button, with why it cannot work when the server has no speech engine. */
   voice: { unavailable: string | null } | null;
   error?: string;
@@ -30,7 +30,7 @@ export function captureForm(d: CaptureFormData): SafeHtml {
   <p class="capture-keys small muted" id="capture-keys">Enter saves, Shift+Enter starts a new line.</p>
   <p class="quick-add small" data-quick-add hidden></p>
   <div class="visually-hidden" data-quick-add-said role="status" aria-live="polite"></div>
-  ${brainDump()}
+  ${brainDump(d.organize?.splitsProse === true)}
   ${d.error ? html`<p class="field-error" id="capture-error">${sentence(d.error)}</p>` : ''}
   <div class="options">
     <select name="type" aria-label="Type">${option('', 'Type: auto', true)}${option('todo', 'Todo', false)}${option('note', 'Note', false)}</select>
@@ -51,9 +51,10 @@ export function captureForm(d: CaptureFormData): SafeHtml {
 /**
  * The brain dump (src/web/client/brain-dump/): for a text of several items the script offers one
  * item, as the form does without it, or the split, listed as it would be stored. Hidden until then.
+ * With `splitsProse`, prose is previewed too while Organize is ticked: the model may split it.
  */
-function brainDump(): SafeHtml {
-  return html`<fieldset class="brain-dump" data-brain-dump hidden>
+function brainDump(splitsProse: boolean): SafeHtml {
+  return html`<fieldset class="brain-dump" data-brain-dump${splitsProse ? html` data-split-prose` : ''} hidden>
     <legend class="visually-hidden">Capture as</legend>
     <label class="check-label"><input type="radio" name="capture_as" value="one" checked> One item</label>
     <label class="check-label"><input type="radio" name="capture_as" value="split"> <span data-brain-dump-count>Split into items</span></label>

@@ -90,7 +90,7 @@ export interface paths {
         put?: never;
         /**
          * Brain dump: capture a list as several items
-         * @description Splits the text into items exactly as POST /parse with `split: true` previews it (one per line, list markers removed, `[x]` created completed, a line ending in `:` the parent of the lines under it, a one-line text split at `; `), reads each with quick add unless `parse: false`, and stores them all in one transaction (201), one `item.created` each. At most 100 items: more is 400 and stores nothing.
+         * @description Splits the text into items exactly as POST /parse with `split: true` previews it (one per line, list markers removed, `[x]` created completed, a line ending in `:` the parent of the lines under it, a one-line text split at `; `), reads each with quick add unless `parse: false`, and stores them all in one transaction (201), one `item.created` each. With `organize: true` (Pro) on a server whose organizer is an OpenAI-compatible model, prose may be split by the model, as the preview with `organize: true` showed it (decision 0099). At most 100 items: more is 400 and stores nothing.
          */
         post: operations["captureBatch"];
         delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
         put?: never;
         /**
          * Read quick add: what a capture with parse would understand
-         * @description Reads the first line of text with the quick-add grammar (`#Project`, `#"Two words"`, `@tag`, dates and times in words, `every monday 9am`, `every! 2 weeks`) in the user's time zone and answers the fields and the spans understood. Stores nothing. Deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title. With `split: true` it answers the brain-dump preview `{ items }` instead: what POST /capture/batch would store for the text.
+         * @description Reads the first line of text with the quick-add grammar (`#Project`, `#"Two words"`, `@tag`, dates and times in words, `every monday 9am`, `every! 2 weeks`) in the user's time zone and answers the fields and the spans understood. Stores nothing. Without `organize`, deterministic, no AI, free on every plan. A `#name` that is no project of the user stays in the title. With `split: true` it answers the brain-dump preview `{ items }` instead: what POST /capture/batch would store for the text (with `organize: true`, what the batch with `organize: true` would store, the model perhaps splitting prose).
          */
         post: operations["parse"];
         delete?: never;
@@ -2155,6 +2155,11 @@ export interface operations {
                      */
                     parse?: boolean;
                     /**
+                     * @description on a server whose organizer is an OpenAI-compatible model, prose the rules leave one item may be split by the model, as POST /parse with split and organize previewed it; Pro
+                     * @default false
+                     */
+                    organize?: boolean;
+                    /**
                      * Format: uuid
                      * @description the project of the items that name none (default the Inbox); unknown: 404
                      */
@@ -2190,6 +2195,15 @@ export interface operations {
             };
             /** @description missing, invalid or revoked API key (unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the route needs the Pro plan (pro_required) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6423,6 +6437,11 @@ export interface operations {
                      * @default false
                      */
                     split?: boolean;
+                    /**
+                     * @description with split, the preview of POST /capture/batch with organize: on a server whose organizer is an OpenAI-compatible model, prose the rules leave one item may be split by the model into items (its words, verbatim); Pro; a model call counts against the daily AI quota
+                     * @default false
+                     */
+                    organize?: boolean;
                 };
             };
         };
@@ -6447,6 +6466,15 @@ export interface operations {
             };
             /** @description missing, invalid or revoked API key (unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the route needs the Pro plan (pro_required) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

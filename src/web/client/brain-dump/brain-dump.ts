@@ -6,6 +6,10 @@ import { depths, removeRow, replaceRow, type Source } from './text-edits.js';
 
 /** Quiet time after typing before the text is split, as the quick-add preview waits. */
 const DEBOUNCE_MS = 300;
+/** Prose goes to a model (decision 0099): a longer pause, so a sentence being typed is not split word by word. */
+const PROSE_DEBOUNCE_MS = 1200;
+/** Fewer words than this is one thought: not worth a model call. */
+const PROSE_WORDS_MIN = 6;
 
 /** A row of the server's split (src/web/routes/brain-dump.routes.ts). */
 interface Row {
@@ -23,6 +27,9 @@ const looksLikeList = (text: string): boolean =>
     .trim()
     .split(/\r\n|\r|\n/)
     .filter((l) => l.trim() !== '').length > 1 || /;\s/.test(text);
+
+/** Prose a model might split: one line of a few words. */
+const looksLikeProse = (text: string): boolean => text.trim().split(/\s+/).length >= PROSE_WORDS_MIN;
 
 /*
  * Brain dump in the capture box: for a text of several items the box offers "One item" (what the
@@ -44,6 +51,13 @@ export function installBrainDump(): void {
     let rows: Row[] = [];
     const projectName = (id: string): string => form.querySelector(`select[name=project_id] option[value="${CSS.escape(id)}"]`)?.textContent ?? '';
     const splitting = (): boolean => !region.hidden && splitChoice.checked && rows.length > 1;
+    // With the model's split (data-split-prose: Pro, an openai organizer), Organize ticked sends prose too.
+    const organize = region.hasAttribute('data-split-prose') ? form.querySelector<HTMLInputElement>('input[type=checkbox][name=organize]') : null;
+    const organizing = (): boolean => organize?.checked === true;
+    const withOrganize = (data: URLSearchParams): URLSearchParams => {
+      if (organizing()) data.append('organize', '1');
+      return data;
+    };
 
     const setText = (text: string): void => {
       box.value = text;
@@ -103,8 +117,8 @@ export function installBrainDump(): void {
     function ask(): void {
       const text = box!.value;
       const mine = ++asked;
-      if (!looksLikeList(text)) return show([]);
-      const data = new URLSearchParams({ _csrf: fieldValue(form!, '_csrf'), text });
+      if (!looksLikeList(text) && !(organizing() && looksLikeProse(text))) return show([]);
+      const data = withOrganize(new URLSearchParams({ _csrf: fieldValue(form!, '_csrf'), text }));
       fetch('/inbox/split', { method: 'POST', body: data, credentials: 'same-origin' })
         .then(async (res) => (res.ok ? ((await res.json()) as { items: Row[] }).items : []))
         .then((fresh) => mine === asked && show(fresh))
@@ -114,9 +128,10 @@ export function installBrainDump(): void {
     box.addEventListener('input', (event) => {
       if (!event.isTrusted) return;
       clearTimeout(timer);
-      timer = setTimeout(ask, DEBOUNCE_MS);
+      timer = setTimeout(ask, organizing() && !looksLikeList(box.value) ? PROSE_DEBOUNCE_MS : DEBOUNCE_MS);
     });
     for (const choice of [splitChoice, oneChoice]) choice.addEventListener('change', () => show(rows));
+    organize?.addEventListener('change', ask);
 
     // Capture phase: the split is saved here, before the offline queue and the plain form see the submit.
     form.addEventListener(
@@ -125,7 +140,7 @@ export function installBrainDump(): void {
         if (!splitting()) return;
         event.preventDefault();
         event.stopImmediatePropagation();
-        const data = new URLSearchParams({ _csrf: fieldValue(form, '_csrf'), text: box.value });
+        const data = withOrganize(new URLSearchParams({ _csrf: fieldValue(form, '_csrf'), text: box.value }));
         const project = form.querySelector<HTMLSelectElement>('select[name=project_id]')?.value;
         if (project) data.append('project_id', project);
         const back = fieldValue(form, 'return') || location.pathname;
