@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
+import { chatAnswer, FakeOpenAi, loopbackFetch } from '../helpers/fake-openai.js';
 import { client, createUser, type JsonBody, type TestUser } from '../helpers/test-app.js';
 import { makeHome, runCin, type CinRun } from './cin-process.js';
 import { startListeningApp, type ListeningApp } from './listening-app.js';
@@ -62,5 +63,53 @@ describe.each(DIALECTS)('cin add --split (%s)', (dialect) => {
     const refused = await cin(['add', '--split', '--due', 'tomorrow', 'a; b']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--due does not apply to a list');
+  });
+});
+
+/** `cin add --split --organize` on an instance whose organizer is an OpenAI-compatible model (decision 0099). */
+describe.each(DIALECTS)('cin add --split --organize (%s)', (dialect) => {
+  const fake = new FakeOpenAi();
+  let t: ListeningApp;
+  const home = makeHome();
+
+  beforeAll(async () => {
+    await fake.start();
+    t = await startListeningApp(dialect, {
+      fetch: loopbackFetch,
+      organizer: { engine: 'openai', openai: { baseUrl: fake.baseUrl, apiKey: 'sk-test-key', model: 'test-model' }, timeoutMs: 2_000 },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake.stop();
+    home.dispose();
+  });
+
+  const PROSE = 'pick up the parcel and then water the plants and feed the cat';
+  const cinFor = (user: TestUser) => (args: string[]) => runCin(home.dir, args, { env: { CAPTURE_INBOX_URL: t.baseUrl, CAPTURE_INBOX_TOKEN: user.token } });
+  const titles = async (user: TestUser): Promise<string[]> =>
+    ((await client(t.app, user.token).get('items?limit=100')).body.items as JsonBody[]).map((i) => i.title as string).sort();
+
+  it("previews and stores the model's split of prose for a Pro user", async () => {
+    fake.answer = () => chatAnswer(JSON.stringify({ items: ['pick up the parcel', 'water the plants and feed the cat'] }));
+    const user = await createUser(t, 'pro');
+    const cin = cinFor(user);
+    const preview = await cin(['add', '--split', '--organize', '--dry-run', '--json', PROSE]);
+    expect(preview.stderr).toBe('');
+    expect(JSON.parse(preview.stdout).items.map((i: JsonBody) => i.title)).toEqual(['pick up the parcel', 'water the plants and feed the cat']);
+    expect(await titles(user)).toEqual([]);
+    const run = await cin(['add', '--split', '--organize', PROSE]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await titles(user)).toEqual(['pick up the parcel', 'water the plants and feed the cat']);
+  });
+
+  it('on Free splits by the rules alone, with a warning, and still captures', async () => {
+    const user = await createUser(t, 'free');
+    const requestsBefore = fake.requests.length;
+    const run = await cinFor(user)(['add', '--split', '--organize', PROSE]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^warning: the organizer needs the Pro plan .*; split by the rules alone\n$/);
+    expect(await titles(user)).toEqual([PROSE]);
+    expect(fake.requests.length).toBe(requestsBefore);
   });
 });

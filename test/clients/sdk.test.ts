@@ -63,6 +63,13 @@ describe.each(DIALECTS)('@capture-inbox/sdk against the server (%s)', (dialect) 
     expect(item).toMatchObject({ title: 'Mow the lawn', project_id: project.id, tags: ['yard'] });
   });
 
+  it('parseSplit previews a list, and passes organize on (Pro: a free user is refused)', async () => {
+    const preview = await inbox.items.parseSplit('- eggs\n- bread');
+    expect(preview.map((item) => item.title)).toEqual(['eggs', 'bread']);
+    const refused = await inbox.items.parseSplit('eggs then bread', { organize: true }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 402, error: 'pro_required' });
+  });
+
   it('sends a fresh Idempotency-Key with every POST and none with other methods', async () => {
     const { seen, fetchFn } = recordingFetch();
     const recorded = createClient({ baseUrl: t.baseUrl, token: user.token, fetch: fetchFn });

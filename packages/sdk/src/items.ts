@@ -42,9 +42,13 @@ export function itemsApi(api: Api) {
       unwrap(api.POST('/api/v1/capture', { body: input, params: { header: conditional(options) } })),
     /** POST /parse: what a capture with `parse: true` would understand in the text (#project, @tag, dates, every …); stores nothing. */
     parse: async (text: string): Promise<QuickAdd> => (await unwrap(api.POST('/api/v1/parse', { body: { text } }))) as QuickAdd,
-    /** POST /parse with split: the brain-dump preview, the items captureBatch would store for the text; stores nothing. */
-    parseSplit: async (text: string): Promise<SplitItem[]> =>
-      ((await unwrap(api.POST('/api/v1/parse', { body: { text, split: true } }))) as SplitPreview).items,
+    /**
+     * POST /parse with split: the brain-dump preview, the items captureBatch would store for the text; stores nothing.
+     * `organize` (Pro) lets an instance with the OpenAI-compatible engine split prose; captureBatch with the same
+     * text and `organize: true` then stores that split.
+     */
+    parseSplit: async (text: string, options: { organize?: boolean } = {}): Promise<SplitItem[]> =>
+      ((await unwrap(api.POST('/api/v1/parse', { body: { text, split: true, ...(options.organize ? { organize: true } : {}) } }))) as SplitPreview).items,
     /** POST /capture/batch: a list (one item a line, `[x]` done, `Heading:` over its lines) captured as items at once, exactly as parseSplit previews it. */
     captureBatch: async (input: CaptureBatchInput, options: { idempotencyKey?: string } = {}): Promise<Item[]> =>
       (await unwrap(api.POST('/api/v1/capture/batch', { body: input, params: { header: conditional(options) } }))).items,

@@ -1,4 +1,4 @@
-import type { CaptureInbox, Item, SplitItem } from '@capture-inbox/sdk';
+import { ApiError, type CaptureInbox, type Item, type SplitItem } from '@capture-inbox/sdk';
 import { planCapture } from '../capture-flow.js';
 import { UsageError } from '../command.js';
 import type { Context } from '../context.js';
@@ -28,17 +28,34 @@ function previewLine(item: SplitItem, depth: number, names: ProjectNames, zone: 
 }
 
 /**
+ * With --organize the server's model may split prose (an instance with the OpenAI-compatible
+ * engine); on Free the list is split by the rules alone, with the warning `cin add --organize` gives.
+ */
+async function proOrPlain<T>(ctx: Context, organize: boolean, call: (withModel: boolean) => Promise<T>): Promise<T> {
+  if (!organize) return call(false);
+  try {
+    return await call(true);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.error === 'pro_required')) throw error;
+    const answer = await call(false);
+    ctx.note(`warning: the organizer needs the Pro plan (${error.message}); split by the rules alone`);
+    return answer;
+  }
+}
+
+/**
  * `cin add --split`: the text as a brain dump, one item a line (`[x]` done, `Heading:` over the
  * lines under it), captured at once with POST /capture/batch; `--dry-run` prints the split
  * (POST /parse with split) and stores nothing.
  */
 export async function addSplit(ctx: Context, inbox: CaptureInbox, text: string): Promise<number> {
-  for (const flag of ['note', 'organize', 'parent', 'due'] as const) {
+  for (const flag of ['note', 'parent', 'due'] as const) {
     if (ctx.flag(flag) || (flag === 'parent' || flag === 'due' ? ctx.string(flag) !== undefined : false))
       throw new UsageError(`--split captures each line with its own words; --${flag} does not apply to a list`);
   }
+  const organize = ctx.flag('organize');
   if (ctx.flag('dry-run')) {
-    const items = await inbox.items.parseSplit(text);
+    const items = await proOrPlain(ctx, organize, (withModel) => inbox.items.parseSplit(text, { organize: withModel }));
     if (ctx.json) return (ctx.printJson({ items }), 0);
     const [names, me] = await Promise.all([readableNames(inbox), inbox.me.get()]);
     const deep = depths(items);
@@ -47,12 +64,15 @@ export async function addSplit(ctx: Context, inbox: CaptureInbox, text: string):
   }
   const tags = ctx.strings('tag');
   const plan = await planCapture(ctx, inbox, { project: ctx.string('project'), tags: [] });
-  const items: Item[] = await inbox.items.captureBatch({
-    text,
-    ...(ctx.flag('raw') ? { parse: false } : {}),
-    ...(tags.length > 0 ? { tags } : {}),
-    ...(plan.projectId !== undefined ? { project_id: plan.projectId } : {}),
-  });
+  const items: Item[] = await proOrPlain(ctx, organize, (withModel) =>
+    inbox.items.captureBatch({
+      text,
+      ...(ctx.flag('raw') ? { parse: false } : {}),
+      ...(withModel ? { organize: true } : {}),
+      ...(tags.length > 0 ? { tags } : {}),
+      ...(plan.projectId !== undefined ? { project_id: plan.projectId } : {}),
+    }),
+  );
   if (ctx.json) return (ctx.printJson({ items }), 0);
   const names = new Map([...(await readableNames(inbox)), ...plan.names]);
   const deep = depths(items.map((item) => ({ parent_index: item.parent_id === null ? null : items.findIndex((p) => p.id === item.parent_id) })));

@@ -12,7 +12,7 @@ export const add: Command = {
   summary: 'capture a todo or note',
   usage:
     'cin add [TEXT...] [--raw | --dry-run] [--note] [--organize] [--project NAME | --parent ID] [--due WHEN] [--tag T]...\n' +
-    '       cin add --split [TEXT | -] [--raw | --dry-run] [--project NAME] [--tag T]...',
+    '       cin add --split [TEXT | -] [--raw | --dry-run] [--organize] [--project NAME] [--tag T]...',
   manual: `Captures TEXT (the words joined by spaces) as a new item: the first line is the title, the rest
 its Markdown body. Without TEXT, or with "-", the text is read from stdin. Prints the new item:
 short id, title, project and due date, from the capture's own answer (a capture-only key is enough
@@ -27,7 +27,8 @@ title (quick add makes no project), and a note on stderr names the command that 
   --split           a list as several items (brain dump): one item a line (list markers
                     removed, "[x]" done), a line ending in ":" the parent of the lines indented
                     or bulleted under it, a one-line text split at "; ". Each item is read with
-                    quick add; --project and --tag apply to every item, at most 100 items
+                    quick add; --project and --tag apply to every item, at most 100 items;
+                    with --organize, a server with an AI model may split prose too (Pro)
   --raw             store the text as typed (no quick add)
   --dry-run         print what quick add understands (each span, then the fields), or with
                     --split the items, and store nothing
