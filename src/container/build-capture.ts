@@ -23,7 +23,7 @@ export function buildCapture(
   { config, inject = {} }: ServiceInputs,
 ) {
   const engine = countedEngine(createOrganizerEngine(config.organizer, { logger, ...(inject.fetch ? { fetch: inject.fetch } : {}) }), metrics.organizerRuns);
-  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
+  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner, events });
   const imports = createImportedItems({ loader, tags, events });
   const quickAdd = createQuickAddService({ db, clock });
   const items = createItemsService({ db, loader, projects, edits, imports });
