@@ -87,6 +87,13 @@ export interface OrganizeRow {
   plain: ReturnType<typeof latencySummary>;
   /** Median organized minus median plain: what the decision adds to a capture. */
   decision_p50_ms: number;
+  /**
+   * The server's CPU (its processes' utime + stime, encoder thread included) while each organized
+   * and each plain capture ran, per capture; the probe's share falls on both alike. The figure to
+   * compare builds by on a loaded machine, where latency mostly measures the load.
+   */
+  cpu_organized_ms: number;
+  cpu_plain_ms: number;
   routed_to_a_project: number;
   probe_idle: ReturnType<typeof latencySummary>;
   probe_during: ReturnType<typeof latencySummary>;
@@ -124,13 +131,18 @@ async function measure(database: BenchDialect, workers: number, items: number, c
 
     const organized: number[] = [];
     const plain: number[] = [];
+    const cpu = { organized: 0, plain: 0 };
     let routed = 0;
     const probe = startProbe(server.api);
     for (let i = 0; i < captures; i += 1) {
+      let before = server.target.cpuMs();
       const o = await capture(server, texts[next++]!, true);
+      cpu.organized += server.target.cpuMs() - before;
       organized.push(o.ms);
       if (o.routed) routed += 1;
+      before = server.target.cpuMs();
       plain.push((await capture(server, texts[next++]!, false)).ms);
+      cpu.plain += server.target.cpuMs() - before;
     }
     const probeDuring = await probe.stop();
     const lagDuring = await scrapeLagMax(server.api);
@@ -148,6 +160,8 @@ async function measure(database: BenchDialect, workers: number, items: number, c
       organized: org,
       plain: latencySummary(plain),
       decision_p50_ms: round(median(organized) - median(plain)),
+      cpu_organized_ms: round(cpu.organized / captures),
+      cpu_plain_ms: round(cpu.plain / captures),
       routed_to_a_project: routed,
       probe_idle: idle,
       probe_during: during,
@@ -166,6 +180,7 @@ export function formatOrganizeRow(r: OrganizeRow): string {
   return (
     `[${r.database} WORKERS=${r.workers}] organized p50 ${r.organized.p50_ms} ms p99 ${r.organized.p99_ms} ms (plain ${r.plain.p50_ms} / ${r.plain.p99_ms}; ` +
     `decision ≈ ${r.decision_p50_ms} ms; first ${r.first_organized_ms} ms; ${r.routed_to_a_project}/${r.organized.n} routed) · ` +
+    `server CPU per capture ${r.cpu_organized_ms} ms organized, ${r.cpu_plain_ms} ms plain · ` +
     `/healthz beside it p99 ${r.probe_during.p99_ms} max ${r.probe_during.max_ms} ms (idle p99 ${r.probe_idle.p99_ms}) · ` +
     `server loop lag max ${r.loop_lag_max_during_ms ?? '?'} ms (idle ${r.loop_lag_max_idle_ms ?? '?'}) · peak RSS ${r.peak_rss_mb} MB`
   );

@@ -29,7 +29,7 @@ export function buildCapture(
   { config, inject = {} }: ServiceInputs,
 ) {
   const engine = countedEngine(createOrganizerEngine(config.organizer, { logger, ...(inject.fetch ? { fetch: inject.fetch } : {}) }), metrics.organizerRuns);
-  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner });
+  const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner, events });
   const imports = createImportedItems({ loader, tags, events });
   // With the openai engine, `organize` lets the model split prose into items (decision 0099).
   const openai = config.organizer.engine === 'openai' ? config.organizer.openai : undefined;

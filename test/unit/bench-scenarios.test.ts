@@ -60,6 +60,8 @@ describe('capture-organize', () => {
       organized: s,
       plain: { ...s, p50_ms: 3 },
       decision_p50_ms: 9,
+      cpu_organized_ms: 14,
+      cpu_plain_ms: 4,
       routed_to_a_project: 7,
       probe_idle: s,
       probe_during: s,
@@ -68,7 +70,9 @@ describe('capture-organize', () => {
       peak_rss_mb: 250,
       targets: { organized_p50_under_30ms: true, organized_p99_under_100ms: true, no_stall_over_20ms: true },
     };
-    expect(formatOrganizeRow(row)).toMatch(/^\[postgres WORKERS=2\] organized p50 12 ms p99 40 ms .*decision ≈ 9 ms.*7\/10 routed.*lag max 18 ms \(idle 11\)/);
+    expect(formatOrganizeRow(row)).toMatch(
+      /^\[postgres WORKERS=2\] organized p50 12 ms p99 40 ms .*decision ≈ 9 ms.*7\/10 routed.*server CPU per capture 14 ms organized, 4 ms plain.*lag max 18 ms \(idle 11\)/,
+    );
   });
 });
 

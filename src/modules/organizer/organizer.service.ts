@@ -11,7 +11,8 @@ import { applyDecision, type FixedFields, type OrganizedFields } from './apply-d
 import type { AiView, CapturedItem } from './organizer.schemas.js';
 import type { RoutingLearner } from './learning/routing-learner.js';
 import type { ModelData } from './learning/routing-model.js';
-import { findRecentTitles } from './organizer.repository.js';
+import type { EventsService } from '../events/events.service.js';
+import { createRecentTitles } from './recent-titles.js';
 import type { Decided, OrganizerEngine, ProjectContext } from './organizer.types.js';
 
 /** How many of the user's latest item titles the engines see: plenty to learn from, bounded in cost. */
@@ -45,13 +46,15 @@ export function createOrganizerService(deps: {
   loader: ItemLoader;
   patchItem: ItemEdits['patch'];
   learner: RoutingLearner;
+  events: Pick<EventsService, 'tail' | 'changes'>;
 }): OrganizerService {
   const { db } = deps;
+  const recent = createRecentTitles({ db, clock: deps.clock, events: deps.events, limit: HISTORY_LIMIT });
 
   /** The user's projects with their latest titles, and the model (which may learn the filings kept since). */
   async function history(userId: string, excludeItemId?: string): Promise<{ projects: ProjectContext[]; model: ModelData }> {
     const list = await deps.projects.list(userId);
-    const titles = await findRecentTitles(db, userId, { limit: HISTORY_LIMIT, ...(excludeItemId ? { excludeItemId } : {}) });
+    const titles = await recent.latest(userId, excludeItemId);
     const contexts = (rows: typeof titles): ProjectContext[] => {
       const byProject = new Map<string, string[]>();
       for (const t of rows) {
