@@ -6,7 +6,7 @@ import type { NewItemRow } from './items.repository.js';
  * PostgreSQL's 65,535. A statement per row was most of an import's time: on PostgreSQL its round
  * trips (100,000 of them), on SQLite the statement's own overhead (decision 0101).
  */
-export const ITEM_ROWS_PER_INSERT = 500;
+const ITEM_ROWS_PER_INSERT = 500;
 
 /** New items in as few statements as the parameter limits allow, in the order given (a parent before its subtasks). */
 export async function insertItems(db: Executor, rows: readonly NewItemRow[]): Promise<void> {
