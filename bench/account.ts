@@ -12,7 +12,8 @@ import { todoistCsv } from './todoist-csv.js';
  * it: /changes from the start, the JSON and Markdown exports, and the web app's Inbox, Today,
  * Upcoming, project and search pages and a tick on Today. Each on SQLite and PostgreSQL, WORKERS=1
  * and 2. Time from the client on loopback; memory as the growth of the server's summed RSS (VmHWM
- * reset before each path) over what it held just before. Method and figures: docs/performance.md.
+ * reset before each path) over what it held just before; the import's server CPU too.
+ * BENCH_ACCOUNT_PATHS=import stops after the import. Method and figures: docs/performance.md.
  */
 
 const SEED = 4;
