@@ -12,7 +12,8 @@ import { todoistCsv } from './todoist-csv.js';
  * it: /changes from the start, the JSON and Markdown exports, and the web app's Inbox, Today,
  * Upcoming, project and search pages and a tick on Today. Each on SQLite and PostgreSQL, WORKERS=1
  * and 2. Time from the client on loopback; memory as the growth of the server's summed RSS (VmHWM
- * reset before each path) over what it held just before. Method and figures: docs/performance.md.
+ * reset before each path) over what it held just before; the import's server CPU too.
+ * BENCH_ACCOUNT_PATHS=import stops after the import. Method and figures: docs/performance.md.
  */
 
 const SEED = 4;
@@ -36,12 +37,14 @@ export interface AccountRow {
   database: BenchDialect;
   workers: number;
   items: number;
-  import: PathFigures & { csv_mb: number; imported: number };
-  changes: PathFigures & { changes: number; pages: number };
-  export_json: PathFigures & { mb: number; first_byte_ms: number };
-  export_markdown: PathFigures & { mb: number; first_byte_ms: number };
-  pages: Record<string, ReturnType<typeof latencySummary> & { kb: number }>;
-  tick: ReturnType<typeof latencySummary> & { transfer_kb: number };
+  /** `server_cpu_s`: the server processes' CPU during the import, less noisy than its time on a shared machine. */
+  import: PathFigures & { csv_mb: number; imported: number; server_cpu_s: number };
+  /** The paths after the import; absent with BENCH_ACCOUNT_PATHS=import. */
+  changes?: PathFigures & { changes: number; pages: number };
+  export_json?: PathFigures & { mb: number; first_byte_ms: number };
+  export_markdown?: PathFigures & { mb: number; first_byte_ms: number };
+  pages?: Record<string, ReturnType<typeof latencySummary> & { kb: number }>;
+  tick?: ReturnType<typeof latencySummary> & { transfer_kb: number };
   peak_rss_mb: number;
   targets: Record<string, boolean>;
 }
@@ -119,11 +122,13 @@ async function ticks(server: ScenarioServer, samples: number) {
   return { ...latencySummary(times), transfer_kb: round(transfer / 1024, 1) };
 }
 
-async function measure(database: BenchDialect, workers: number, items: number, samples: number, pgAdminUrl: string): Promise<AccountRow> {
+async function measure(database: BenchDialect, workers: number, items: number, samples: number, pgAdminUrl: string, importOnly: boolean): Promise<AccountRow> {
   const csv = todoistCsv(items, SEED, new Date());
   const server = await startScenarioServer({ dialect: database, workers, pgAdminUrl, label: `account_${workers}` });
   try {
+    let cpuBefore = 0;
     const imported = await measured(server, async () => {
+      cpuBefore = server.target.cpuMs();
       const answer = await server.api.call({
         method: 'POST',
         path: `${API}/import`,
@@ -134,7 +139,20 @@ async function measure(database: BenchDialect, workers: number, items: number, s
       if (answer.status !== 200) throw new Error(`import answered ${answer.status}: ${answer.text.slice(0, 500)}`);
       return (JSON.parse(answer.text) as { imported: { items: number } }).imported.items;
     });
-    log(`[${database} WORKERS=${workers}] import of ${items} rows: ${imported.seconds} s, +${imported.rss_growth_mb} MB`);
+    const serverCpuS = round((server.target.cpuMs() - cpuBefore) / 1000, 2);
+    log(`[${database} WORKERS=${workers}] import of ${items} rows: ${imported.seconds} s, +${imported.rss_growth_mb} MB, server CPU ${serverCpuS} s`);
+    const importFigures = {
+      seconds: imported.seconds,
+      rss_growth_mb: imported.rss_growth_mb,
+      csv_mb: round(csv.text.length / 2 ** 20, 1),
+      imported: imported.value,
+      server_cpu_s: serverCpuS,
+    };
+    const importTargets = { import_all_rows: imported.value === items, import_under_60s: imported.seconds < 60 };
+    if (importOnly) {
+      const { peakRssMb } = await server.stop();
+      return { database, workers, items, import: importFigures, peak_rss_mb: peakRssMb, targets: importTargets };
+    }
     const changes = await measured(server, () => readChanges(server, Math.ceil((items * 2) / CHANGES_PAGE) + 100));
     log(`[${database} WORKERS=${workers}] /changes from the start: ${changes.value.changes} changes in ${changes.seconds} s, +${changes.rss_growth_mb} MB`);
     const json = await measured(server, () => exportAll(server, 'json'));
@@ -170,7 +188,7 @@ async function measure(database: BenchDialect, workers: number, items: number, s
       database,
       workers,
       items,
-      import: { seconds: imported.seconds, rss_growth_mb: imported.rss_growth_mb, csv_mb: round(csv.text.length / 2 ** 20, 1), imported: imported.value },
+      import: importFigures,
       changes: { seconds: changes.seconds, rss_growth_mb: changes.rss_growth_mb, ...changes.value },
       export_json: { seconds: json.seconds, rss_growth_mb: json.rss_growth_mb, ...json.value },
       export_markdown: { seconds: markdown.seconds, rss_growth_mb: markdown.rss_growth_mb, ...markdown.value },
@@ -178,8 +196,7 @@ async function measure(database: BenchDialect, workers: number, items: number, s
       tick,
       peak_rss_mb: peakRssMb,
       targets: {
-        import_all_rows: imported.value === items,
-        import_under_60s: imported.seconds < 60,
+        ...importTargets,
         export_json_under_10s_50mb: json.seconds < 10 && json.rss_growth_mb < 50,
         export_markdown_under_10s_50mb: markdown.seconds < 10 && markdown.rss_growth_mb < 50,
         changes_under_10s: changes.seconds < 10,
@@ -197,12 +214,14 @@ async function main(): Promise<void> {
   const settings = readScenarioSettings(process.env);
   const items = scenarioInteger(process.env, 'BENCH_ACCOUNT_ITEMS', 100_000);
   const samples = scenarioInteger(process.env, 'BENCH_PAGE_SAMPLES', 50);
+  const paths = process.env.BENCH_ACCOUNT_PATHS ?? 'all';
+  if (paths !== 'all' && paths !== 'import') throw new Error(`BENCH_ACCOUNT_PATHS must be all or import (got ${paths})`);
   const loadBefore = loadavg().map((l) => round(l, 2));
   log(`bench:account: ${items} items through a Todoist CSV import, ${samples} samples a page; load average ${loadBefore.join(' ')}`);
   const rows: AccountRow[] = [];
   for (const database of settings.databases) {
     for (const workers of settings.workers) {
-      const row = await measure(database, workers, items, samples, settings.pgAdminUrl);
+      const row = await measure(database, workers, items, samples, settings.pgAdminUrl, paths === 'import');
       rows.push(row);
       log(`[${database} WORKERS=${workers}] targets: ${JSON.stringify(row.targets)}`);
     }

@@ -12,6 +12,7 @@ import { startTarget } from '../../bench/targets.js';
 import { latencySummary, percentile } from '../../bench/stats.js';
 import { THEMES, themedTitles } from '../../bench/themed-items.js';
 import { TODOIST_HEADER, todoistCsv } from '../../bench/todoist-csv.js';
+import type { PlannedItem, PlannedProject } from '../../src/modules/transfer/import-plan.js';
 import { readTodoistCsv } from '../../src/modules/transfer/todoist-csv.js';
 
 describe('scenario statistics', () => {
@@ -79,11 +80,16 @@ describe('capture-organize', () => {
 describe('a Todoist CSV of a whole account', () => {
   const today = new Date('2026-11-29T10:00:00.000Z');
 
-  it("is read by the import as that many tasks, in the Inbox and eight sections' projects, with tags, dates and subtasks", () => {
+  it("is read by the import as that many tasks, in the Inbox and eight sections' projects, with tags, dates and subtasks", async () => {
     const csv = todoistCsv(2_000, 4, today);
     expect(csv.text.startsWith(`${TODOIST_HEADER}\n`)).toBe(true);
     expect(todoistCsv(2_000, 4, today).text).toBe(csv.text);
-    const plan = readTodoistCsv(csv.text, { userId: 'u1', now: today, timezone: 'UTC' });
+    const read = readTodoistCsv(csv.text, { userId: 'u1', now: today, timezone: 'UTC' });
+    const plan = { projects: [] as PlannedProject[], items: [] as PlannedItem[], skipped: read.skipped };
+    for await (const step of read.steps) {
+      if ('project' in step) plan.projects.push(step.project);
+      else plan.items.push(step.item);
+    }
     expect(plan.items).toHaveLength(2_000);
     expect(plan.projects.map((p) => p.name)).toEqual(['Inbox', 'Work', 'Home', 'Errands', 'Reading', 'Health', 'Money', 'Travel', 'Family']);
     expect(plan.items.filter((i) => i.project_ref === 'inbox')).toHaveLength(800);

@@ -3,7 +3,8 @@ import type { EventsService, PendingEvent } from '../events/events.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { ItemLoader } from './item-loader.js';
 import { toItemView, type ItemView } from './item-view.js';
-import { insertItem, type NewItemRow } from './items.repository.js';
+import { insertItems } from './items-batch.repository.js';
+import type { NewItemRow } from './items.repository.js';
 
 /** Ids asked of the database at once (well under both dialects' parameter limits). */
 const ID_CHUNK = 500;
@@ -38,20 +39,23 @@ export function createImportedItems(deps: { loader: ItemLoader; tags: TagsServic
       return held;
     },
     async insert(trx, userId, items) {
-      let events: PendingEvent[] = [];
-      const views: ItemView[] = [];
-      for (const { row, tags } of items) {
-        await insertItem(trx, row);
-        const names = tags.length > 0 ? await deps.tags.setItemTags(trx, userId, row.id, tags) : [];
-        const view = toItemView(row, names);
-        views.push(view);
-        events.push({ name: 'item.created', item: view });
-        if (events.length >= EVENT_BATCH) {
-          await deps.events.record(trx, userId, events);
-          events = [];
-        }
+      await insertItems(
+        trx,
+        items.map((i) => i.row),
+      );
+      const names = await deps.tags.tagNewItems(
+        trx,
+        userId,
+        items.map((i) => ({ itemId: i.row.id, names: i.tags })),
+      );
+      const views = items.map(({ row }) => toItemView(row, names.get(row.id) ?? []));
+      for (let i = 0; i < views.length; i += EVENT_BATCH) {
+        await deps.events.record(
+          trx,
+          userId,
+          views.slice(i, i + EVENT_BATCH).map((item): PendingEvent => ({ name: 'item.created', item })),
+        );
       }
-      if (events.length > 0) await deps.events.record(trx, userId, events);
       return views;
     },
   };

@@ -49,6 +49,12 @@ export async function replaceItemTags(db: Executor, userId: string, itemId: stri
     .execute();
 }
 
+/** Links of items that have none yet (tagNewItems): no delete first. */
+export async function insertItemTagLinks(db: Executor, links: readonly { user_id: string; item_id: string; tag_id: string }[]): Promise<void> {
+  if (links.length === 0) return;
+  await db.insertInto('item_tags').values(links).execute();
+}
+
 export async function listTagsWithCounts(db: Executor, userId: string): Promise<{ name: string; item_count: number }[]> {
   const rows = await db
     .selectFrom('tags')

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import { compareTagNames } from '../../lib/tag-order.js';
+import { tagNewItems, type NewItemTags } from './new-item-tags.js';
 import { findTagNamesForItems, findTagsByKeys, insertTagsIgnoringExisting, listTagsWithCounts, replaceItemTags } from './tags.repository.js';
 
 const MAX_TAGS_PER_ITEM = 20;
@@ -16,6 +17,8 @@ export interface TagsService {
   namesForItems(db: Executor, userId: string, itemIds: readonly string[]): Promise<Map<string, string[]>>;
   /** Replaces an item's tag set, creating unknown names; returns the stored spellings. */
   setItemTags(trx: Executor, userId: string, itemId: string, names: readonly string[]): Promise<string[]>;
+  /** setItemTags for many items just inserted, in a few statements: each tagged item's stored spellings (new-item-tags.ts). */
+  tagNewItems(trx: Executor, userId: string, items: readonly NewItemTags[]): Promise<Map<string, string[]>>;
   list(userId: string): Promise<{ name: string; item_count: number }[]>;
 }
 
@@ -65,6 +68,14 @@ export function createTagsService(deps: { db: Db; clock: Clock; newId: IdGenerat
       );
       return tags.map((t) => t.name).sort(compareTagNames);
     },
+
+    tagNewItems: (trx, userId, items) =>
+      tagNewItems(
+        trx,
+        { now: deps.clock.now(), newId: deps.newId, keyOf: tagKey },
+        userId,
+        items.map((i) => ({ itemId: i.itemId, names: normalizeTagNames(i.names) })),
+      ),
 
     async list(userId) {
       const rows = await listTagsWithCounts(deps.db, userId);

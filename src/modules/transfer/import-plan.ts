@@ -16,6 +16,12 @@ export interface ImportPlan {
   filters?: PlannedFilter[];
 }
 
+/**
+ * One step of an import read as it streams (a Todoist CSV): a project before the items filed in it,
+ * a parent before its subtasks.
+ */
+export type ImportStep = { project: PlannedProject } | { item: PlannedItem };
+
 export interface PlannedFilter {
   id: string;
   name: string;

@@ -9,12 +9,20 @@ import type { SearchService } from '../search/search.service.js';
 import type { RecurrenceService } from '../recurrence/recurrence.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { tagKey, type TagsService } from '../tags/tags.service.js';
-import type { ImportPlan, PlannedFilter, PlannedItem } from './import-plan.js';
+import type { ImportPlan, ImportStep, PlannedFilter, PlannedItem, PlannedProject } from './import-plan.js';
 import type { ImportResult } from './transfer.schemas.js';
+
+/** Items checked and written together: one INSERT of items, a few for their tags, three of events (decision 0101). */
+const ITEMS_PER_BATCH = 500;
 
 export interface ImportService {
   /** All or nothing: a fault anywhere (the plan, a parent, a name) rolls the whole import back. */
   apply(userId: string, plan: ImportPlan): Promise<ImportResult>;
+  /**
+   * A plan read as it streams (Todoist's CSV), written ITEMS_PER_BATCH items at a time in one
+   * transaction: all or nothing as apply(), while memory holds a batch, not the plan.
+   */
+  applySteps(userId: string, steps: AsyncIterable<ImportStep>): Promise<ImportResult>;
 }
 
 function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow {
@@ -44,6 +52,85 @@ function toRow(userId: string, projectId: string, item: PlannedItem): NewItemRow
   });
 }
 
+interface Tally {
+  projects: number;
+  items: number;
+  /** Keys of the tags the created items bring that the user did not have before. */
+  newTags: Set<string>;
+  skipped: ImportResult['skipped'];
+}
+
+type ImportDeps = Parameters<typeof createImportService>[0];
+
+/**
+ * Writes projects as they come and items in batches, inside the import's transaction. An item whose
+ * parent is not in its batch needs the parent in the account: held before, or written by an earlier
+ * batch (the steps give a parent before its subtasks), so the check costs one query a batch.
+ */
+function createWriter(deps: ImportDeps, trx: Executor, userId: string, tagsBefore: ReadonlySet<string>, onCreated?: (item: PlannedItem) => void) {
+  const { imports } = deps.items;
+  const tally: Tally = { projects: 0, items: 0, newTags: new Set(), skipped: [] };
+  const projectIds = new Map<string, string>();
+  let batch: PlannedItem[] = [];
+
+  async function flush(): Promise<void> {
+    const items = batch;
+    batch = [];
+    if (items.length === 0) return;
+    const ids = items.map((i) => i.id);
+    const held = await imports.heldIds(trx, userId, ids);
+    const here = new Set(ids);
+    const outside = [...new Set(items.flatMap((i) => (i.parent_id !== null && !here.has(i.parent_id) ? [i.parent_id] : [])))];
+    const parents = await imports.heldIds(trx, userId, outside);
+    const rows: ImportedItem[] = [];
+    for (const item of items) {
+      if (held.has(item.id)) {
+        tally.skipped.push({ line_or_index: item.position, reason: 'exists' });
+        continue;
+      }
+      if (item.parent_id !== null && !here.has(item.parent_id) && !parents.has(item.parent_id)) {
+        throw badRequest(`item ${item.position}: parent_id ${item.parent_id} is neither in the document nor in the account`, 'items');
+      }
+      rows.push({ row: toRow(userId, projectIds.get(item.project_ref)!, item), tags: item.tags });
+      for (const key of item.tags.map(tagKey)) if (!tagsBefore.has(key)) tally.newTags.add(key);
+      onCreated?.(item);
+    }
+    tally.items += rows.length;
+    if (rows.length > 0) await imports.insert(trx, userId, rows);
+  }
+
+  return {
+    async project(project: PlannedProject): Promise<void> {
+      if (projectIds.has(project.ref)) return;
+      if (project.is_default) {
+        projectIds.set(project.ref, (await deps.projects.requireInbox(trx, userId)).id);
+        return;
+      }
+      const found = await deps.projects.findOrCreateIn(trx, userId, project.name);
+      if (found.created) tally.projects += 1;
+      projectIds.set(project.ref, found.id);
+    },
+    async item(item: PlannedItem): Promise<void> {
+      batch.push(item);
+      if (batch.length >= ITEMS_PER_BATCH) await flush();
+    },
+    async finish(): Promise<Tally> {
+      await flush();
+      return tally;
+    },
+  };
+}
+
+function resultOf(tally: Tally, filters?: { planned: number; created: number }): ImportResult {
+  const imported = {
+    projects: tally.projects,
+    items: tally.items,
+    tags: tally.newTags.size,
+    ...(filters && filters.planned > 0 ? { filters: filters.created } : {}),
+  };
+  return { imported, skipped: tally.skipped.sort((a, b) => a.line_or_index - b.line_or_index) };
+}
+
 /**
  * Writes an import plan through the items service, so an imported item is stored, indexed for
  * search and announced (`item.created`) like any other.
@@ -59,57 +146,44 @@ export function createImportService(deps: {
   importFilters: (trx: Executor, userId: string, filters: readonly PlannedFilter[]) => Promise<number>;
 }): ImportService {
   const { db } = deps;
-  const { imports } = deps.items;
+  const tagKeysOf = async (userId: string) => new Set((await deps.tags.list(userId)).map((t) => tagKey(t.name)));
   return {
     async apply(userId, plan) {
-      const tagsBefore = new Set((await deps.tags.list(userId)).map((t) => tagKey(t.name)));
-      const skipped: ImportResult['skipped'] = [];
-      let projectsCreated = 0;
-      const created: PlannedItem[] = [];
+      const tagsBefore = await tagKeysOf(userId);
+      const created = new Set<string>();
       let filtersCreated = 0;
-      await db.transaction().execute(async (trx) => {
-        const projectIds = new Map<string, string>();
-        for (const project of plan.projects) {
-          if (project.is_default) {
-            projectIds.set(project.ref, (await deps.projects.requireInbox(trx, userId)).id);
-            continue;
-          }
-          const found = await deps.projects.findOrCreateIn(trx, userId, project.name);
-          if (found.created) projectsCreated += 1;
-          projectIds.set(project.ref, found.id);
-        }
-        const inPlan = new Set(plan.items.map((i) => i.id));
-        const held = await imports.heldIds(trx, userId, [...inPlan]);
-        const outsideParents = [...new Set(plan.items.flatMap((i) => (i.parent_id && !inPlan.has(i.parent_id) ? [i.parent_id] : [])))];
-        const heldParents = await imports.heldIds(trx, userId, outsideParents);
-        const rows: ImportedItem[] = [];
-        for (const item of plan.items) {
-          if (held.has(item.id)) {
-            skipped.push({ line_or_index: item.position, reason: 'exists' });
-            continue;
-          }
-          if (item.parent_id && !inPlan.has(item.parent_id) && !heldParents.has(item.parent_id)) {
-            throw badRequest(`item ${item.position}: parent_id ${item.parent_id} is neither in the document nor in the account`, 'items');
-          }
-          rows.push({ row: toRow(userId, projectIds.get(item.project_ref)!, item), tags: item.tags });
-          created.push(item);
-        }
-        await imports.insert(trx, userId, rows);
+      const tally = await db.transaction().execute(async (trx) => {
+        const writer = createWriter(deps, trx, userId, tagsBefore, (item) => created.add(item.id));
+        for (const project of plan.projects) await writer.project(project);
+        for (const item of plan.items) await writer.item(item);
+        const written = await writer.finish();
         // Completions come with the items they belong to; an item skipped as existing keeps its own.
-        const createdIds = new Set(created.map((i) => i.id));
         await deps.recurrence.recordCompletions(
           trx,
           userId,
-          (plan.completions ?? []).filter((c) => createdIds.has(c.item_id)),
+          (plan.completions ?? []).filter((c) => created.has(c.item_id)),
         );
         if (plan.filters) filtersCreated = await deps.importFilters(trx, userId, plan.filters);
         // Imported items keep their (older) created_at: put the user's search keys back in order.
         await deps.search.restoreOrder(trx, userId);
+        return written;
       });
-      const newTags = new Set(created.flatMap((i) => i.tags.map(tagKey)).filter((k) => !tagsBefore.has(k)));
-      skipped.sort((a, b) => a.line_or_index - b.line_or_index);
-      const imported = { projects: projectsCreated, items: created.length, tags: newTags.size, ...(plan.filters?.length ? { filters: filtersCreated } : {}) };
-      return { imported, skipped };
+      return resultOf(tally, { planned: plan.filters?.length ?? 0, created: filtersCreated });
+    },
+
+    async applySteps(userId, steps) {
+      const tagsBefore = await tagKeysOf(userId);
+      const tally = await db.transaction().execute(async (trx) => {
+        const writer = createWriter(deps, trx, userId, tagsBefore);
+        for await (const step of steps) {
+          if ('project' in step) await writer.project(step.project);
+          else await writer.item(step.item);
+        }
+        const written = await writer.finish();
+        await deps.search.restoreOrder(trx, userId);
+        return written;
+      });
+      return resultOf(tally);
     },
   };
 }

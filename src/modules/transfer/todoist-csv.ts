@@ -1,126 +1,124 @@
-import { parse } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
+import { parse, type Parser } from 'csv-parse';
 import { v5 as uuidv5 } from 'uuid';
 import { badRequest } from '../../errors.js';
 import { toTimestamp } from '../../lib/timestamps.js';
-import { findDueDate } from '../../lib/dates/due-date.js';
-import { instantOf } from '../../lib/dates/zoned-time.js';
-import { firstOccurrence } from '../quick-add/first-occurrence.js';
-import { findRecurrenceWords } from '../quick-add/recurrence-words.js';
-import { parentsFirst, type ImportPlan, type PlanDrop, type PlannedItem, type PlannedProject, type PlanSkip } from './import-plan.js';
+import type { ImportStep, PlanDrop, PlannedItem, PlannedProject, PlanSkip } from './import-plan.js';
+import { carryRecurrence, dateReader, droppedPriority, splitLabels } from './todoist-fields.js';
 
 /** Ids of imported Todoist tasks are derived from the user and the task, so a second import finds them. */
 const TODOIST_NAMESPACE = '6f1d2b0e-8c55-4c1e-9a51-3f1e2a7c9b44';
-const INBOX_REF = 'inbox';
-const LABEL = /(^|\s)@([^\s@,]{1,50})(?=\s|$)/gu;
+const INBOX: PlannedProject = { ref: 'inbox', name: 'Inbox', is_default: true };
+/** Characters handed to the parser at a time: its records wait for the importer a chunk at most. */
+const CHUNK_CHARS = 64 * 1024;
 
 interface CsvRow {
   line: number;
   cells: Record<string, string>;
 }
 
-function readRows(text: string): CsvRow[] {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+function* chunksOf(text: string): Generator<string> {
+  for (let i = 0; i < text.length; i += CHUNK_CHARS) yield text.slice(i, i + CHUNK_CHARS);
+}
+
+/** The rows under the header, as the parser reads them: the header's names (upper case) to the cells. */
+async function* readRows(text: string): AsyncGenerator<CsvRow> {
+  const source = Readable.from(chunksOf(text));
+  // With `info`, each record comes with where it was (the typings only know the plain shape).
+  const parser: Parser = source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false, info: true }));
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
+  const next = async () => {
+    try {
+      return await records.next();
+    } catch (error) {
+      throw badRequest(`the CSV does not parse: ${(error as Error).message.split('\n')[0]}`, 'body');
+    }
+  };
   try {
-    // With `info`, each record comes with where it was (the typings only know the plain shape).
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, info: true }) as unknown as typeof records;
-  } catch (error) {
-    throw badRequest(`the CSV does not parse: ${(error as Error).message.split('\n')[0]}`, 'body');
+    const first = await next();
+    const header = first.done ? undefined : first.value.record.map((h) => h.trim().toUpperCase());
+    if (!header || !header.includes('TYPE') || !header.includes('CONTENT')) {
+      throw badRequest("not Todoist's CSV export: the first line must name the columns TYPE and CONTENT", 'body');
+    }
+    for (let read = await next(); !read.done; read = await next()) {
+      const { record, info } = read.value;
+      yield { line: info.lines, cells: Object.fromEntries(header.map((name, i) => [name, (record[i] ?? '').trim()])) };
+    }
+  } finally {
+    source.destroy();
+    parser.destroy();
   }
-  const header = records[0]?.record.map((h) => h.trim().toUpperCase());
-  if (!header || !header.includes('TYPE') || !header.includes('CONTENT')) {
-    throw badRequest("not Todoist's CSV export: the first line must name the columns TYPE and CONTENT", 'body');
-  }
-  return records.slice(1).map(({ record, info }) => ({
-    line: info.lines,
-    cells: Object.fromEntries(header.map((name, i) => [name, (record[i] ?? '').trim()])),
-  }));
-}
-
-/** `@label` words become tags and leave the title. */
-function splitLabels(content: string): { title: string; tags: string[] } {
-  const tags: string[] = [];
-  const title = content
-    .replace(LABEL, (_m, space: string, name: string) => {
-      tags.push(name);
-      return space;
-    })
-    .replace(/\s{2,}/g, ' ')
-    .trim();
-  return { title, tags };
-}
-
-interface ReadDue {
-  due_at: string;
-  /** A DATE without a time of day is all-day: due on that day, at 00:00 in the importing user's zone. */
-  all_day: boolean;
-}
-
-const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** DATE is read as the organizer reads a date in a capture; a plain ISO date in the past is kept too. */
-function readDate(value: string, now: Date, zone: string): ReadDue | null {
-  if (value === '') return null;
-  const found = findDueDate(value, now, zone);
-  if (found.dueAt) return { due_at: toTimestamp(found.dueAt), all_day: found.allDay };
-  const day = ISO_DAY.exec(value);
-  if (day) {
-    const at = instantOf(zone, { year: Number(day[1]), month: Number(day[2]), day: Number(day[3]), hour: 0, minute: 0 });
-    return Number.isNaN(at.getTime()) ? null : { due_at: toTimestamp(at), all_day: true };
-  }
-  const parsed = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
-  return parsed && !Number.isNaN(parsed.getTime()) ? { due_at: toTimestamp(parsed), all_day: false } : null;
 }
 
 /**
- * A Todoist recurrence (`every 3 days`, `every monday 9am`, `every!`) in the DATE column, read with
- * quick add's recurrence words: the item recurs, due at the words' date or else the rule's first
- * occurrence. Words quick add does not read as a whole rule are reported as dropped, as before.
+ * The n-th task of the same user, section, parent and content gets the n-th id. Tasks are counted
+ * by their first id (36 characters), not by that text, and a count is kept only for a repeat.
  */
-const RECURRING = /^every!?(\s|$)|(^|\s)every\s/i;
-function carryRecurrence(
-  dateText: string,
-  line: number,
-  dueAt: ReadDue | null,
-  ctx: { now: Date; timezone: string },
-): ({ recurrence: { rule: string; from: 'due' | 'completion' } } & ReadDue) | PlanDrop | null {
-  if (!RECURRING.test(dateText)) return null;
-  const words = findRecurrenceWords(dateText);
-  const first = !dueAt && words ? firstOccurrence(words.rule, ctx.timezone, ctx.now, words.time) : null;
-  const due = dueAt ?? (first ? { due_at: toTimestamp(first.at), all_day: first.allDay } : null);
-  if (!words || !due) return { line_or_index: line, field: 'recurrence', value: dateText };
-  return { recurrence: { rule: words.rule, from: words.from }, ...due };
-}
-
-/**
- * PRIORITY as Todoist's CSV writes it: 1 is p1 (the highest) and 4 is p4, the default. Items have
- * no priority: anything above the default is reported as dropped.
- */
-function droppedPriority(value: string, line: number): PlanDrop | null {
-  const level = Number.parseInt(value, 10);
-  return level >= 1 && level <= 3 ? { line_or_index: line, field: 'priority', value: `p${level}` } : null;
+function occurrenceIds(): (basis: string) => string {
+  const firsts = new Set<string>();
+  const repeats = new Map<string, number>();
+  return (basis) => {
+    const first = uuidv5(`${basis}\n1`, TODOIST_NAMESPACE);
+    if (!firsts.has(first)) {
+      firsts.add(first);
+      return first;
+    }
+    const seen = (repeats.get(first) ?? 1) + 1;
+    repeats.set(first, seen);
+    return uuidv5(`${basis}\n${seen}`, TODOIST_NAMESPACE);
+  };
 }
 
 /** The row types Todoist writes that carry something here; any other (`meta`, say) is skipped and reported. */
 const KNOWN_TYPES = new Set(['task', 'section', 'note']);
 
+export interface TodoistRead {
+  /** The Inbox, then each section (a project) where it first appears, and the tasks in file order: a parent before its subtasks. */
+  steps: AsyncIterable<ImportStep>;
+  /** Rows left out whole (a `meta` row), filled as `steps` is read. */
+  skipped: PlanSkip[];
+  /** What a task could not carry (a priority, a deadline), filled as `steps` is read. */
+  dropped: PlanDrop[];
+}
+
 /**
- * Todoist's CSV export: `task` rows become todos (INDENT makes subtasks), `section` rows become
- * projects holding the tasks below them, `note` rows (comments) join their task's text. Tasks are
+ * Todoist's CSV export, read as it streams: `task` rows become todos (INDENT makes subtasks),
+ * `section` rows become projects holding the tasks below them, `note` rows (comments) join their
+ * task's text, so a task is given only when the next task or section (or the end) comes. Tasks are
  * stamped now, one millisecond apart in file order, newest first, so the inbox lists them in the
- * file's order.
+ * file's order. A fault throws while `steps` is read, into the import's transaction.
  */
-export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; timezone: string }): ImportPlan {
-  const rows = readRows(text);
-  const projects: PlannedProject[] = [{ ref: INBOX_REF, name: 'Inbox', is_default: true }];
-  const items: PlannedItem[] = [];
-  let projectRef = INBOX_REF;
-  /** The last task at each indent level, for subtasks and notes. */
-  const open: PlannedItem[] = [];
-  const occurrences = new Map<string, number>();
-  let last: PlannedItem | undefined;
+export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; timezone: string }): TodoistRead {
+  // The first date and recurrence a process reads build their parsers (0.1–0.4 s): here, before
+  // the import takes the SQLite writer, not while it holds it.
+  const warm = dateReader(ctx.now, ctx.timezone);
+  for (const date of ['2001-02-03', 'tomorrow 9am']) carryRecurrence(`every day ${date}`, 0, warm(date), ctx);
   const skipped: PlanSkip[] = [];
   const dropped: PlanDrop[] = [];
-  for (const row of rows) {
+  return { steps: todoistSteps(text, ctx, skipped, dropped), skipped, dropped };
+}
+
+async function* todoistSteps(
+  text: string,
+  ctx: { userId: string; now: Date; timezone: string },
+  skipped: PlanSkip[],
+  dropped: PlanDrop[],
+): AsyncGenerator<ImportStep> {
+  const readDate = dateReader(ctx.now, ctx.timezone);
+  const idOf = occurrenceIds();
+  const sections = new Set<string>();
+  let projectRef = INBOX.ref;
+  /** The open tasks a subtask may belong to, by indent level (0-based), shallowest first: a chain of parents. */
+  let open: { level: number; id: string }[] = [];
+  /** The last task, held back for the notes below it. */
+  let last: PlannedItem | undefined;
+  let tasks = 0;
+  let started = false;
+  for await (const row of readRows(text)) {
+    if (!started) {
+      started = true;
+      yield { project: INBOX };
+    }
     const type = (row.cells.TYPE ?? '').toLowerCase();
     const content = row.cells.CONTENT ?? '';
     if (type === '' && content === '') continue;
@@ -128,39 +126,37 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
       skipped.push({ line_or_index: row.line, reason: `unknown row type "${row.cells.TYPE ?? ''}"` });
       continue;
     }
-    if (type === 'section') {
-      if (content === '') throw badRequest(`line ${row.line}: a section without a name`, 'body');
-      projectRef = `section:${content.toLowerCase()}`;
-      if (!projects.some((p) => p.ref === projectRef)) projects.push({ ref: projectRef, name: content, is_default: false });
-      open.length = 0;
-      last = undefined;
-      continue;
-    }
     if (type === 'note') {
       if (!last) throw badRequest(`line ${row.line}: a note with no task above it`, 'body');
       last.content_md = last.content_md ? `${last.content_md}\n\n${content}` : content;
       continue;
     }
+    if (last) yield { item: last };
+    last = undefined;
+    if (type === 'section') {
+      if (content === '') throw badRequest(`line ${row.line}: a section without a name`, 'body');
+      projectRef = `section:${content.toLowerCase()}`;
+      if (!sections.has(projectRef)) {
+        sections.add(projectRef);
+        yield { project: { ref: projectRef, name: content, is_default: false } };
+      }
+      open = [];
+      continue;
+    }
     const indent = Math.max(1, Number.parseInt(row.cells.INDENT ?? '1', 10) || 1);
-    const parent =
-      indent > 1
-        ? open
-            .slice(0, indent - 1)
-            .reverse()
-            .find(Boolean)
-        : undefined;
+    // The nearest open task above this indent; deeper ones close.
+    open = open.filter((o) => o.level < indent - 1);
+    const parentId = open[open.length - 1]?.id ?? null;
     const { title, tags } = splitLabels(content);
     if (title === '' && tags.length === 0) throw badRequest(`line ${row.line}: a task without content`, 'body');
-    const basis = [ctx.userId, projectRef, parent?.id ?? '', content].join('\n');
-    const seen = (occurrences.get(basis) ?? 0) + 1;
-    occurrences.set(basis, seen);
-    const at = toTimestamp(new Date(ctx.now.getTime() - items.length));
-    const due = readDate(row.cells.DATE ?? '', ctx.now, ctx.timezone);
+    const at = toTimestamp(new Date(ctx.now.getTime() - tasks));
+    tasks += 1;
+    const due = readDate(row.cells.DATE ?? '');
     const item: PlannedItem = {
       position: row.line,
-      id: uuidv5(`${basis}\n${seen}`, TODOIST_NAMESPACE),
+      id: idOf([ctx.userId, projectRef, parentId ?? '', content].join('\n')),
       project_ref: projectRef,
-      parent_id: parent?.id ?? null,
+      parent_id: parentId,
       type: 'todo',
       title: title === '' ? null : title,
       content_md: row.cells.DESCRIPTION ? row.cells.DESCRIPTION : null,
@@ -173,7 +169,6 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
       updated_at: at,
       tags,
     };
-    items.push(item);
     const recurring = carryRecurrence(row.cells.DATE ?? '', row.line, due, ctx);
     if (recurring && 'recurrence' in recurring) {
       item.recurrence = recurring.recurrence;
@@ -187,9 +182,8 @@ export function readTodoistCsv(text: string, ctx: { userId: string; now: Date; t
     ]) {
       if (drop) dropped.push(drop);
     }
-    open.length = indent - 1;
-    open[indent - 1] = item;
+    open.push({ level: indent - 1, id: item.id });
     last = item;
   }
-  return { projects, items: parentsFirst(items), skipped, dropped };
+  if (last) yield { item: last };
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { AuthUser } from '../../schemas/auth-user.js';
 import type { ExportFormat, ExportService } from './export.service.js';
 import { readExportDocument } from './export-reader.js';
+import type { ImportPlan } from './import-plan.js';
 import type { ImportService } from './import.service.js';
 import type { ImportResult } from './transfer.schemas.js';
 import { openZipImport, zipExport } from './zip-transfer.js';
@@ -81,17 +82,25 @@ export function createTransferService(deps: { clock: Clock; exporter: ExportServ
 
     async importData(user, source) {
       if (source.kind === 'json' && source.body === undefined) throw new AppError('bad_request', 'the body is empty: send an export document or a Todoist CSV');
-      const plan =
-        source.kind === 'json'
-          ? readExportDocument(source.body, user.timezone)
-          : // The CSV reader (and its parser) loads with the first CSV import, not at start.
-            (await import('./todoist-csv.js')).readTodoistCsv(source.text, { userId: user.id, now: deps.clock.now(), timezone: user.timezone });
-      const result = await deps.importer.apply(user.id, plan);
+      let result: ImportResult;
+      let reported: Pick<ImportPlan, 'skipped' | 'dropped'>;
+      if (source.kind === 'json') {
+        const plan = readExportDocument(source.body, user.timezone);
+        result = await deps.importer.apply(user.id, plan);
+        reported = plan;
+      } else {
+        // The CSV reader (and its parser) loads with the first CSV import, not at start. It streams
+        // into the import's batches: skipped and dropped are complete once the import has read it all.
+        const { readTodoistCsv } = await import('./todoist-csv.js');
+        const read = readTodoistCsv(source.text, { userId: user.id, now: deps.clock.now(), timezone: user.timezone });
+        result = await deps.importer.applySteps(user.id, read.steps);
+        reported = read;
+      }
       // What the reader left out is reported beside what the import found already there.
-      const skipped = [...(plan.skipped ?? []), ...result.skipped].sort((a, b) => a.line_or_index - b.line_or_index);
+      const skipped = [...(reported.skipped ?? []), ...result.skipped].sort((a, b) => a.line_or_index - b.line_or_index);
       // A row skipped whole lost everything: a note on one of its fields would only confuse.
       const skippedRows = new Set(skipped.map((s) => s.line_or_index));
-      return { ...result, skipped, dropped: (plan.dropped ?? []).filter((d) => !skippedRows.has(d.line_or_index)) };
+      return { ...result, skipped, dropped: (reported.dropped ?? []).filter((d) => !skippedRows.has(d.line_or_index)) };
     },
 
     async importZip(user, source) {
