@@ -65,7 +65,7 @@ describe.each(DIALECTS)('filter indexes (%s)', (dialect) => {
     expect(await planOf('today | overdue')).toMatch(dialect === 'sqlite' ? /items_open_due_idx/ : /items_open_(project_)?due_idx/);
   });
 
-  it('walks the dated open items for a dated-only filter, its condition said at the top level (decision 0100)', async () => {
+  it('walks the open items by due date for 7 days & !@waiting and overdue', async () => {
     expect(await planOf('7 days & !@waiting')).toMatch(dialect === 'sqlite' ? /items_open_due_idx/ : /items_open_(project_)?due_idx/);
     expect(await planOf('overdue')).toMatch(dialect === 'sqlite' ? /items_open_due_idx/ : /items_open_(project_)?due_idx/);
   });

@@ -27,7 +27,6 @@ import * as attachments from './2026-11-30-0100-attachments.js';
 import * as filterIndexes from './2026-11-30-0600-filter-indexes.js';
 import * as pairingKeyExpiry from './2026-11-30-0700-pairing-key-expiry.js';
 import * as projectCounts from './2026-11-30-1100-project-counts.js';
-import * as openDueDated from './2026-11-30-1200-open-due-dated.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -59,5 +58,4 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-0600-filter-indexes': filterIndexes,
   '2026-11-30-0700-pairing-key-expiry': pairingKeyExpiry,
   '2026-11-30-1100-project-counts': projectCounts,
-  '2026-11-30-1200-open-due-dated': openDueDated,
 };

@@ -149,9 +149,7 @@ function buildPage(db: Executor, s: FilterStatement) {
     .where('items.user_id', '=', slot(s.user))
     .where((eb) => {
       const tree = compileNode(eb, s.where, s);
-      if (!s.openOnly) return tree;
-      // Both conditions of items_open_due_idx, as written there, at the top level (onlyDated).
-      return eb.and(s.dated ? [eb('items.status', 'in', openStatuses), hasDue(eb), tree] : [eb('items.status', 'in', openStatuses), tree]);
+      return s.openOnly ? eb.and([eb('items.status', 'in', openStatuses), tree]) : tree;
     });
   const p = s.page;
   if (p.order === 'sync') {

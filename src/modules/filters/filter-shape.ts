@@ -51,8 +51,6 @@ export interface FilterStatement {
   /** values[user] is the user's id. */
   user: V;
   openOnly: boolean;
-  /** Only items with a due date can match: the compiler says so at the top level, for the dated-items index. */
-  dated: boolean;
   where: ShapeNode;
   page: PageShape;
 }
@@ -68,27 +66,6 @@ export interface LowerContext {
   dialect: DialectName;
   userId: string;
   projectIdsOf: ProjectIdsOf;
-}
-
-/**
- * Whether every item `node` picks has a due date: a date range or `overdue`, an AND with one such
- * operand, an OR of nothing else. Conservative: a NOT, or any other term, says no. The open-items
- * index by due date holds dated items only (migration 2026-11-30-1200, decision 0100), and SQLite
- * uses a partial index only when the statement's top-level AND holds its condition, which `today |
- * overdue` (an OR) does not by itself: the compiler adds `due_at is not null` when this is true.
- */
-export function onlyDated(node: ShapeNode): boolean {
-  switch (node.k) {
-    case 'due':
-    case 'overdue':
-      return true;
-    case 'and':
-      return node.of.some(onlyDated);
-    case 'or':
-      return node.of.length > 0 && node.of.every(onlyDated);
-    default:
-      return false;
-  }
 }
 
 /** `%`, `_` and the escape character itself, escaped for `like … escape '\'`: a name is a literal prefix. */
@@ -147,6 +124,6 @@ export function lowerFilter(plan: FilterPlan, ctx: LowerContext, page: FilterPag
     const a = page.after;
     pageShape = { order: 'sync', since: v(page.since), after: a ? { k: v(a.k), id: v(a.id) } : null, limit: v(page.limit + 1) };
   }
-  const shape: FilterStatement = { dialect: ctx.dialect, user, openOnly: plan.openOnly, dated: onlyDated(where), where, page: pageShape };
+  const shape: FilterStatement = { dialect: ctx.dialect, user, openOnly: plan.openOnly, where, page: pageShape };
   return { shape, key: JSON.stringify(shape), values };
 }
