@@ -65,6 +65,11 @@ describe.each(DIALECTS)('filter indexes (%s)', (dialect) => {
     expect(await planOf('today | overdue')).toMatch(dialect === 'sqlite' ? /items_open_due_idx/ : /items_open_(project_)?due_idx/);
   });
 
+  it('walks the open items by due date for 7 days & !@waiting and overdue', async () => {
+    expect(await planOf('7 days & !@waiting')).toMatch(dialect === 'sqlite' ? /items_open_due_idx/ : /items_open_(project_)?due_idx/);
+    expect(await planOf('overdue')).toMatch(dialect === 'sqlite' ? /items_open_due_idx/ : /items_open_(project_)?due_idx/);
+  });
+
   it('walks the open items of the project by due date for #Work & @calls', async () => {
     expect(await planOf('#Work & @calls')).toMatch(/items_open_project_due_idx/);
   });

@@ -157,6 +157,21 @@ describe.each(DIALECTS)('GET /items?filter= (%s)', (dialect) => {
     expect(notToday).not.toContain('call bob');
   });
 
+  it('picks undated items after dated ones when a term can match them, as an OR of a date term and another', async () => {
+    expect(await picked('today | no date & inbox')).toEqual(['call bob', 'milk and honey', 'sub of bob', 'idea']);
+    expect(await picked('overdue | !recurring & !#Work & !no date')).toEqual(['pay rent', 'far away']);
+    expect(await picked('@calls | !today & inbox')).toEqual([
+      'pay rent',
+      'call bob',
+      'ship release',
+      'weekly review',
+      'far away',
+      'milk and honey',
+      'sub of bob',
+      'idea',
+    ]);
+  });
+
   it('binds & tighter than |, and reads parentheses and any number of !', async () => {
     expect(await picked('today | overdue & #Work')).toEqual(['call bob']);
     expect(await picked('(today | overdue) & #Work')).toEqual(['call bob']);
