@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { iconPng } from '../../src/web/icons.js';
 import { seriousViolations } from './axe.js';
 import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
-import { PHONE, screenshot } from './chromium.js';
+import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 /*
@@ -65,6 +65,19 @@ describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
     expect((await itemsOf(userId))[0]!.attachments.map((a) => a.content_type).sort()).toEqual(['application/pdf', 'image/png']);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'attachments-item');
+    // On a phone each row's Delete sits on the row's line, at its right, beside a thumbnail as beside a PDF's name (issue 47).
+    await page.setViewportSize(PHONE);
+    for (const name of ['receipt.pdf', 'image.png']) {
+      const line = page.locator('.attachment', { hasText: name });
+      const [row, info, button] = await Promise.all(
+        [line, line.locator('.attachment-info'), line.getByRole('button', { name: 'Delete' })].map((l) => l.boundingBox()),
+      );
+      // Centred on the row's one line (a wrapped button sits below the thumbnail, far from the middle).
+      expect(Math.abs(button!.y + button!.height / 2 - (row!.y + row!.height / 2)), name).toBeLessThan(4);
+      expect(button!.x, name).toBeGreaterThan(info!.x);
+      expect(row!.x + row!.width - (button!.x + button!.width), name).toBeLessThan(4);
+    }
+    await page.setViewportSize(DESKTOP);
 
     // Delete asks in the page first; Cancel keeps the file, Yes deletes it.
     const row = page.locator('.attachment', { hasText: 'receipt.pdf' });
