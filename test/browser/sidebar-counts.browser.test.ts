@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, PHONE } from './chromium.js';
 
 /*
@@ -12,16 +12,7 @@ import { DESKTOP, PHONE } from './chromium.js';
  * The clock is Thursday 26 November 2026, 11:00 in Berlin.
  */
 describe.skipIf(lacking(CHROMIUM))('the sidebar’s counts after actions in place, in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   /** Room for a loaded machine; a stale count never comes right, however long it is given. */
   const WAIT = { timeout: 10_000 };
