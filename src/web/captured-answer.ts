@@ -8,6 +8,7 @@ import { dateContext } from './acting.js';
 import { capturedMessage } from './inbox-notices.js';
 import { encodeUndo, type Undo } from './organize-notice.js';
 import type { RowAnswer } from './row-answer.js';
+import type { SidebarAnswer } from './sidebar-answer.js';
 
 /** How far back an offline capture's typed time is believed; older, or ahead of the clock, its dates are read now. */
 const TYPED_AT_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
@@ -33,7 +34,7 @@ export const changedItem = (item: ItemView) => ({ id: item.id, updated_at: item.
  * it went (project, date) for the toast, its row, and the form its Undo posts: putting back what
  * was typed for a filing, removing it for a plain capture.
  */
-export function createCapturedAnswer(deps: { projects: Services['projects']; clock: Clock; rowAnswer: RowAnswer }) {
+export function createCapturedAnswer(deps: { projects: Services['projects']; clock: Clock; rowAnswer: RowAnswer; sidebarOf: SidebarAnswer }) {
   const projectName = async (userId: string, projectId: string) => (await deps.projects.get(userId, projectId).catch(() => null))?.name ?? 'its project';
   return async (request: FastifyRequest, reply: FastifyReply, user: AuthUser, item: ItemView, undo: Undo | null, back: string) => {
     const dates = dateContext(request, user.timezone, deps.clock);
@@ -42,6 +43,7 @@ export function createCapturedAnswer(deps: { projects: Services['projects']; clo
     const undoForm = organized
       ? { url: `/inbox/items/${item.id}/undo-organize`, fields: [['undo', encodeUndo(undo)]] }
       : { url: `/inbox/items/${item.id}/delete`, fields: [] };
-    return reply.send({ message, undo: null, undo_form: undoForm, item: changedItem(item), row: await deps.rowAnswer(request, user, item, back) });
+    const [row, sidebar] = await Promise.all([deps.rowAnswer(request, user, item, back), deps.sidebarOf(user.id, back)]);
+    return reply.send({ message, undo: null, undo_form: undoForm, item: changedItem(item), row, sidebar });
   };
 }

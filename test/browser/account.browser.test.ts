@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIBRIVOX_DIR } from '../helpers/voice.js';
 import { newEmail } from '../helpers/web-client.js';
 import { seriousViolations } from './axe.js';
-import { PASSWORD, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { PASSWORD, THURSDAY, useBrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, FFMPEG, lacking, POCKETSPHINX } from '../helpers/system-programs.js';
 
@@ -22,20 +22,12 @@ const SPEECH = join(LIBRIVOX_DIR, 'sense_and_sensibility_01_austen_64kb-0870.wav
  * dark) and screenshots at both widths, in chromium.
  */
 describe.skipIf(lacking(CHROMIUM))('account, share, voice and every page in chromium', () => {
-  let t: BrowserApp;
   const ownerEmail = newEmail();
-
-  beforeAll(async () => {
-    t = await startBrowserApp({
-      chromiumArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`],
-    });
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-    // The server's owner, so the accounts below are ordinary users (the owner cannot delete theirs here).
-    await t.services.users.create({ email: ownerEmail, password: PASSWORD });
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
+  // The server's owner, so the accounts below are ordinary users (the owner cannot delete theirs here).
+  const t = useBrowserApp({
+    chromiumArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`],
+    at: THURSDAY,
+    owner: ownerEmail,
   });
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);

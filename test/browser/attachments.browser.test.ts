@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { iconPng } from '../../src/web/icons.js';
 import { seriousViolations } from './axe.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
-import { PHONE, screenshot } from './chromium.js';
+import { sessionUserOf, useBrowserApp } from './browser-app.js';
+import { DESKTOP, NO_SCRIPT, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 /*
@@ -34,14 +34,7 @@ async function giveFile(page: Page, selector: string, how: 'drop' | 'paste', nam
 }
 
 describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp();
 
   const itemsOf = async (userId: string) => (await t.services.items.list(userId, { limit: 100 })).items;
 
@@ -65,6 +58,19 @@ describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
     expect((await itemsOf(userId))[0]!.attachments.map((a) => a.content_type).sort()).toEqual(['application/pdf', 'image/png']);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'attachments-item');
+    // On a phone each row's Delete sits on the row's line, at its right, beside a thumbnail as beside a PDF's name (issue 47).
+    await page.setViewportSize(PHONE);
+    for (const name of ['receipt.pdf', 'image.png']) {
+      const line = page.locator('.attachment', { hasText: name });
+      const [row, info, button] = await Promise.all(
+        [line, line.locator('.attachment-info'), line.getByRole('button', { name: 'Delete' })].map((l) => l.boundingBox()),
+      );
+      // Centred on the row's one line (a wrapped button sits below the thumbnail, far from the middle).
+      expect(Math.abs(button!.y + button!.height / 2 - (row!.y + row!.height / 2)), name).toBeLessThan(4);
+      expect(button!.x, name).toBeGreaterThan(info!.x);
+      expect(row!.x + row!.width - (button!.x + button!.width), name).toBeLessThan(4);
+    }
+    await page.setViewportSize(DESKTOP);
 
     // Delete asks in the page first; Cancel keeps the file, Yes deletes it.
     const row = page.locator('.attachment', { hasText: 'receipt.pdf' });
@@ -106,12 +112,8 @@ describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
 
   it('uploads with the plain form when the script is off', async () => {
     const { userId, email } = await t.signedUp();
-    const context = await t.browser.newContext({ baseURL: t.baseUrl, javaScriptEnabled: false, viewport: PHONE });
-    const page = await context.newPage();
+    const page = await t.signedInPage(email, { ...NO_SCRIPT, viewport: PHONE });
     try {
-      await page.goto('/login');
-      await t.signIn(page, email);
-      await page.waitForURL(/\/(inbox)?$/);
       const { item } = await t.services.capture.capture(await sessionUserOf(t, userId), { text: 'no script here' });
       await page.goto(`/inbox/items/${item.id}`);
       await page.getByLabel('Add a file').setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('plain words\n') });
@@ -119,7 +121,7 @@ describe.skipIf(lacking(CHROMIUM))('files in the web app (chromium)', () => {
       await page.getByText('File added.').waitFor();
       await page.getByRole('link', { name: 'note.txt' }).waitFor();
     } finally {
-      await context.close();
+      await page.context().close();
     }
     expect((await itemsOf(userId))[0]!.attachments.map((a) => [a.filename, a.content_type])).toEqual([['note.txt', 'text/plain; charset=utf-8']]);
   });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { seriousViolations } from './axe.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp, THURSDAY } from './browser-app.js';
 import { screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -12,15 +12,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 vi.setConfig({ testTimeout: 90_000 });
 
 describe.skipIf(lacking(CHROMIUM))('brain dump in the capture box (chromium)', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   it('pastes a list, previews it, edits and removes rows, saves it as items and undoes the whole batch', async () => {
     const { page, userId } = await t.signedUp();

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../../src/schemas/auth-user.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startListeningApp, type ListeningApp } from '../clients/listening-app.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Plan } from '../../src/db/schema.js';
@@ -37,6 +38,8 @@ export interface BrowserApp extends ListeningApp {
   signUp(page: Page, email: string): Promise<void>;
   /** Fills the sign-in form the page shows and submits it; the caller waits for where it leads. */
   signIn(page: Page, email: string): Promise<void>;
+  /** A page in a new browser profile made as told (a touch phone, no script, another locale), signed in as `email`. */
+  signedInPage(email: string, options?: BrowserContextOptions): Promise<Page>;
   /** A new account signed up in a fresh page, made Pro when asked. */
   signedUp(viewport?: Viewport, plan?: Plan): Promise<SignedUp>;
   /** /api/v1 over real HTTP, as a client beside the browser calls it. */
@@ -53,7 +56,7 @@ export interface BrowserAppOptions {
   chromiumArgs?: readonly string[];
 }
 
-export async function startBrowserApp(options: BrowserAppOptions = {}): Promise<BrowserApp> {
+async function startBrowserApp(options: BrowserAppOptions = {}): Promise<BrowserApp> {
   const t = await startListeningApp(options.dialect ?? DIALECTS[0] ?? 'sqlite', options.app);
   let browser: Browser;
   try {
@@ -83,6 +86,14 @@ export async function startBrowserApp(options: BrowserAppOptions = {}): Promise<
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
+  async function signedInPage(email: string, options: BrowserContextOptions = {}): Promise<Page> {
+    const page = await (await newContext(browser, t.baseUrl, options)).newPage();
+    await page.goto('/login');
+    await signIn(page, email);
+    await page.waitForURL((url) => url.pathname !== '/login');
+    return page;
+  }
+
   async function signedUp(viewport: Viewport = DESKTOP, plan: Plan = 'free'): Promise<SignedUp> {
     const page = await freshPage(viewport);
     const email = newEmail();
@@ -108,6 +119,7 @@ export async function startBrowserApp(options: BrowserAppOptions = {}): Promise<
     freshPage,
     signUp,
     signIn,
+    signedInPage,
     signedUp,
     api,
     async close() {
@@ -116,4 +128,44 @@ export async function startBrowserApp(options: BrowserAppOptions = {}): Promise<
       await t.close();
     },
   };
+}
+
+/** The day most browser files live in: Thursday 26 November 2026, 11:00 in Berlin. */
+export const THURSDAY = new Date('2026-11-26T10:00:00.000Z');
+
+export interface BrowserFileOptions extends BrowserAppOptions {
+  /** Where the app's clock stands for the whole file. */
+  at?: Date;
+  /**
+   * An account made first with this email (and PASSWORD): it owns the server, so the accounts the
+   * tests sign up are ordinary users.
+   */
+  owner?: string;
+  /** What else the file needs once the app is up, before its first test. */
+  setup?: (t: BrowserApp) => Promise<void>;
+}
+
+/**
+ * The one app and chromium of a browser test file, started before its tests and closed after them.
+ * The handle is the app itself once started; using it before (at the file's top level) throws.
+ * Options may be a function, for values an earlier beforeAll makes (a receiver's certificates).
+ */
+export function useBrowserApp(options: BrowserFileOptions | (() => BrowserFileOptions) = {}): BrowserApp {
+  let app: BrowserApp | undefined;
+  beforeAll(async () => {
+    const chosen = typeof options === 'function' ? options() : options;
+    app = await startBrowserApp(chosen);
+    if (chosen.at) app.clock.set(chosen.at);
+    if (chosen.owner) await app.services.users.create({ email: chosen.owner, password: PASSWORD });
+    await chosen.setup?.(app);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+  return new Proxy({} as BrowserApp, {
+    get(_, key) {
+      if (!app) throw new Error('the browser app is used before it started (in a test or a hook, not at the top of the file)');
+      return Reflect.get(app, key) as unknown;
+    },
+  });
 }

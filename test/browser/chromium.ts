@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { CHROMIUM, findProgram } from '../helpers/system-programs.js';
 
 /** Committed, so a reviewer sees every page without running anything (docs/web.md links them). */
@@ -8,6 +8,10 @@ const SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
+/** A phone as the page sees one: its width, a touch screen (pointer: coarse) and a mobile viewport. */
+export const TOUCH_PHONE: BrowserContextOptions = { viewport: PHONE, hasTouch: true, isMobile: true };
+/** A browser with JavaScript off: the pages must work as plain forms. */
+export const NO_SCRIPT: BrowserContextOptions = { javaScriptEnabled: false };
 
 /**
  * Debian's chromium, headless and quiet: no background traffic, no sync, no component updates,
@@ -35,9 +39,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
 
-/** A fresh browser profile (cookies and all) that may only talk to the app under test. */
-export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+/** A fresh browser profile (cookies and all) that may only talk to the app under test; British, in Berlin, at desktop width unless told. */
+export async function newContext(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/Berlin', ...options, baseURL });
   const allowed = new URL(baseURL).origin;
   await context.route('**/*', (route) => (new URL(route.request().url()).origin === allowed ? route.continue() : route.abort()));
   return context;

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeHome, runCin } from '../clients/cin-process.js';
 import { DIALECTS } from '../helpers/dialects.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -10,14 +10,7 @@ const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/connect\/agent\?state=[A-Za-z0-9_-
 
 /* `cin login` end to end: the real binary prints the link, a signed-in user approves it in chromium. */
 describe.skipIf(lacking(CHROMIUM)).each(DIALECTS)('cin login approved in chromium (%s)', (dialect) => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp({ dialect });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ dialect });
 
   it('approving in the browser logs cin in; cin then adds, lists and completes with the saved key', async () => {
     const { page, email } = await t.signedUp();

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthUser } from '../../src/schemas/auth-user.js';
 import { seriousViolations } from './axe.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
-import { DESKTOP, PHONE, screenshot } from './chromium.js';
+import { sessionUserOf, useBrowserApp, THURSDAY } from './browser-app.js';
+import { DESKTOP, NO_SCRIPT, PHONE, screenshot, TOUCH_PHONE } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 /*
@@ -12,16 +12,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
  * 11:00 in Berlin (the browser's zone, which sign-up takes).
  */
 describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
   // A row being deleted is hidden during its grace period (issue 47).
@@ -150,11 +141,8 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
   it('works as plain forms without JavaScript', async () => {
     const { page, email, userId } = await t.signedUp(DESKTOP);
     const { items } = await seed(userId);
-    const context = await t.browser.newContext({ baseURL: t.baseUrl, javaScriptEnabled: false, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    const plain = await context.newPage();
-    await plain.goto('/login');
-    await t.signIn(plain, email);
-    await plain.waitForURL(`${t.baseUrl}/`);
+    const plain = await t.signedInPage(email, NO_SCRIPT);
+    expect(plain.url()).toBe(`${t.baseUrl}/`);
     await plain.getByRole('button', { name: 'Mark “Call the dentist” done' }).click();
     await plain.waitForURL(`${t.baseUrl}/#item-${items.dentist.id}`);
     expect(await rowTitles(plain, 'overdue')).toEqual(['Send the report']);
@@ -169,7 +157,7 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
     expect((await t.services.items.get(userId, items.report.id)).due_at).toBe('2026-11-30T16:00:00.000Z');
     await plain.getByRole('button', { name: 'Archive' }).click();
     await expect.poll(async () => (await t.services.items.get(userId, items.report.id)).status).toBe('archived');
-    await context.close();
+    await plain.context().close();
     await page.close();
   }, 60_000);
 
@@ -312,24 +300,14 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
   }, 60_000);
 
   it('on a phone: the list comes first, six rows above the fold, capture opens on focus and Return makes a new line', async () => {
-    const context = await t.browser.newContext({
-      baseURL: t.baseUrl,
-      viewport: PHONE,
-      hasTouch: true,
-      isMobile: true,
-      locale: 'en-GB',
-      timezoneId: 'Europe/Berlin',
-    });
-    const page = await context.newPage();
     const { email, userId } = await t.signedUp(DESKTOP).then(async (s) => {
       await s.page.close();
       return s;
     });
     const { user } = await seed(userId);
     for (const n of [1, 2, 3, 4]) await add(user, `Overdue chore ${n}`, { due_at: `2026-11-2${n}T09:00:00.000Z` });
-    await page.goto('/login');
-    await t.signIn(page, email);
-    await page.waitForURL(`${t.baseUrl}/`);
+    const page = await t.signedInPage(email, TOUCH_PHONE);
+    expect(page.url()).toBe(`${t.baseUrl}/`);
     const visible = await page
       .locator('li.item')
       .evaluateAll((rows, height) => rows.filter((r) => r.getBoundingClientRect().bottom <= height).length, PHONE.height);
@@ -353,6 +331,6 @@ describe.skipIf(lacking(CHROMIUM))('the daily loop in chromium', () => {
     // Touch targets: the done circle and the more button are at least 44 px.
     const check = await page.locator('li.item .check').first().boundingBox();
     expect(check!.height).toBeGreaterThanOrEqual(44);
-    await context.close();
+    await page.context().close();
   }, 90_000);
 });

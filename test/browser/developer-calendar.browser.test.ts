@@ -1,22 +1,14 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 import { newEmail } from '../helpers/web-client.js';
 import { seriousViolations } from './axe.js';
-import { PASSWORD, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { DESKTOP, screenshot } from './chromium.js';
 
 /* Developer settings → "Connect a calendar app" in chromium: an app password, then a feed made, copied, given a new URL and deleted; and the same without JavaScript. */
 describe.skipIf(lacking(CHROMIUM))('connect a calendar app in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    await t.services.users.create({ email: newEmail(), password: PASSWORD });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ owner: newEmail() });
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
   const feedPath = (url: string) => new URL(url).pathname;

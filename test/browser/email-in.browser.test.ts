@@ -1,22 +1,17 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 import { newEmail } from '../helpers/web-client.js';
 import { seriousViolations } from './axe.js';
-import { PASSWORD, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 
 /** The account page's "Email to inbox" card in chromium: copy, rotate (issue 34). The reader is not started. */
 describe.skipIf(lacking(CHROMIUM))('email to inbox on the account page in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    // Nothing listens on port 9: the card only needs the address pattern.
-    t = await startBrowserApp({ app: { emailIn: { imapUrl: 'imap://reader:secret@127.0.0.1:9/INBOX', address: 'inbox+{token}@mail.example.test' } } });
-    await t.services.users.create({ email: newEmail(), password: PASSWORD });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
+  // Nothing listens on port 9: the card only needs the address pattern.
+  const t = useBrowserApp({
+    app: { emailIn: { imapUrl: 'imap://reader:secret@127.0.0.1:9/INBOX', address: 'inbox+{token}@mail.example.test' } },
+    owner: newEmail(),
   });
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);

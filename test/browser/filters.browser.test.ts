@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -12,16 +12,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
  * where it can be reordered. The clock is Thursday 26 November 2026, 11:00 in Berlin.
  */
 describe.skipIf(lacking(CHROMIUM))('filters in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   async function seed(userId: string) {
     const user = await sessionUserOf(t, userId);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -16,16 +16,7 @@ const WIDTHS = [
  * with axe (light and dark) and photographed into docs/screenshots/.
  */
 describe.skipIf(lacking(CHROMIUM))('the inbox in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   const apiSearch = async (token: string, q: string) => {
     const res = await fetch(`${t.baseUrl}/api/v1/items/search?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${token}` } });

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, findProgram, lacking } from '../helpers/system-programs.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { CHROMIUM_ARGS, DESKTOP } from './chromium.js';
 import { newEmail } from '../helpers/web-client.js';
 
@@ -15,15 +15,7 @@ import { newEmail } from '../helpers/web-client.js';
  * fails the test, and Chrome's own installability check (CDP Page.getInstallabilityErrors) must be empty.
  */
 describe.skipIf(lacking(CHROMIUM))('installability and CSP in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp();
 
   /** The CSP complaints of the page from now on: console errors and securitypolicyviolation events. */
   function watchCsp(page: Page): string[] {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -11,16 +11,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
  * counting against the plan's limits.
  */
 describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   const accessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
   const userOf = (userId: string) => sessionUserOf(t, userId);
@@ -78,13 +69,10 @@ describe.skipIf(lacking(CHROMIUM))('the item page and the smaller defects in chr
     const user = await userOf(userId);
     await t.services.capture.capture(user, { text: 'Ship it', due_at: '2026-11-26T16:00:00.000Z' });
     await t.services.capture.capture(user, { text: 'Early call', due_at: '2026-11-26T08:30:00.000Z' });
-    const context = await t.browser.newContext({ baseURL: t.baseUrl, locale: 'en-US', timezoneId: 'Europe/Berlin' });
-    const us = await context.newPage();
-    await us.goto('/login');
-    await t.signIn(us, email);
-    await us.waitForURL(`${t.baseUrl}/`);
+    const us = await t.signedInPage(email, { locale: 'en-US' });
+    expect(us.url()).toBe(`${t.baseUrl}/`);
     expect(await us.locator('.due time').allTextContents()).toEqual(['overdue, today 9:30 AM', 'today 5 PM']);
-    await context.close();
+    await us.context().close();
   }, 60_000);
 
   it('keeps one header width on every page, and the check circle’s border at 3:1 or more against its row in light and dark', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, screenshot } from './chromium.js';
 import { UNLIMITED } from '../helpers/test-app.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
@@ -10,16 +10,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
  * says so with what was typed kept.
  */
 describe.skipIf(lacking(CHROMIUM))('web actions against the plan limits in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp({ app: { limits: { ...UNLIMITED, free: { perMinute: 5, perDay: 1000 } } } });
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ app: { limits: { ...UNLIMITED, free: { perMinute: 5, perDay: 1000 } } }, at: THURSDAY });
 
   it('refuses web captures and actions once the API minute is spent, keeping the text', async () => {
     const { page, userId } = await t.signedUp(DESKTOP, 'free');

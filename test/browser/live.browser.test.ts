@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -10,16 +10,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
  * The clock is Thursday 26 November 2026, 11:00 in Berlin.
  */
 describe.skipIf(lacking(CHROMIUM))('live updates in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   it('shows a capture made through the API on an open Today, keeps the typed text, the focus and the Undo toast, and follows another tab', async () => {
     const { page, userId } = await t.signedUp(DESKTOP);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, THURSDAY, useBrowserApp } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
@@ -22,23 +22,22 @@ interface WorkerScope {
 }
 
 describe.skipIf(lacking(CHROMIUM))('notifications and reminders in chromium', () => {
-  let t: BrowserApp;
   let receiver: HttpsReceiver;
+  let caPem: string;
 
   beforeAll(async () => {
     const certs = await createTestCertificates();
+    caPem = certs.caPem;
     receiver = await new HttpsReceiver(certs, () => ({ status: 200 })).start();
-    // The receiver is on loopback: the test lifts the private-address rule, as the integration tests do.
-    t = await startBrowserApp({
-      app: { webhooks: { ca: [certs.caPem], delivery: { allowPrivateTargets: true, timeoutMs: 5_000, retryDelaysMs: [1000, 5000] } } },
-    });
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
   }, 60_000);
-
   afterAll(async () => {
-    await t?.close();
     await receiver?.close();
   });
+  // The receiver is on loopback: the test lifts the private-address rule, as the integration tests do.
+  const t = useBrowserApp(() => ({
+    app: { webhooks: { ca: [caPem], delivery: { allowPrivateTargets: true, timeoutMs: 5_000, retryDelaysMs: [1000, 5000] } } },
+    at: THURSDAY,
+  }));
 
   /** The reminder form sits behind "Change reminder or repeat" unless it came back with an error. */
   async function openReminderForm(page: Page): Promise<void> {

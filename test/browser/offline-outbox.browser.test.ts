@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, useBrowserApp } from './browser-app.js';
 import { DESKTOP, screenshot } from './chromium.js';
 
 /*
@@ -12,16 +12,7 @@ import { DESKTOP, screenshot } from './chromium.js';
  * clock is the real time here, so the browser's clock (the time an offline change is made) agrees.
  */
 describe.skipIf(lacking(CHROMIUM))('the offline outbox in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date());
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ setup: async (app) => app.clock.set(new Date()) });
 
   const banner = (page: Page) => page.locator('.outbox-banner');
   const row = (page: Page, id: string) => page.locator(`#item-${id}`);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newEmail } from '../helpers/web-client.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -9,15 +9,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
  * while PUBLIC_URL names another address (the document's server URL is relative).
  */
 describe.skipIf(lacking(CHROMIUM))('admin page and /docs in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp({ app: { publicUrl: 'http://inbox.example.org:8443' } });
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ app: { publicUrl: 'http://inbox.example.org:8443' } });
 
   it('lets the first user list users, make one Pro and close sign-up', async () => {
     const owner = await t.freshPage();

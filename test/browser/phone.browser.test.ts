@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 import { seriousViolations } from './axe.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
-import { DESKTOP, PHONE } from './chromium.js';
+import { sessionUserOf, useBrowserApp, THURSDAY } from './browser-app.js';
+import { DESKTOP, PHONE, TOUCH_PHONE } from './chromium.js';
 
 /*
  * Issue 47 item 9 (the phone is thumb-first) and the web part of all-day dates (item 6), as a user
@@ -12,16 +12,7 @@ import { DESKTOP, PHONE } from './chromium.js';
  * browser's zone): tomorrow is Friday 27 November, next week Monday 30 November.
  */
 describe.skipIf(lacking(CHROMIUM))('the phone, thumb-first, and all-day dates in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   /** A signed-up user in Berlin, and a page of their own in a phone with a touch screen (or at desktop width). */
   async function userWith(kind: 'phone' | 'desktop') {
@@ -30,20 +21,8 @@ describe.skipIf(lacking(CHROMIUM))('the phone, thumb-first, and all-day dates in
     const user = await sessionUserOf(t, signed.userId);
     if (kind === 'desktop') return { page: signed.page, user, userId: signed.userId };
     await signed.page.close();
-    const context = await t.browser.newContext({
-      baseURL: t.baseUrl,
-      viewport: PHONE,
-      hasTouch: true,
-      isMobile: true,
-      locale: 'en-GB',
-      timezoneId: 'Europe/Berlin',
-    });
-    const allowed = new URL(t.baseUrl).origin;
-    await context.route('**/*', (route) => (new URL(route.request().url()).origin === allowed ? route.continue() : route.abort()));
-    const page = await context.newPage();
-    await page.goto('/login');
-    await t.signIn(page, signed.email);
-    await page.waitForURL(`${t.baseUrl}/`);
+    const page = await t.signedInPage(signed.email, TOUCH_PHONE);
+    expect(page.url()).toBe(`${t.baseUrl}/`);
     return { page, user, userId: signed.userId };
   }
 

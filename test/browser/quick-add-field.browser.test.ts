@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, PHONE, screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -16,17 +16,7 @@ const WIDTHS = [
  * it, its chip's × or Backspace right after it; the item then keeps those words and gets no field.
  */
 describe.skipIf(lacking(CHROMIUM))('quick add marked in the capture box', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    // Thursday 26 November 2026.
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   const marks = (page: Page) => page.locator('.quick-add-mirror mark').allTextContents();
   const said = (page: Page) => page.locator('[data-quick-add-said]').textContent();

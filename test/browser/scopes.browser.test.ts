@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCOPE_DESCRIPTIONS } from '../../src/modules/keys/scopes.js';
 import { newState } from '../helpers/web-client.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 /* Narrowed scopes in a real browser: the pairing approval page, developer settings, and /docs under its CSP. */
 describe.skipIf(lacking(CHROMIUM))('scoped keys in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp();
 
   it('pairs with narrowed scopes: the page lists what is asked in plain words, the user unticks one, the key holds the rest', async () => {
     const page = (await t.signedUp()).page;

@@ -1,20 +1,19 @@
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../helpers/test-app.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
 const SDK_ENTRY = join(resolve(import.meta.dirname, '../..'), 'packages/sdk/dist/index.js');
 
 /* The SDK bundled for browsers (esbuild, platform browser) and run in chromium against the server. */
 describe.skipIf(lacking(CHROMIUM))('@capture-inbox/sdk in chromium', () => {
-  let t: BrowserApp;
+  const t = useBrowserApp();
   let user: TestUser;
   let bundle: string;
 
   beforeAll(async () => {
-    t = await startBrowserApp();
     user = await createUser(t);
     const out = await build({
       entryPoints: [SDK_ENTRY],
@@ -27,9 +26,6 @@ describe.skipIf(lacking(CHROMIUM))('@capture-inbox/sdk in chromium', () => {
     });
     bundle = out.outputFiles[0]!.text;
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('captures, reads the ETag, pages and refuses with ApiError, from a page of the same origin', async () => {
     // The bundle is injected as a script; the pages' CSP is about the app's own scripts, not this test's.

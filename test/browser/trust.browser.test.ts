@@ -1,8 +1,8 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthUser } from '../../src/schemas/auth-user.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
-import { sessionUserOf, startBrowserApp, type BrowserApp } from './browser-app.js';
+import { sessionUserOf, useBrowserApp, THURSDAY } from './browser-app.js';
 import { DESKTOP, screenshot } from './chromium.js';
 
 /*
@@ -12,16 +12,7 @@ import { DESKTOP, screenshot } from './chromium.js';
  * circle). The clock is Thursday 26 November 2026, 11:00 in Berlin (the browser's zone).
  */
 describe.skipIf(lacking(CHROMIUM))('undo and ticks people can trust, in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp({ at: THURSDAY });
 
   const toast = (page: Page) => page.locator('[data-toast]');
   const rowTitles = (page: Page, group: string) => page.locator(`#${group} > .items > li:not([hidden]) > .line .title`).allTextContents();

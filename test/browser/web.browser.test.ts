@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newEmail, newState } from '../helpers/web-client.js';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { screenshot } from './chromium.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -10,15 +10,7 @@ import { CHROMIUM, lacking } from '../helpers/system-programs.js';
  * run: SQLite, or PostgreSQL in CI's PostgreSQL pass).
  */
 describe.skipIf(lacking(CHROMIUM))('the web app in chromium', () => {
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    t = await startBrowserApp();
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useBrowserApp();
 
   it('signs up, captures from the inbox with Enter, toggles the item, mints a key that works against /api/v1/me', async () => {
     const page = await t.freshPage();

@@ -28,6 +28,7 @@ import { decodeUndo, encodeUndo, proHint, undoPatch, type Undo } from '../organi
 import { PageError } from '../page-error.js';
 import { webContext } from '../session.js';
 import { createRowAnswer } from '../row-answer.js';
+import { createSidebarAnswer } from '../sidebar-answer.js';
 import { changedItem, createCapturedAnswer, readAt } from '../captured-answer.js';
 import { literalOf } from '../literal-ranges.js';
 import { CaptureBody } from './capture-body.js';
@@ -68,7 +69,7 @@ const PREFERENCE = { httpOnly: true, sameSite: 'lax' as const, path: '/', maxAge
 const IN_PLACE = 'cin-in-place';
 
 export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services, 'capture' | 'items' | 'limits' | 'undo'>> = async (app, options) => {
-  const { capture, clock, items, limits, projects, undo } = options;
+  const { capture, clock, items, limits, projects, tags, undo } = options;
   const inPlace = (request: FastifyRequest): boolean => request.headers[IN_PLACE] === '1';
   const projectName = async (userId: string, projectId: string) => (await projects.get(userId, projectId).catch(() => null))?.name ?? 'its project';
   const render = createInboxRenderer(options);
@@ -214,7 +215,8 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     (current) => (first?.(current), second(current));
 
   const rowAnswer = createRowAnswer({ projects, items, clock, listOf });
-  const capturedInPlace = createCapturedAnswer({ projects, clock, rowAnswer });
+  const sidebarOf = createSidebarAnswer({ projects, tags });
+  const capturedInPlace = createCapturedAnswer({ projects, clock, rowAnswer, sidebarOf });
 
   /** Runs the action; in place, through the undo service, answering what the toast says and the undo's id. */
   async function perform(request: FastifyRequest, params: Static<typeof ItemParams>, body: Body, reply: FastifyReply, user: AuthUser) {
@@ -223,7 +225,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     const precondition = body.version ? ifMatchPrecondition(body.version) : undefined;
     if (action === 'delete') {
       await items.remove(user.id, id, precondition);
-      return inPlace(request) ? reply.send({ message: 'Deleted.', undo: null }) : null;
+      return inPlace(request) ? reply.send({ message: 'Deleted.', undo: null, sidebar: await sidebarOf(user.id, safeReturn(body.return)) }) : null;
     }
     const run = Object.hasOwn(actions, action) ? actions[action]! : undefined;
     if (!run) throw new AppError('not_found', 'no such action');
@@ -234,8 +236,9 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     const acted = await undo.act(user.id, id, (p) => run(user.id, id, both(precondition, p), body, user));
     const dates = dateContext(request, user.timezone, clock);
     const message = actedMessage(acted.undo?.kind ?? null, acted.item, await projectName(user.id, acted.item.project_id), dates);
-    const row = await rowAnswer(request, user, acted.item, safeReturn(body.return));
-    return reply.send({ message, undo: acted.undo?.id ?? null, item: changedItem(acted.item), row });
+    const back = safeReturn(body.return);
+    const [row, sidebar] = await Promise.all([rowAnswer(request, user, acted.item, back), sidebarOf(user.id, back)]);
+    return reply.send({ message, undo: acted.undo?.id ?? null, item: changedItem(acted.item), row, sidebar });
   }
 
   app.post('/inbox/undo/:undoId', { schema: { params: UndoParams, body: UndoActionBody } }, async (request, reply) => {
@@ -255,8 +258,11 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxSources & Pick<Services
     }
     const dates = dateContext(request, user.timezone, clock);
     const message = undoneMessage(done.inverse, done.item, await projectName(user.id, done.item.project_id), dates);
-    if (inPlace(request))
-      return reply.send({ message, item: changedItem(done.item), row: await rowAnswer(request, user, done.item, safeReturn(request.body.return)) });
+    if (inPlace(request)) {
+      const back = safeReturn(request.body.return);
+      const [row, sidebar] = await Promise.all([rowAnswer(request, user, done.item, back), sidebarOf(user.id, back)]);
+      return reply.send({ message, item: changedItem(done.item), row, sidebar });
+    }
     return reply.redirect(`${safeReturn(request.body.return)}#item-${done.item.id}`, 303);
   });
 

@@ -8,6 +8,7 @@ describe('answers of actions in place (decision 0076)', () => {
       undo: 'u-1',
       item: { id: 'i-1', updated_at: '2026-11-26T10:00:00.000Z' },
       row: { place: 'done-today', html: '<li></li>' },
+      sidebar: '<aside id="sidebar"></aside>',
     };
     expect(parseActAnswer(answer)).toEqual(answer);
     expect(parseActAnswer({ message: 'Deleted.', undo: null, item: null, row: { place: null, html: '' } })).toEqual({
@@ -15,7 +16,9 @@ describe('answers of actions in place (decision 0076)', () => {
       undo: null,
       item: null,
       row: { place: null, html: '' },
+      sidebar: null,
     });
+    expect(parseActAnswer({ ...answer, sidebar: 3 })?.sidebar).toBeNull();
     expect(parseActAnswer({ ...answer, row: null })?.row).toBeNull();
     expect(parseActAnswer('<html>')).toBeNull();
     expect(parseActAnswer({ undo: 'u-1' })).toBeNull();

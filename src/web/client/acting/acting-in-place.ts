@@ -2,6 +2,7 @@ import { fieldValue } from '../http.js';
 import { queueAction } from '../offline/offline-outbox.js';
 import { placeRow } from '../regions/place-row.js';
 import { swapLists } from '../regions/swap-lists.js';
+import { swapSidebar } from '../regions/swap-sidebar.js';
 import { fetchPage, networkFailure, postInPlace, RefusedError, type InPlaceResult } from './in-place-request.js';
 import { inFlight } from './in-flight.js';
 import { ownChanges } from './own-changes.js';
@@ -46,6 +47,7 @@ function settle(
   where: { itemId: string | null; listUrl: string; index: number; focusedBefore: Element | null; csrf: string; returnTo: string | null },
 ): Promise<void> {
   const rowId = where.itemId ? `item-${where.itemId}` : null;
+  swapSidebar(answer.sidebar);
   const placed = answer.row !== null && where.itemId !== null && placeRow(where.itemId, answer.row);
   const shown = placed
     ? Promise.resolve(refocus(rowId, where.index, where.focusedBefore))

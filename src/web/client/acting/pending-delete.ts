@@ -1,4 +1,5 @@
 import { recount } from '../regions/place-row.js';
+import { swapSidebar } from '../regions/swap-sidebar.js';
 import { postInPlace } from './in-place-request.js';
 import { ownChanges } from './own-changes.js';
 import { say } from './toast.js';
@@ -24,7 +25,10 @@ export function deleteWithGrace(row: HTMLElement, url: string, data: URLSearchPa
     ownChanges.note(itemId, null);
     // keepalive: the request outlives a page being left.
     postInPlace(url, data, true).then(
-      () => row.remove(),
+      (result) => {
+        row.remove();
+        if ('answer' in result) swapSidebar(result.answer.sidebar);
+      },
       () => {
         row.hidden = false;
         recount();

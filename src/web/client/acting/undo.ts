@@ -1,7 +1,8 @@
 /*
  * The answers of actions in place (decision 0076), apart from the DOM: the server says what the
  * toast says, the id of the inverse it keeps (Undo sends it back), the item as changed (so the
- * live echo of this very change is skipped) and the item's row as the page now shows it.
+ * live echo of this very change is skipped), the item's row as the page now shows it, and the
+ * page's sidebar, whose counts the change moved (that echo brought them before it was skipped).
  */
 
 /** Where the row goes (a group's id, `here`, or null: off this page) and its markup. */
@@ -17,6 +18,8 @@ export interface ActAnswer {
   item: { id: string; updated_at: string; version?: string } | null;
   /** Null: the page has no such rows (an item's page); its lists are fetched instead. */
   row: RowAnswer | null;
+  /** The page's sidebar with its counts as they are now; null for a page without one. */
+  sidebar: string | null;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -31,6 +34,7 @@ export function parseActAnswer(value: unknown): ActAnswer | null {
     undo: typeof value.undo === 'string' ? value.undo : null,
     item: item && { id: item.id as string, updated_at: item.updated_at as string, ...(typeof item.version === 'string' ? { version: item.version } : {}) },
     row: row && { place: row.place as string | null, html: row.html as string },
+    sidebar: typeof value.sidebar === 'string' ? value.sidebar : null,
   };
 }
 

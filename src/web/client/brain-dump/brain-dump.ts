@@ -1,6 +1,6 @@
 import { fieldValue } from '../http.js';
 import { say } from '../acting/toast.js';
-import { swapLists } from '../regions/swap-lists.js';
+import { swapLists, WITH_SIDEBAR } from '../regions/swap-lists.js';
 import { quickAddChips, type QuickAddSpan } from '../quick-add/quick-add-chips.js';
 import { depths, removeRow, replaceRow, type Source } from './text-edits.js';
 
@@ -152,14 +152,14 @@ export function installBrainDump(): void {
             oneChoice.checked = true;
             show([]);
             const page = await (await fetch(back, { credentials: 'same-origin' })).text();
-            swapLists(page, answer.ids[0] ?? null, 0);
+            swapLists(page, answer.ids[0] ?? null, 0, null, WITH_SIDEBAR);
             const undo = new URLSearchParams({ _csrf: fieldValue(form, '_csrf'), ids: answer.ids.join(','), return: back });
             const count = answer.ids.length;
             // One Undo removes the whole batch; the undo route answers the page it returns to, whose lists replace these.
             const run = () =>
               void fetch('/inbox/capture-batch/undo', { method: 'POST', body: undo, credentials: 'same-origin' })
                 .then(async (res) => {
-                  swapLists(await res.text(), null, 0);
+                  swapLists(await res.text(), null, 0, null, WITH_SIDEBAR);
                   say(res.ok ? `Undone: the ${count} items are gone.` : 'Not undone: try again.');
                 })
                 .catch(() => say('Not undone: try again.'));

@@ -4,8 +4,10 @@ import { upgradeRows } from './row-menu.js';
 /** The regions an action's answer replaces: the lists of a list page, the subtasks of an item page. */
 const REGIONS = ['lists', 'subtasks'];
 /**
- * With the sidebar too, for changes whose live echoes are skipped as this page's own and that move
- * its counts: the offline outbox's sync (issue 47: "Inbox 0" beside two Inbox rows).
+ * With the sidebar too, where a change moves its counts and the page fetches itself anyway: the
+ * offline outbox's sync, whose live echoes are skipped as this page's own (issue 47: "Inbox 0"
+ * beside two Inbox rows), and a brain dump's batch. An answer with the row carries the sidebar
+ * itself (swap-sidebar.ts).
  */
 export const WITH_SIDEBAR = [...REGIONS, 'sidebar'];
 
