@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBrowserApp, type BrowserApp } from './browser-app.js';
+import { useBrowserApp } from './browser-app.js';
 import { chatAnswer, FakeOpenAi, loopbackFetch } from '../helpers/fake-openai.js';
 import { CHROMIUM, lacking } from '../helpers/system-programs.js';
 
@@ -12,22 +12,16 @@ vi.setConfig({ testTimeout: 90_000 });
 
 describe.skipIf(lacking(CHROMIUM))('brain dump, the model splits prose (chromium)', () => {
   const fake = new FakeOpenAi();
-  let t: BrowserApp;
-
-  beforeAll(async () => {
-    await fake.start();
-    t = await startBrowserApp({
-      app: {
-        fetch: loopbackFetch,
-        organizer: { engine: 'openai', openai: { baseUrl: fake.baseUrl, apiKey: undefined, model: 'test-model' }, timeoutMs: 2000 },
-      },
-    });
-    t.clock.set(new Date('2026-11-26T10:00:00.000Z'));
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await fake.stop();
-  });
+  // Registered first, so the model's server is up when the app's options name its address.
+  beforeAll(() => fake.start());
+  const t = useBrowserApp(() => ({
+    at: new Date('2026-11-26T10:00:00.000Z'),
+    app: {
+      fetch: loopbackFetch,
+      organizer: { engine: 'openai', openai: { baseUrl: fake.baseUrl, apiKey: undefined, model: 'test-model' }, timeoutMs: 2000 },
+    },
+  }));
+  afterAll(() => fake.stop());
   beforeEach(() => {
     fake.requests.length = 0;
   });
