@@ -53,6 +53,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(PHONE);
+  // Two frames, so what the page's resize observers do with the new width is in the picture.
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
 }

@@ -111,4 +111,21 @@ describe.skipIf(lacking(CHROMIUM))('quick add marked in the capture box', () => 
       await expect.poll(() => newest(userId)).toMatchObject({ title: 'Buy milk @homes', tags: [] });
     }, 60_000);
   }
+
+  it('never widens the page when the window narrows: the mirror stays inside its box (a desktop window turned phone)', async () => {
+    const { page } = await t.signedUp(DESKTOP);
+    await page.goto('/inbox');
+    await page.getByLabel('Capture a note or todo').fill('Prepare slides for Monday meeting');
+    await expect.poll(() => marks(page), SLOW).toEqual(['Monday']);
+    // The box narrows and is measured in the same task, before any resize observer can run: the
+    // mirror, drawn at the old width, must already be inside its frame (else the page scrolls sideways).
+    const overhang = await page.evaluate(`(() => {
+      const frame = document.querySelector('.quick-add-field');
+      frame.style.width = '200px';
+      return document.querySelector('.quick-add-mirror').getBoundingClientRect().right - frame.getBoundingClientRect().right;
+    })()`);
+    expect(overhang).toBeLessThanOrEqual(0);
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+  });
 });
