@@ -234,10 +234,15 @@ tr.revoked td { color: var(--muted); }
   tr { border: 1px solid var(--line); border-radius: 8px; padding: .4rem .6rem; margin-bottom: .6rem; }
   td { border: 0; padding: .2rem 0; display: flex; gap: .75rem; }
   td::before { content: attr(data-label); flex: 0 0 6.5rem; color: var(--muted); font-size: .85rem; }
+  /* A long value (an email and its "(owner)", one item) wraps in its column instead of leaving the screen. */
+  td { overflow-wrap: anywhere; }
+  td > .cell { min-width: 0; }
 }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0 0 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+/* On a phone a long term (the filter language's examples) would squeeze its meaning to a letter a line. */
+@media (max-width: 40rem) { dl.facts { grid-template-columns: minmax(0, 1fr); gap: .1rem; } dl.facts dd { margin-bottom: .5rem; } }
 .inline-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; margin-bottom: 1rem; }
 .inline-form .field { flex: 1 1 14rem; margin: 0; }
 .token { display: flex; gap: .5rem; flex-wrap: wrap; }

@@ -47,8 +47,11 @@ export async function newContext(browser: Browser, baseURL: string, options: Bro
   return context;
 }
 
-/** The page as it is, at desktop width and at phone width, into screenshots/<name>-{desktop,phone}.png. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * The page at desktop and phone width into docs/screenshots, and a check that at phone width
+ * nothing pushes the page sideways; `sideways` names why a page may (a third party's layout).
+ */
+export async function screenshot(page: Page, name: string, options: { sideways?: string } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
@@ -56,5 +59,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   // Two frames, so what the page's resize observers do with the new width is in the picture.
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
   await page.setViewportSize(DESKTOP);
+  if (width > PHONE.width && options.sideways === undefined)
+    throw new Error(`${name}: at ${PHONE.width} px wide the page is ${width} px wide (it scrolls sideways)`);
 }

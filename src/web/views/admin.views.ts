@@ -33,7 +33,7 @@ function signupSection(d: AdminPageData): SafeHtml {
 function userRow(d: AdminPageData, u: UserListEntry): SafeHtml {
   const other = u.plan === 'pro' ? 'free' : 'pro';
   return html`<tr>
-  <td data-label="Email">${u.email}${u.owner ? html` <span class="muted small">(owner)</span>` : ''}</td>
+  <td data-label="Email"><span class="cell">${u.email}${u.owner ? html` <span class="muted small">(owner)</span>` : ''}</span></td>
   <td data-label="Plan">${u.plan === 'pro' ? 'Pro' : 'Free'}</td>
   <td data-label="Created"><time datetime="${u.created_at}">${formatMoment(u.created_at, d.dates)}</time></td>
   <td><form method="post" action="/admin/users/${u.id}/plan">${csrfField(d.csrf)}<input type="hidden" name="plan" value="${other}">
