@@ -2,10 +2,9 @@ import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { toTimestamp } from '../../lib/timestamps.js';
 import { compareTagNames } from '../../lib/tag-order.js';
-import { tagNewItems, type NewItemTags } from './new-item-tags.js';
-import { findTagNamesForItems, findTagsByKeys, insertTagsIgnoringExisting, listTagsWithCounts, replaceItemTags } from './tags.repository.js';
+import { ensureTags, tagNewItems, type NewItemTags } from './new-item-tags.js';
+import { findTagNamesForItems, listTagsWithCounts, replaceItemTags } from './tags.repository.js';
 
 const MAX_TAGS_PER_ITEM = 20;
 const TAG_NAME_MAX = 50;
@@ -51,15 +50,7 @@ export function createTagsService(deps: { db: Db; clock: Clock; newId: IdGenerat
 
     async setItemTags(trx, userId, itemId, names) {
       const wanted = normalizeTagNames(names);
-      const keys = wanted.map(tagKey);
-      const existing = await findTagsByKeys(trx, userId, keys);
-      const known = new Set(existing.map((t) => t.name_key));
-      const createdAt = toTimestamp(deps.clock.now());
-      const missing = wanted
-        .filter((name) => !known.has(tagKey(name)))
-        .map((name) => ({ id: deps.newId(), user_id: userId, name, name_key: tagKey(name), created_at: createdAt }));
-      await insertTagsIgnoringExisting(trx, missing);
-      const tags = missing.length > 0 ? await findTagsByKeys(trx, userId, keys) : existing;
+      const tags = [...(await ensureTags(trx, { now: deps.clock.now(), newId: deps.newId, keyOf: tagKey }, userId, wanted)).values()];
       await replaceItemTags(
         trx,
         userId,
