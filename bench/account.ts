@@ -103,7 +103,7 @@ async function webPage(server: ScenarioServer, path: string, samples: number) {
 async function ticks(server: ScenarioServer, samples: number) {
   const today = await server.web.get('/', PAGE_TIMEOUT_MS);
   const csrf = /name="_csrf" value="([^"]+)"/.exec(today.text)?.[1];
-  const ids = [...today.text.matchAll(/data-item-id="([0-9a-f-]{36})"/g)].map((m) => m[1]!);
+  const ids = [...today.text.matchAll(/id="item-([0-9a-f-]{36})"/g)].map((m) => m[1]!);
   if (!csrf || ids.length === 0) throw new Error(`Today has ${ids.length} items and ${csrf ? 'a' : 'no'} CSRF field`);
   const times: number[] = [];
   let transfer = 0;

@@ -1,4 +1,7 @@
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { installSignalHandlers, interrupted, runCleanups, stopTracked } from './lifecycle.js';
 import type { HttpClient } from './http-client.js';
 import { startScenarioServer, type ScenarioServer } from './scenario-server.js';
@@ -6,6 +9,8 @@ import { readScenarioSettings, scenarioInteger } from './settings.js';
 import { latencySummary, median, round } from './stats.js';
 import { seedThemedItems, themedTitles } from './themed-items.js';
 import type { BenchDialect } from './databases.js';
+import { readStretches, type LoopStretch } from './loop-stretches.js';
+import { onCleanup } from './lifecycle.js';
 
 /*
  * npm run bench:organize (issue 52 item 3): organized captures with the local engine (sentence
@@ -99,17 +104,35 @@ export interface OrganizeRow {
   probe_during: ReturnType<typeof latencySummary>;
   loop_lag_max_idle_ms: number | null;
   loop_lag_max_during_ms: number | null;
+  /**
+   * The main thread's longest run between two turns of its event loop, in CPU ms
+   * (bench/loop-stretch-probe.ts): the stall a quiet machine would show, whatever the load of this
+   * one. Null where the probe cannot run (not Linux).
+   */
+  main_thread_longest_idle_ms: number | null;
+  main_thread_longest_during_ms: number | null;
+  /** Turns of the loop with over 20 ms of main-thread CPU during the captures. */
+  main_thread_turns_over_20ms: number | null;
   peak_rss_mb: number;
   targets: { organized_p50_under_30ms: boolean; organized_p99_under_100ms: boolean; no_stall_over_20ms: boolean };
 }
 
 async function measure(database: BenchDialect, workers: number, items: number, captures: number, pgAdminUrl: string): Promise<OrganizeRow> {
+  const probeDir = mkdtempSync(join(tmpdir(), 'inbox-bench-loop-'));
+  const removeProbeDir = onCleanup(`remove ${probeDir}`, () => rmSync(probeDir, { recursive: true, force: true }));
   const server = await startScenarioServer({
     dialect: database,
     workers,
     pgAdminUrl,
     label: `organize_${workers}`,
     seed: (url, userId) => seedThemedItems(url, userId, items, SEED),
+    env: { BENCH_LOOP_PROBE_DIR: probeDir },
+    nodeArgs: [
+      '--import',
+      fileURLToPath(new URL('./loop-stretch-probe.js', import.meta.url)),
+      // BENCH_ORGANIZE_PROFILE=dir: a V8 CPU profile of each server process, written when it stops.
+      ...(process.env['BENCH_ORGANIZE_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_ORGANIZE_PROFILE']}`] : []),
+    ],
   });
   try {
     const warmup = WARMUP_PER_WORKER * workers;
@@ -124,15 +147,18 @@ async function measure(database: BenchDialect, workers: number, items: number, c
     );
 
     await scrapeLagMax(server.api);
+    const idleFrom = Date.now();
     const idleProbe = startProbe(server.api);
     await sleep(IDLE_MS);
     const probeIdle = await idleProbe.stop();
     const lagIdle = await scrapeLagMax(server.api);
+    const idleTo = Date.now();
 
     const organized: number[] = [];
     const plain: number[] = [];
     const cpu = { organized: 0, plain: 0 };
     let routed = 0;
+    const duringFrom = Date.now();
     const probe = startProbe(server.api);
     for (let i = 0; i < captures; i += 1) {
       let before = server.target.cpuMs();
@@ -146,7 +172,13 @@ async function measure(database: BenchDialect, workers: number, items: number, c
     }
     const probeDuring = await probe.stop();
     const lagDuring = await scrapeLagMax(server.api);
+    const duringTo = Date.now();
+    // The probe writes every 250 ms: wait for its last write of the window.
+    await sleep(300);
+    const idleStretches = readStretches(probeDir, idleFrom, idleTo);
+    const duringStretches = readStretches(probeDir, duringFrom, duringTo);
     const { peakRssMb } = await server.stop();
+    await removeProbeDir();
     const org = latencySummary(organized);
     const during = latencySummary(probeDuring);
     const idle = latencySummary(probeIdle);
@@ -167,14 +199,27 @@ async function measure(database: BenchDialect, workers: number, items: number, c
       probe_during: during,
       loop_lag_max_idle_ms: lagIdle ?? null,
       loop_lag_max_during_ms: lagDuring ?? null,
+      main_thread_longest_idle_ms: longest(idleStretches),
+      main_thread_longest_during_ms: longest(duringStretches),
+      main_thread_turns_over_20ms: duringStretches ? duringStretches.filter((s) => s.cpu_ms > 20).length : null,
       peak_rss_mb: peakRssMb,
       targets: { organized_p50_under_30ms: org.p50_ms < 30, organized_p99_under_100ms: org.p99_ms < 100, no_stall_over_20ms: stall <= 20 },
     };
   } catch (error) {
     await server.stop().catch(() => undefined);
+    await removeProbeDir();
     throw error;
   }
 }
+
+/** The longest stretch, 0 when none passed the probe's 2 ms floor, null without a probe. */
+const longest = (stretches: LoopStretch[] | undefined): number | null =>
+  stretches
+    ? round(
+        stretches.reduce((max, s) => Math.max(max, s.cpu_ms), 0),
+        1,
+      )
+    : null;
 
 export function formatOrganizeRow(r: OrganizeRow): string {
   return (
@@ -182,7 +227,8 @@ export function formatOrganizeRow(r: OrganizeRow): string {
     `decision ≈ ${r.decision_p50_ms} ms; first ${r.first_organized_ms} ms; ${r.routed_to_a_project}/${r.organized.n} routed) · ` +
     `server CPU per capture ${r.cpu_organized_ms} ms organized, ${r.cpu_plain_ms} ms plain · ` +
     `/healthz beside it p99 ${r.probe_during.p99_ms} max ${r.probe_during.max_ms} ms (idle p99 ${r.probe_idle.p99_ms}) · ` +
-    `server loop lag max ${r.loop_lag_max_during_ms ?? '?'} ms (idle ${r.loop_lag_max_idle_ms ?? '?'}) · peak RSS ${r.peak_rss_mb} MB`
+    `server loop lag max ${r.loop_lag_max_during_ms ?? '?'} ms (idle ${r.loop_lag_max_idle_ms ?? '?'}) · ` +
+    `main thread's longest turn ${r.main_thread_longest_during_ms ?? '?'} ms CPU (idle ${r.main_thread_longest_idle_ms ?? '?'}; ${r.main_thread_turns_over_20ms ?? '?'} over 20 ms) · peak RSS ${r.peak_rss_mb} MB`
   );
 }
 

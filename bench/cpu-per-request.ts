@@ -4,9 +4,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { field, runNodeJson } from './command.js';
 import { CORPUS_SEED, loadCorpus } from './corpus.js';
-import { createScratchDatabase, vacuumAnalyze, type BenchDialect } from './databases.js';
+import { backendPids, createScratchDatabase, vacuumAnalyze, type BenchDialect } from './databases.js';
 import { createHttpClient, type HttpClient } from './http-client.js';
 import { installSignalHandlers, onCleanup, runCleanups } from './lifecycle.js';
+import { clockTicksPerSecond, readCpuTicks } from './proc.js';
 import { repoRoot } from './paths.js';
 import { buildScenarios, RUN_ORDER, type ScenarioName } from './scenarios.js';
 import { median, round } from './stats.js';
@@ -23,7 +24,10 @@ import { startTarget, type RunningTarget } from './targets.js';
  *   tsc -p tsconfig.bench.json && node dist-bench/bench/cpu-per-request.js
  *   HOTPATH_COMPARE=/tmp/prewave  (a built checkout of another commit: node_modules, dist/)
  *   BENCH_DATABASES=sqlite,postgres HOTPATH_ITEMS=20000 HOTPATH_REQUESTS=4000 HOTPATH_ROUNDS=3
- *   HOTPATH_CONNECTIONS=16 HOTPATH_SIDES=current,compare,baseline
+ *   HOTPATH_CONNECTIONS=16 HOTPATH_SIDES=current,compare,baseline HOTPATH_SCENARIOS=toggle,capture
+ *
+ * On PostgreSQL the database's CPU a request is reported too: the backends of the side's database
+ * (its pool and LISTEN connection), read from /proc over the same requests.
  *
  * Every side is filled through its own POST /capture with the corpus's first HOTPATH_ITEMS texts
  * (so an older build, whose tables differ, is filled the way it fills them itself), then, on
@@ -54,6 +58,7 @@ interface Settings {
   rounds: number;
   connections: number;
   pgAdminUrl: string;
+  scenarios: readonly ScenarioName[];
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -91,8 +96,23 @@ function readSettings(): Settings {
     requests: intEnv('HOTPATH_REQUESTS', 4_000, 100),
     rounds: intEnv('HOTPATH_ROUNDS', 3, 1),
     connections: intEnv('HOTPATH_CONNECTIONS', 16, 1),
+    scenarios: scenarioList(process.env.HOTPATH_SCENARIOS),
     pgAdminUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };
+}
+
+/** HOTPATH_SCENARIOS: a subset of the round, still run in the round's order. */
+function scenarioList(raw: string | undefined): readonly ScenarioName[] {
+  if (raw === undefined || raw.trim() === '') return RUN_ORDER;
+  const wanted = raw.split(',').map((s) => s.trim());
+  for (const name of wanted)
+    if (!(RUN_ORDER as readonly string[]).includes(name)) throw new Error(`HOTPATH_SCENARIOS: unknown ${name} (${RUN_ORDER.join(', ')})`);
+  return RUN_ORDER.filter((name) => wanted.includes(name));
+}
+
+/** CPU ticks of each backend still alive at both ends, summed; a backend that came or went is left out. */
+function ticksByPid(pids: readonly number[]): Map<number, number> {
+  return new Map(pids.map((pid) => [pid, readCpuTicks([pid])]));
 }
 
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -131,6 +151,7 @@ interface Prepared {
   env: NodeJS.ProcessEnv;
   token: string;
   ids: string[];
+  dbUrl: string;
 }
 
 async function prepareSide(side: Side, dialect: BenchDialect, settings: Settings, seedBodies: readonly string[], work: string): Promise<Prepared> {
@@ -167,7 +188,7 @@ async function prepareSide(side: Side, dialect: BenchDialect, settings: Settings
     log(`[${dialect}] ${side.name}: ${ids.length} items captured in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // Oldest first, as the scenarios expect (UUID v7 sorts by time).
     ids.sort();
-    return { side, env, token, ids };
+    return { side, env, token, ids, dbUrl: db.url };
   } finally {
     api.close();
     await target.stop();
@@ -180,6 +201,8 @@ interface Measured {
   scenario: ScenarioName;
   round: number;
   cpu_us: number;
+  /** PostgreSQL: the side's backends' CPU a request. */
+  db_cpu_us?: number;
   wall_ms: number;
   non2xx: number;
 }
@@ -208,7 +231,7 @@ async function benchDatabase(dialect: BenchDialect, settings: Settings): Promise
           });
           running.set(p.side.name, t);
         }
-        for (const name of RUN_ORDER) {
+        for (const name of settings.scenarios) {
           for (const p of prepared) {
             const target = running.get(p.side.name)!;
             const scenario = scenarios.get(p.side.name)!.get(name)!;
@@ -218,16 +241,31 @@ async function benchDatabase(dialect: BenchDialect, settings: Settings): Promise
             const next = () => ({ method: scenario.method, ...scenario.next() });
             // A short warm-up (JIT, caches, connections), not counted.
             await drive(api, Math.ceil(settings.requests / 10), settings.connections, next, auth);
+            const backends = dialect === 'postgres' ? await backendPids(p.dbUrl) : [];
+            const dbBefore = ticksByPid(backends);
             const cpuBefore = target.cpuMs();
             const started = performance.now();
             const { non2xx } = await drive(api, settings.requests, settings.connections, next, auth);
             const wall = performance.now() - started;
             const cpu = target.cpuMs() - cpuBefore;
+            let dbTicks = 0;
+            for (const [pid, ticks] of ticksByPid(backends)) {
+              const before = dbBefore.get(pid);
+              if (ticks > 0 && before !== undefined) dbTicks += ticks - before;
+            }
             api.close();
-            const m = { side: p.side.name, scenario: name, round, cpu_us: round3((cpu * 1000) / settings.requests), wall_ms: Math.round(wall), non2xx };
+            const m: Measured = {
+              side: p.side.name,
+              scenario: name,
+              round,
+              cpu_us: round3((cpu * 1000) / settings.requests),
+              wall_ms: Math.round(wall),
+              non2xx,
+            };
+            if (dialect === 'postgres') m.db_cpu_us = round3((dbTicks * 1_000_000) / clockTicksPerSecond() / settings.requests);
             results.push(m);
             log(
-              `[${dialect}] round ${round} ${name.padEnd(16)} ${p.side.name.padEnd(8)} ${String(Math.round(m.cpu_us)).padStart(5)} µs CPU/req${non2xx ? `  ${non2xx} non-2xx` : ''}`,
+              `[${dialect}] round ${round} ${name.padEnd(16)} ${p.side.name.padEnd(8)} ${String(Math.round(m.cpu_us)).padStart(5)} µs CPU/req${m.db_cpu_us === undefined ? '' : `, database ${Math.round(m.db_cpu_us)} µs`}${non2xx ? `  ${non2xx} non-2xx` : ''}`,
             );
           }
         }
@@ -249,7 +287,7 @@ function table(dialect: BenchDialect, settings: Settings, results: readonly Meas
   lines.push(
     ['scenario'.padEnd(16), ...names.map((n) => n.padStart(18)), ...names.filter((n) => n !== 'current').map((n) => `current/${n}`.padStart(18))].join(''),
   );
-  for (const scenario of RUN_ORDER) {
+  for (const scenario of settings.scenarios) {
     const medians = new Map<SideName, number>();
     const cells = names.map((n) => {
       const xs = results.filter((r) => r.side === n && r.scenario === scenario).map((r) => r.cpu_us);
@@ -259,6 +297,13 @@ function table(dialect: BenchDialect, settings: Settings, results: readonly Meas
     });
     const ratios = names.filter((n) => n !== 'current').map((n) => (medians.get('current')! / medians.get(n)!).toFixed(2).padStart(18));
     lines.push([scenario.padEnd(16), ...cells, ...ratios].join(''));
+    if (dialect === 'postgres') {
+      const dbCells = names.map((n) => {
+        const xs = results.filter((r) => r.side === n && r.scenario === scenario).map((r) => r.db_cpu_us ?? 0);
+        return `${Math.round(median(xs))} (${Math.round(Math.min(...xs))}-${Math.round(Math.max(...xs))})`.padStart(18);
+      });
+      lines.push(['  database'.padEnd(16), ...dbCells].join(''));
+    }
   }
   return lines.join('\n');
 }

@@ -41,6 +41,16 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
+/** The PostgreSQL backends serving other clients of the database at `url` (a server's pool, its LISTEN connection). */
+export async function backendPids(url: string): Promise<number[]> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()",
+    );
+    return rows.map((r) => r.pid);
+  });
+}
+
 /**
  * SQLite: two files in a new temporary directory. PostgreSQL: two new databases
  * bench_<pid>_service and bench_<pid>_baseline on the server of `pgAdminUrl`. Both are removed by

@@ -7,16 +7,18 @@ import type { HttpAnswer } from './http-client.js';
 import { installSignalHandlers, interrupted, onCleanup, runCleanups, stopTracked } from './lifecycle.js';
 import { startScenarioServer, type ScenarioServer } from './scenario-server.js';
 import { readScenarioSettings, scenarioInteger } from './settings.js';
-import { latencySummary, median, percentile, round } from './stats.js';
+import { latencySummary, median, percentile, round, roundRatios, spread, type Spread } from './stats.js';
 
 /*
  * npm run bench:files (issue 50's speed targets): through HTTP against `node dist/server.js` on a
  * fresh database and a fresh FILES_DIR, one Pro user. A 25 MiB upload and its download, repeated,
- * with the growth of the server's RSS over the whole series (sampled from /proc, and each process's
- * VmHWM reset before); a 100-line batch capture; and the zip export of 1,000 items with 1,000
- * distinct files, beside a plain read of the same files from FILES_DIR with fs streams, alternated
- * in one run so both see the same machine. MB is 10^6 bytes. Time from the client on loopback, so a
- * loaded machine adds to it: docs/performance.md says how to read it.
+ * with the growth of the server's RSS over each transfer (sampled from /proc, and each process's
+ * VmHWM reset before it), its median and max; a 100-line batch capture; and the zip export of 1,000
+ * items with 1,000 distinct files, beside a plain read of the same files from FILES_DIR with fs
+ * streams, alternated round by round so both see the same machine. MB is 10^6 bytes. Time from the
+ * client on loopback, so a loaded machine adds to it: docs/performance.md says how to read it.
+ * BENCH_FILES_NODE_OPTIONS is passed to the server as NODE_OPTIONS (e.g. `--import` of a sampler
+ * of process.memoryUsage(), as decision 0104 did; --cpu-prof is not allowed there).
  */
 
 const MIB = 1024 * 1024;
@@ -29,6 +31,13 @@ const BOUNDARY = 'bench-files-boundary-7d1f';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const mbPerS = (bytes: number, ms: number) => round(bytes / 1e6 / (ms / 1000), 1);
 const mib = (kb: number) => round(kb / 1024, 1);
+/** A median and its spread as `median (min–max)`. */
+const range = (s: Spread) => `${s.median} (${s.min}–${s.max})`;
+/** spread() with its median rounded like its ends (an even count's median is a mean). */
+const spreadOf = (values: readonly number[]): Spread => {
+  const s = spread(values);
+  return { ...s, median: round(s.median, 2) };
+};
 
 function multipart(bytes: Buffer, filename: string): { body: Buffer; headers: Record<string, string> } {
   const head = Buffer.from(
@@ -69,33 +78,37 @@ async function upload(server: ScenarioServer, itemId: string, bytes: Buffer, fil
 /** p50/p99 of MB/s over the samples (the p99 of a speed is its slow end: the 1st percentile). */
 const speeds = (bytes: number, ms: readonly number[]) => {
   const rates = ms.map((m) => mbPerS(bytes, m));
-  return { ...latencySummary(ms), p50_mb_s: median(rates), p99_mb_s: percentile(rates, 1) };
+  return { ...latencySummary(ms), p50_mb_s: round(median(rates)), p99_mb_s: percentile(rates, 1) };
 };
 
-/** 25 MiB up and down `samples` times; the RSS growth is over each series as a whole. */
+/** 25 MiB up and down `samples` times; the RSS growth is over each transfer (VmHWM reset before it), its median and max. */
 async function transfers(server: ScenarioServer, samples: number) {
   const itemId = await newItem(server, 'big files');
   const base = randomBytes(UPLOAD_BYTES);
-  await server.target.waitQuiet(QUIET_MAX_MS);
-  const upRss = server.target.markMemory();
   const up: number[] = [];
+  const upGrowth: number[] = [];
   const ids: string[] = [];
-  const cpuUp = server.target.cpuMs();
+  let upCpu = 0;
   for (let i = 0; i < samples; i += 1) {
     // A distinct content each time: every sample writes a whole new file.
     base.writeUInt32BE(i, 0);
+    await server.target.waitQuiet(QUIET_MAX_MS);
+    const rss = server.target.markMemory();
+    const cpu = server.target.cpuMs();
     const sent = await upload(server, itemId, base, `big-${i}.bin`);
+    upCpu += server.target.cpuMs() - cpu;
+    upGrowth.push(mib(Math.max(0, server.target.memoryPeakSinceMark() - rss)));
     up.push(sent.ms);
     ids.push(sent.id);
   }
-  const upCpu = round((server.target.cpuMs() - cpuUp) / samples);
-  const upGrowth = mib(Math.max(0, server.target.memoryPeakSinceMark() - upRss));
 
-  await server.target.waitQuiet(QUIET_MAX_MS);
-  const downRss = server.target.markMemory();
   const down: number[] = [];
-  const cpuDown = server.target.cpuMs();
+  const downGrowth: number[] = [];
+  let downCpu = 0;
   for (let i = 0; i < samples; i += 1) {
+    await server.target.waitQuiet(QUIET_MAX_MS);
+    const rss = server.target.markMemory();
+    const cpu = server.target.cpuMs();
     const answer = await server.api.call({
       method: 'GET',
       path: `/api/v1/attachments/${ids[i % ids.length]}`,
@@ -103,15 +116,15 @@ async function transfers(server: ScenarioServer, samples: number) {
       discardBody: true,
       timeoutMs: TRANSFER_TIMEOUT_MS,
     });
+    downCpu += server.target.cpuMs() - cpu;
+    downGrowth.push(mib(Math.max(0, server.target.memoryPeakSinceMark() - rss)));
     expectStatus(answer, 200, 'download');
     if (answer.bytes !== UPLOAD_BYTES) throw new Error(`the download answered ${answer.bytes} bytes, not ${UPLOAD_BYTES}`);
     down.push(answer.ms);
   }
-  const downCpu = round((server.target.cpuMs() - cpuDown) / samples);
-  const downGrowth = mib(Math.max(0, server.target.memoryPeakSinceMark() - downRss));
   return {
-    upload: { ...speeds(UPLOAD_BYTES, up), rss_growth_mib: upGrowth, server_cpu_ms: upCpu },
-    download: { ...speeds(UPLOAD_BYTES, down), rss_growth_mib: downGrowth, server_cpu_ms: downCpu },
+    upload: { ...speeds(UPLOAD_BYTES, up), rss_growth_mib: spreadOf(upGrowth), server_cpu_ms: round(upCpu / samples) },
+    download: { ...speeds(UPLOAD_BYTES, down), rss_growth_mib: spreadOf(downGrowth), server_cpu_ms: round(downCpu / samples) },
   };
 }
 
@@ -193,16 +206,16 @@ async function exportZip(server: ScenarioServer, filesDir: string, samples: numb
     zip.push(mbPerS(answer.bytes, answer.ms));
   }
   const growth = mib(Math.max(0, server.target.memoryPeakSinceMark() - rss));
-  const zipMb = median(zip);
-  const diskMb = median(disk);
   return {
     items,
     files: items,
     file_bytes: fileBytes,
     zip_bytes: zipBytes,
-    zip_p50_mb_s: zipMb,
-    disk_read_p50_mb_s: diskMb,
-    zip_over_disk: round(zipMb / diskMb, 2),
+    rounds: samples,
+    zip_mb_s: spreadOf(zip),
+    disk_read_mb_s: spreadOf(disk),
+    // Each export over the plain read just before it: the two saw the same machine.
+    zip_over_disk: spreadOf(roundRatios(zip, disk).map((r) => round(r, 2))),
     rss_growth_mib: growth,
     server_cpu_ms: round(exportCpuMs / samples),
   };
@@ -211,19 +224,26 @@ async function exportZip(server: ScenarioServer, filesDir: string, samples: numb
 async function measure(database: BenchDialect, o: { samples: number; exportSamples: number; exportItems: number; pgAdminUrl: string }) {
   const filesDir = mkdtempSync(join(tmpdir(), 'inbox-bench-files-'));
   const removeFiles = onCleanup(`remove ${filesDir}`, () => rmSync(filesDir, { recursive: true, force: true }));
-  const server = await startScenarioServer({ dialect: database, workers: 1, pgAdminUrl: o.pgAdminUrl, label: 'files', env: { FILES_DIR: filesDir } });
+  const server = await startScenarioServer({
+    dialect: database,
+    workers: 1,
+    pgAdminUrl: o.pgAdminUrl,
+    label: 'files',
+    env: { FILES_DIR: filesDir, ...(process.env.BENCH_FILES_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_FILES_NODE_OPTIONS } : {}) },
+  });
   try {
     // The export first, while the account holds only its 1,000 items and files.
     const exported = await exportZip(server, filesDir, o.exportSamples, o.exportItems);
     log(
       `[${database}] zip export of ${exported.items} items, ${exported.files} files (${round(exported.file_bytes / MIB, 1)} MiB of files, ${round(exported.zip_bytes / MIB, 1)} MiB of zip): ` +
-        `${exported.zip_p50_mb_s} MB/s (${exported.server_cpu_ms} ms server CPU each) beside a plain read at ${exported.disk_read_p50_mb_s} MB/s, RSS +${exported.rss_growth_mib} MiB`,
+        `${range(exported.zip_mb_s)} MB/s (${exported.server_cpu_ms} ms server CPU each) beside a plain read at ${range(exported.disk_read_mb_s)} MB/s, ` +
+        `ratio ${range(exported.zip_over_disk)} over ${exported.rounds} rounds, RSS +${exported.rss_growth_mib} MiB`,
     );
     await server.target.waitQuiet(QUIET_MAX_MS);
     const moved = await transfers(server, o.samples);
     log(
-      `[${database}] 25 MiB upload: p50 ${moved.upload.p50_mb_s} MB/s, p99 ${moved.upload.p99_mb_s} MB/s, RSS +${moved.upload.rss_growth_mib} MiB; ` +
-        `download: p50 ${moved.download.p50_mb_s} MB/s, p99 ${moved.download.p99_mb_s} MB/s, RSS +${moved.download.rss_growth_mib} MiB`,
+      `[${database}] 25 MiB upload: p50 ${moved.upload.p50_mb_s} MB/s, p99 ${moved.upload.p99_mb_s} MB/s, RSS +${range(moved.upload.rss_growth_mib)} MiB; ` +
+        `download: p50 ${moved.download.p50_mb_s} MB/s, p99 ${moved.download.p99_mb_s} MB/s, RSS +${range(moved.download.rss_growth_mib)} MiB per transfer`,
     );
     await server.target.waitQuiet(QUIET_MAX_MS);
     const batched = await batch(server, o.samples);
@@ -239,10 +259,11 @@ async function measure(database: BenchDialect, o: { samples: number; exportSampl
       targets: {
         upload_100mb_s: moved.upload.p50_mb_s >= 100,
         download_100mb_s: moved.download.p50_mb_s >= 100,
-        transfer_rss_under_16mib: moved.upload.rss_growth_mib < 16 && moved.download.rss_growth_mib < 16,
+        // Every transfer, not the median: the worst of the series is what a server must have room for.
+        transfer_rss_under_16mib: moved.upload.rss_growth_mib.max < 16 && moved.download.rss_growth_mib.max < 16,
         ...(database === 'sqlite' ? { batch_100_under_200ms: batched.p99_ms < 200 } : {}),
-        // "At disk speed": within half of the plain read's MB/s in the same run.
-        export_at_disk_speed: exported.zip_over_disk >= 0.5,
+        // "At disk speed": at least 0.9 of the plain read's MB/s, the median of the rounds' ratios.
+        export_at_disk_speed: exported.zip_over_disk.median >= 0.9,
         export_rss_under_16mib: exported.rss_growth_mib < 16,
       },
     };
@@ -258,7 +279,7 @@ async function main(): Promise<void> {
   installSignalHandlers(log);
   const settings = readScenarioSettings(process.env);
   const samples = scenarioInteger(process.env, 'BENCH_FILES_SAMPLES', 10);
-  const exportSamples = scenarioInteger(process.env, 'BENCH_FILES_EXPORT_SAMPLES', 3);
+  const exportSamples = scenarioInteger(process.env, 'BENCH_FILES_EXPORT_SAMPLES', 5);
   const exportItems = scenarioInteger(process.env, 'BENCH_FILES_EXPORT_ITEMS', 1000);
   const loadBefore = loadavg().map((l) => round(l, 2));
   log(`bench:files: ${samples} samples of each transfer and batch, ${exportSamples} exports of ${exportItems} items; load average ${loadBefore.join(' ')}`);

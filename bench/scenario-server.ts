@@ -29,6 +29,8 @@ export interface ScenarioServerOptions {
   seed?: (databaseUrl: string, userId: string) => Promise<void>;
   /** Extra server settings. */
   env?: NodeJS.ProcessEnv;
+  /** Node's own options before the server's script (e.g. `--import` of a probe). */
+  nodeArgs?: readonly string[];
 }
 
 export interface ScenarioServer {
@@ -80,7 +82,7 @@ export async function startScenarioServer(o: ScenarioServerOptions): Promise<Sce
       // As the bench does: PostgreSQL's plans then do not depend on whether autovacuum came by first.
       if (o.dialect === 'postgres') await vacuumAnalyze(db.url);
     }
-    target = await startTarget({ side: 'service', args: ['dist/server.js'], env, logFile: join(work, 'server.log') });
+    target = await startTarget({ side: 'service', args: [...(o.nodeArgs ?? []), 'dist/server.js'], env, logFile: join(work, 'server.log') });
     api = createHttpClient(target.url);
     const web = new WebSession(api);
     await web.signIn(BENCH_EMAIL, PASSWORD);

@@ -19,6 +19,8 @@ import { loadOrCreateSecretKeyFile } from './lib/secret-key.js';
 
 /** Where SECRET_KEY lives when the environment does not set it (operations.md). */
 const SECRET_KEY_FILE = './data/secret.key';
+/** A moment after listening: a test's or a script's short-lived server is usually gone by then. */
+const WARM_DATE_READER_AFTER_MS = 2_000;
 
 function secretKeyOf(config: Config, logger: Logger): Buffer {
   if (config.secretKey) return config.secretKey;
@@ -125,6 +127,12 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   services.emailInReader?.start();
   // The VAPID key pair is made at first start (contract "Reminders"), not at the first push.
   services.channels.publicKey().catch((err: unknown) => app.log.error({ err }, 'could not make or read the VAPID key pair'));
+  // Off the start-up path (imported then, not before) and out of a short-lived process's way (decision 0112).
+  setTimeout(() => {
+    import('./lib/dates/warm-date-reader.js')
+      .then(({ warmDateReader }) => warmDateReader())
+      .catch((err: unknown) => app.log.warn({ err }, 'could not warm the date reader'));
+  }, WARM_DATE_READER_AFTER_MS).unref();
 }
 
 async function main(): Promise<void> {

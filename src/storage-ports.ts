@@ -26,7 +26,7 @@ export interface StoragePorts {
 export function storagePortsFor(dialect: DialectName): StoragePorts {
   if (dialect === 'sqlite') {
     const searchIndex = createSqliteSearchIndex();
-    return { searchIndex, itemStore: (deps) => createSqliteItemStore({ db: deps.db, events: deps.events, tags: deps.tags, searchIndex }) };
+    return { searchIndex, itemStore: (deps) => createSqliteItemStore({ ...deps, searchIndex }) };
   }
   return { searchIndex: createPostgresSearchIndex(), itemStore: createPostgresItemStore };
 }

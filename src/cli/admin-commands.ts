@@ -59,65 +59,98 @@ function passwordFrom(input: string, command: string): string {
   return line;
 }
 
-/** `--password P` (kept for scripts: operations.md names it) or `--password-stdin`, never both. */
-async function newUserPassword(flags: Flags, io: CommandIo): Promise<string | undefined> {
-  if (flags['password-stdin'] === undefined) return flags.password;
-  if (flags.password !== undefined) throw new UsageError('give --password or --password-stdin, not both');
-  return passwordFrom(await io.readStdin(), 'user create --email E --password-stdin');
-}
-
 const write = (out: Writable, text: string): Promise<void> => new Promise((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
 
-/** Each command returns the one JSON value it prints (or PRINTED); operations.md fixes the names and shapes. */
 /** The services the commands call; admin.ts builds them all and closes them after the command. */
 type AdminServices = Pick<Services, 'accounts' | 'channels' | 'keys' | 'transfer' | 'users'>;
 
-export const COMMANDS: Record<string, (services: AdminServices, flags: Flags, io: CommandIo) => Promise<unknown>> = {
-  'user create': async (s, f, io) => {
-    const email = need(f, 'email');
-    const password = await newUserPassword(f, io);
-    const wanted = plan(f.plan);
-    const created = await s.accounts.createUser({ email, ...(password !== undefined ? { password } : {}), ...(wanted ? { plan: wanted } : {}) });
-    if (password === undefined) {
-      io.warn(
-        `admin: ${created.email} has no password and cannot sign in on the web (API keys work); set one with: printf %s "$PASSWORD" | npm run --silent admin -- user set-password --email ${created.email}`,
-      );
-    }
-    return created;
-  },
-  'user set-plan': (s, f) => s.users.setPlan(need(f, 'email'), plan(need(f, 'plan')) as Plan),
-  'user set-password': async (s, f, io) => {
-    if (f.password !== undefined)
-      throw new UsageError('set-password reads the password from stdin; --password would leave it in the shell history and the process list');
-    const email = need(f, 'email');
-    const done = await s.accounts.setPassword(email, passwordFrom(await io.readStdin(), 'user set-password --email E'));
-    return { ...done, password_set: true, sessions_ended: true };
-  },
-  'user list': async (s, _f, io) => {
+/**
+ * A command in two steps: `flags` reads and checks its flags (a UsageError for a bad one) before
+ * admin.ts opens or migrates the database, so a mistyped flag is answered at once and touches
+ * nothing; `run` does the work and returns the one JSON value it prints (or PRINTED). operations.md
+ * fixes the names and shapes.
+ */
+export interface AdminCommand {
+  check(flags: Flags): void;
+  run(services: AdminServices, flags: Flags, io: CommandIo): Promise<unknown>;
+}
+
+function command<A>(flags: (f: Flags) => A, run: (services: AdminServices, args: A, io: CommandIo) => Promise<unknown>): AdminCommand {
+  return { check: (f) => void flags(f), run: (services, f, io) => run(services, flags(f), io) };
+}
+
+const noFlags = (): null => null;
+
+export const COMMANDS: Record<string, AdminCommand> = {
+  'user create': command(
+    (f) => {
+      if (f['password-stdin'] !== undefined && f.password !== undefined) throw new UsageError('give --password or --password-stdin, not both');
+      return { email: need(f, 'email'), plan: plan(f.plan), password: f.password, fromStdin: f['password-stdin'] !== undefined };
+    },
+    async (s, a, io) => {
+      const password = a.fromStdin ? passwordFrom(await io.readStdin(), 'user create --email E --password-stdin') : a.password;
+      const created = await s.accounts.createUser({ email: a.email, ...(password !== undefined ? { password } : {}), ...(a.plan ? { plan: a.plan } : {}) });
+      if (password === undefined) {
+        io.warn(
+          `admin: ${created.email} has no password and cannot sign in on the web (API keys work); set one with: printf %s "$PASSWORD" | npm run --silent admin -- user set-password --email ${created.email}`,
+        );
+      }
+      return created;
+    },
+  ),
+  'user set-plan': command(
+    (f) => ({ email: need(f, 'email'), plan: plan(need(f, 'plan')) as Plan }),
+    (s, a) => s.users.setPlan(a.email, a.plan),
+  ),
+  'user set-password': command(
+    (f) => {
+      if (f.password !== undefined)
+        throw new UsageError('set-password reads the password from stdin; --password would leave it in the shell history and the process list');
+      return need(f, 'email');
+    },
+    async (s, email, io) => {
+      const done = await s.accounts.setPassword(email, passwordFrom(await io.readStdin(), 'user set-password --email E'));
+      return { ...done, password_set: true, sessions_ended: true };
+    },
+  ),
+  'user list': command(noFlags, async (s, _a, io) => {
     for (const user of await s.users.list()) await write(io.stdout, `${JSON.stringify(user)}\n`);
     return PRINTED;
-  },
-  'key create': async (s, f) => {
-    const scopes = f.scopes === undefined ? undefined : scopeList(f.scopes);
-    const days = f['expires-in-days'] === undefined ? undefined : expiryDays(f['expires-in-days']);
-    const user = await s.users.requireByEmail(need(f, 'email'));
-    const key = await s.keys.mint(user.id, f.label ?? 'admin CLI', { ...(scopes ? { scopes } : {}), ...(days !== undefined ? { expiresInDays: days } : {}) });
-    // operations.md fixes key_id and token; scopes and expires_at are added beside them.
-    return { key_id: key.key_id, token: key.token, scopes: key.scopes, expires_at: key.expires_at };
-  },
+  }),
+  'key create': command(
+    (f) => ({
+      email: need(f, 'email'),
+      label: f.label ?? 'admin CLI',
+      scopes: f.scopes === undefined ? undefined : scopeList(f.scopes),
+      days: f['expires-in-days'] === undefined ? undefined : expiryDays(f['expires-in-days']),
+    }),
+    async (s, a) => {
+      const user = await s.users.requireByEmail(a.email);
+      const key = await s.keys.mint(user.id, a.label, {
+        ...(a.scopes ? { scopes: a.scopes } : {}),
+        ...(a.days !== undefined ? { expiresInDays: a.days } : {}),
+      });
+      // operations.md fixes key_id and token; scopes and expires_at are added beside them.
+      return { key_id: key.key_id, token: key.token, scopes: key.scopes, expires_at: key.expires_at };
+    },
+  ),
   // The VAPID key pair is made at the server's first start; this prints its public half.
-  'push keys': async (s) => ({ public_key: await s.channels.publicKey() }),
-  'key revoke': async (s, f) => {
-    const keyId = need(f, 'key-id');
-    await s.keys.revoke(keyId);
-    return { key_id: keyId, revoked: true };
-  },
-  export: async (s, f, io) => {
-    const format = exportFormat(f.format);
-    const user = await s.users.requireByEmail(need(f, 'email'));
-    await pipeline(s.transfer.exportData(user.id, format).body, io.stdout, { end: false });
-    return PRINTED;
-  },
+  'push keys': command(noFlags, async (s) => ({ public_key: await s.channels.publicKey() })),
+  'key revoke': command(
+    (f) => need(f, 'key-id'),
+    async (s, keyId) => {
+      await s.keys.revoke(keyId);
+      return { key_id: keyId, revoked: true };
+    },
+  ),
+  export: command(
+    (f) => ({ email: need(f, 'email'), format: exportFormat(f.format) }),
+    async (s, a, io) => {
+      const user = await s.users.requireByEmail(a.email);
+      await pipeline(s.transfer.exportData(user.id, a.format).body, io.stdout, { end: false });
+      return PRINTED;
+    },
+  ),
 };
 
 /** Every command `admin` runs: the table above, and the two that need no services. */

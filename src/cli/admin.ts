@@ -1,14 +1,7 @@
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
-import { loadConfig, loadEnvFile } from '../config.js';
-import { createServices, type Services } from '../container.js';
-import { storagePortsFor } from '../storage-ports.js';
-import { backupDatabase } from '../db/backup.js';
-import { openDatabase } from '../open-database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { ADMIN_COMMAND_NAMES, ADMIN_USAGE, COMMANDS, PRINTED, UsageError, type Flags } from './admin-commands.js';
-
-type Command = (typeof COMMANDS)[string];
+import type { Services } from '../container.js';
+import { ADMIN_COMMAND_NAMES, ADMIN_USAGE, COMMANDS, PRINTED, UsageError, type AdminCommand, type Flags } from './admin-commands.js';
 
 /** The admin CLI: never starts HTTP, prints JSON lines, exits non-zero with one line on stderr. */
 async function main(argv: string[]): Promise<void> {
@@ -37,11 +30,23 @@ async function main(argv: string[]): Promise<void> {
   if (command === '') throw new UsageError('no command given; run "admin --help" for the list');
   if (!ADMIN_COMMAND_NAMES.includes(command)) throw new UsageError(`unknown command "${command}"; run "admin --help" for the list`);
   const run = COMMANDS[command];
+  const flags = asFlags(values);
+  // Before the database is opened or migrated: a bad flag is answered at once and changes nothing.
+  run?.check(flags);
+  if (command === 'backup' && !values.to) throw new UsageError('--to is required');
 
+  // The service's modules only now: a usage error above is answered without loading them (about a second of CPU).
+  const [{ loadConfig, loadEnvFile }, { createServices }, { storagePortsFor }, { backupDatabase }, { openDatabase }, { migrateToLatest }] = await Promise.all([
+    import('../config.js'),
+    import('../container.js'),
+    import('../storage-ports.js'),
+    import('../db/backup.js'),
+    import('../open-database.js'),
+    import('../db/migrate.js'),
+  ]);
   loadEnvFile();
   const config = loadConfig();
-  if (command === 'backup') {
-    if (!values.to) throw new UsageError('--to is required');
+  if (command === 'backup' && values.to) {
     // No migration first: a backup copies the database as it is.
     process.stdout.write(`${JSON.stringify(await backupDatabase(config.databaseUrl, values.to))}\n`);
     return;
@@ -50,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     const applied = await migrateToLatest(handle.db);
     const result = run
-      ? await runCommand(run, createServices({ db: handle, ports: storagePortsFor(handle.dialect), config }), asFlags(values))
+      ? await runCommand(run, createServices({ db: handle, ports: storagePortsFor(handle.dialect), config }), flags)
       : { applied: applied.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
     if (result !== PRINTED) process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
@@ -64,9 +69,9 @@ function asFlags(values: Record<string, string | boolean | undefined>): Flags {
 }
 
 /** The services are built as the server builds them (same limits, Redis, signup), and closed again so no connection keeps the CLI alive. */
-async function runCommand(run: Command, services: Services, flags: Flags): Promise<unknown> {
+async function runCommand(run: AdminCommand, services: Services, flags: Flags): Promise<unknown> {
   try {
-    return await run(services, flags, {
+    return await run.run(services, flags, {
       readStdin: () => text(process.stdin),
       stdout: process.stdout,
       warn: (line) => process.stderr.write(`${line}\n`),

@@ -30,7 +30,7 @@ export function buildCapture(
 ) {
   const engine = countedEngine(createOrganizerEngine(config.organizer, { logger, ...(inject.fetch ? { fetch: inject.fetch } : {}) }), metrics.organizerRuns);
   const organizer = createOrganizerService({ db, clock, engine, limits, projects, loader, patchItem: edits.patch, learner, events });
-  const imports = createImportedItems({ loader, tags, events });
+  const imports = createImportedItems({ loader, tags, events, dialect });
   // With the openai engine, `organize` lets the model split prose into items (decision 0099).
   const openai = config.organizer.engine === 'openai' ? config.organizer.openai : undefined;
   const prose = openai

@@ -31,9 +31,7 @@ export type PreparedParams = Record<string, Value | readonly Value[] | undefined
  * (direct-queries.ts): Kysely's executor, connection provider and their promise jobs cost about as
  * much per query as SQLite's own work for one item, and a pg pool's checkout more (decision 0064).
  */
-export function preparedQuery<P extends PreparedParams, Row>(
-  build: (db: Executor, params: P, shape: string) => Compilable<Row>,
-): (db: Executor, params: P, shape?: string) => Promise<Row[]> {
+export function preparedQuery<P extends PreparedParams, Row>(build: (db: Executor, params: P, shape: string) => Compilable<Row>): PreparedQuery<P, Row> {
   const templates = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
 
   /** What decides the SQL besides `shape`: which parameters are defined, how long each list is. Null past MAX_CACHED_LIST. */
@@ -65,10 +63,10 @@ export function preparedQuery<P extends PreparedParams, Row>(
     return compiled;
   }
 
-  return async (db, params, shape = '') => {
+  /** The query with this run's values in place of the slots; undefined when the shape is not cached (a long list). */
+  function filled(db: Executor, adapter: DialectAdapter, params: P, shape: string): CompiledQuery<Row> | undefined {
     const key = shapeKey(params, shape);
-    if (key === null) return (await db.executeQuery(build(db, params, shape))).rows;
-    const adapter = db.getExecutor().adapter;
+    if (key === null) return undefined;
     const compiled = template(db, adapter, params, shape, key);
     // Each compiled parameter is a slot to fill or a constant the builder wrote.
     const values = compiled.parameters.map((p) => {
@@ -76,7 +74,13 @@ export function preparedQuery<P extends PreparedParams, Row>(
       const value = params[p.name];
       return p.index === undefined ? value : (value as readonly Value[])[p.index];
     });
-    const query = { ...compiled, parameters: values };
+    return { ...compiled, parameters: values };
+  }
+
+  const run = async (db: Executor, params: P, shape = '') => {
+    const adapter = db.getExecutor().adapter;
+    const query = filled(db, adapter, params, shape);
+    if (query === undefined) return (await db.executeQuery(build(db, params, shape))).rows;
     if (!db.isTransaction) {
       const rows = directQueriesOf(adapter)?.(query);
       if (rows !== undefined) return (await rows) as Row[];
@@ -84,4 +88,15 @@ export function preparedQuery<P extends PreparedParams, Row>(
     const result = await db.executeQuery<Row>(query);
     return result.rows;
   };
+  return Object.assign(run, {
+    compile: (db: Executor, params: P, shape = '') => filled(db, db.getExecutor().adapter, params, shape) ?? build(db, params, shape).compile(),
+  });
 }
+
+/**
+ * A prepared query: run it (`await q(db, params)`), or take it compiled with its values
+ * (`q.compile(db, params)`) for a database's synchronous lane (sqlite/sync-units.ts).
+ */
+export type PreparedQuery<P extends PreparedParams, Row> = ((db: Executor, params: P, shape?: string) => Promise<Row[]>) & {
+  compile(db: Executor, params: P, shape?: string): CompiledQuery<Row>;
+};

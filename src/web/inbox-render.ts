@@ -3,7 +3,7 @@ import type { Services } from '../container.js';
 import type { ItemView } from '../modules/items/item-view.js';
 import type { AuthUser } from '../schemas/auth-user.js';
 import { dateContext } from './acting.js';
-import { dayHeading, dayStart, isOverdue, type DateContext } from './dates.js';
+import { dayHeading, dayStart, overdueTest, type DateContext } from './dates.js';
 import { html, type SafeHtml } from './html.js';
 import { filtersOf, inboxUrl, searchOf, unfiltered, type InboxFilters } from './inbox-query.js';
 import { sendPage, type Section } from './layout.js';
@@ -71,8 +71,9 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
     const [due, doneToday] = await Promise.all([items.agenda(userId, { dueBefore: dayStart(dates, 1).toISOString() }), items.doneSince(userId, start)]);
     // Overdue (its time has passed, earlier today included; an all-day item once its day has ended)
     // first: the service answers soonest first, so the split keeps each part in due order.
-    const overdue = due.filter((i) => isOverdue(i, dates));
-    const rest = due.filter((i) => !isOverdue(i, dates));
+    const isOverdue = overdueTest(dates);
+    const overdue = due.filter(isOverdue);
+    const rest = due.filter((i) => !isOverdue(i));
     return {
       title: 'Today',
       section: 'today',
@@ -92,8 +93,9 @@ export function createInboxRenderer({ clock, items, projects, search, tags, voic
     const starts = Array.from({ length: UPCOMING_DAYS + 1 }, (_, i) => dayStart(dates, i));
     const all = await items.agenda(userId, { dueBefore: starts[UPCOMING_DAYS]!.toISOString() });
     // Overdue first (issue 47 item 10), as on Today, with one action that moves them all to today.
-    const overdue = all.filter((i) => isOverdue(i, dates));
-    const due = all.filter((i) => !isOverdue(i, dates));
+    const isOverdue = overdueTest(dates);
+    const overdue = all.filter(isOverdue);
+    const due = all.filter((i) => !isOverdue(i));
     const groups: ListGroup[] = starts.slice(0, UPCOMING_DAYS).map((start, i) => {
       const from = i === 0 ? '' : start.toISOString();
       const to = starts[i + 1]!.toISOString();

@@ -19,7 +19,7 @@ export function placeOf(list: ListKind, item: ItemView, dates: DateContext, inbo
       if (item.status === 'archived') return null;
       if (item.is_completed) return item.updated_at >= dayStart(dates, 0).toISOString() ? 'done-today' : null;
       if (!item.due_at || item.due_at >= dayStart(dates, 1).toISOString()) return null;
-      return item.due_at < dates.now.toISOString() ? 'overdue' : 'due-today';
+      return isOverdue(item, dates) ? 'overdue' : 'due-today';
     }
     case 'upcoming': {
       if (!open || !item.due_at) return null;

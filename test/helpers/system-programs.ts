@@ -35,6 +35,8 @@ export const CHROMIUM: SystemNeed = { name: 'chromium', program: 'chromium', deb
 export const VDIRSYNCER: SystemNeed = { name: 'vdirsyncer', program: 'vdirsyncer', debianPackages: ['vdirsyncer'] };
 /** Debian's Python CalDAV library, driven by test/clients/caldav-python.test.ts; Debian's own python3, not one on PATH. */
 export const PYTHON_CALDAV: SystemNeed = { name: 'python3-caldav', program: 'python3', probe: ['-c', 'import caldav'], debianPackages: ['python3-caldav'] };
+/** Info-ZIP's own check of the export's zips (test/unit/zip-writer.test.ts). */
+export const UNZIP: SystemNeed = { name: 'unzip', program: 'unzip', debianPackages: ['unzip'] };
 export const DOVECOT: SystemNeed = { name: 'dovecot', program: 'dovecot', debianPackages: ['dovecot-imapd'] };
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { Services } from '../../src/container.js';
 import type { DbHandle, DialectName } from '../../src/db/create-db.js';
@@ -14,6 +14,11 @@ import { migrations } from '../../src/db/migrations/index.js';
 import { ADMIN_COMMAND_NAMES } from '../../src/cli/admin-commands.js';
 import { DIALECTS } from '../helpers/dialects.js';
 import { client, defaultServices } from '../helpers/test-app.js';
+
+// A test here starts up to eight CLI processes one after another, each loading the whole service
+// (about a second of CPU alone). In CI three lanes share two cores, and the eight-process test ran
+// past 30 s on a loaded machine; the timeout guards against a hang, not for speed.
+vi.setConfig({ testTimeout: 90_000 });
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli/admin.js');
 const TOKEN = /^cin_[a-z0-9]{8}_[A-Za-z0-9]{32,}$/;
@@ -306,6 +311,24 @@ describe.each(DIALECTS)('admin CLI (%s)', (dialect) => {
       for (const args of [['frobnicate'], ['user', 'delete', '--email', 'x@example.test'], []]) {
         expectFailure(await cli(...args), /command/);
       }
+    });
+
+    it('answers a bad flag before it opens the database: a database that cannot be opened is never reached', async () => {
+      // Under a directory that does not exist, so opening it would fail with a database error instead.
+      const nowhere = `sqlite:${join(tmpdir(), `no-such-dir-${randomBytes(6).toString('hex')}`, 'cli.db')}`;
+      const cases: Array<[string[], RegExp]> = [
+        [['key', 'create', '--email', 'a@example.test', '--scopes', 'read,admin'], /--scopes: unknown scope admin/],
+        [['key', 'create', '--email', 'a@example.test', '--expires-in-days', 'week'], /--expires-in-days/],
+        [['key', 'create'], /--email is required/],
+        [['user', 'create', '--email', 'a@example.test', '--plan', 'gold'], /--plan must be free or pro/],
+        [['user', 'create', '--email', 'a@example.test', '--password', 'x', '--password-stdin'], /not both/],
+        [['user', 'set-plan', '--email', 'a@example.test'], /--plan is required/],
+        [['user', 'set-password', '--email', 'a@example.test', '--password', 'x'], /reads the password from stdin/],
+        [['key', 'revoke'], /--key-id is required/],
+        [['export', '--email', 'a@example.test', '--format', 'pdf'], /--format must be json or markdown/],
+        [['backup'], /--to is required/],
+      ];
+      for (const [args, message] of cases) expectFailure(await runCli(nowhere, args), message);
     });
 
     it('prints the usage, naming every command, for help, --help and -h, and exits 0', async () => {

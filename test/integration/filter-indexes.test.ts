@@ -74,6 +74,17 @@ describe.each(DIALECTS)('filter indexes (%s)', (dialect) => {
     expect(await planOf('#Work & @calls')).toMatch(/items_open_project_due_idx/);
   });
 
+  it('walks the week of open items by due date for search: & 7 days, reading the word’s hits once on SQLite', async () => {
+    const plan = await planOf('search: item & 7 days');
+    if (dialect === 'sqlite') {
+      // The IN list of decision 0105: the hits read once (a LIST SUBQUERY), not FTS probed per item of the week.
+      expect(plan).toMatch(/items_open_due_idx/);
+      expect(plan).toMatch(/LIST SUBQUERY[\s\S]*items_fts VIRTUAL TABLE INDEX 0:M/);
+    } else {
+      expect(plan).toMatch(/items_open_(project_)?due_idx|search_vector/);
+    }
+  });
+
   it('leaves them alone when done items are asked for too', async () => {
     expect(await planOf('#Work & all')).not.toMatch(/items_open_/);
   });

@@ -68,11 +68,14 @@ describe('capture-organize', () => {
       probe_during: s,
       loop_lag_max_idle_ms: 11,
       loop_lag_max_during_ms: 18,
+      main_thread_longest_idle_ms: 2.5,
+      main_thread_longest_during_ms: 6.4,
+      main_thread_turns_over_20ms: 0,
       peak_rss_mb: 250,
       targets: { organized_p50_under_30ms: true, organized_p99_under_100ms: true, no_stall_over_20ms: true },
     };
     expect(formatOrganizeRow(row)).toMatch(
-      /^\[postgres WORKERS=2\] organized p50 12 ms p99 40 ms .*decision ≈ 9 ms.*7\/10 routed.*server CPU per capture 14 ms organized, 4 ms plain.*lag max 18 ms \(idle 11\)/,
+      /^\[postgres WORKERS=2\] organized p50 12 ms p99 40 ms .*decision ≈ 9 ms.*7\/10 routed.*server CPU per capture 14 ms organized, 4 ms plain.*lag max 18 ms \(idle 11\).*main thread's longest turn 6.4 ms CPU \(idle 2.5; 0 over 20 ms\)/,
     );
   });
 });

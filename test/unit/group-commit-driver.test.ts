@@ -5,6 +5,7 @@ import SqliteDriver from '../../src/db/sqlite/sqlite-driver.js';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/create-db.js';
+import { syncUnitsOf } from '../../src/db/sqlite/sync-units.js';
 import { MAX_UNITS_PER_COMMIT } from '../../src/db/sqlite/writer-batches.js';
 
 /*
@@ -278,5 +279,31 @@ describe('the writer hold watch', () => {
       }),
     ).rejects.toThrow('gave up');
     expect(loud.reports).toHaveLength(1);
+  });
+});
+
+describe('SQLite synchronous units (sync-units.ts)', () => {
+  it('runs a synchronous unit in the shared commit, answered after it, and rolls back only that unit when its work throws', async () => {
+    const { db, path, commits } = await tempDb();
+    const outside = otherConnection(path);
+    const unit = syncUnitsOf(db.getExecutor().adapter)!;
+    const compiled = (id: number) => sql`insert into t (id, v) values (${id}, ${`v${id}`}) returning id`.compile(db);
+    const [kept, failed, alongside] = await Promise.allSettled([
+      unit((run) => {
+        const rows = run(compiled(1));
+        return rows;
+      }),
+      unit((run) => {
+        run(compiled(2));
+        throw new Error('refused');
+      }),
+      db.transaction().execute((trx) => insert(trx, 3)),
+    ]);
+    expect(kept).toEqual({ status: 'fulfilled', value: [{ id: 1 }] });
+    expect(failed).toMatchObject({ status: 'rejected', reason: { message: 'refused' } });
+    expect(alongside.status).toBe('fulfilled');
+    expect(outside.prepare('select id from t order by id').all()).toEqual([{ id: 1 }, { id: 3 }]);
+    // A failed unit is not counted as carried by the commit.
+    expect(commits).toEqual([2]);
   });
 });

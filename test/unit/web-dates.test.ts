@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dueInputs, dueLabel, isOverdue, localeFrom, parseDueInputs } from '../../src/web/dates.js';
+import { endOfAllDay } from '../../src/lib/dates/all-day.js';
+import { dueInputs, dueLabel, isOverdue, localeFrom, overdueTest, parseDueInputs } from '../../src/web/dates.js';
+import { placeOf } from '../../src/web/row-placement.js';
+import type { ItemView } from '../../src/modules/items/item-view.js';
 
 const now = new Date('2026-11-26T10:00:00.000Z'); // Thursday, 11:00 in Berlin
 const berlin = { zone: 'Europe/Berlin', locale: 'en-GB', now };
@@ -22,6 +25,39 @@ describe('dueLabel of an all-day due: the date only, overdue once the day has en
     expect(isOverdue({ due_at: '2026-11-25T23:00:00.000Z', all_day: true }, { ...lateEvening, now: new Date('2026-11-26T23:00:00.000Z') })).toBe(true);
     expect(isOverdue({ due_at: '2026-11-26T08:00:00.000Z', all_day: false }, lateEvening)).toBe(true);
     expect(dueInputs('2026-11-26T23:00:00.000Z', 'Europe/Berlin', true)).toEqual({ date: '2026-11-27', time: '' });
+  });
+});
+
+describe('overdueTest: the rule read once per page', () => {
+  it('agrees with the contract rule (an all-day item once its day has ended, a timed one from its instant) across zones and DST changes', () => {
+    const zones = ['Europe/Berlin', 'America/New_York', 'Pacific/Auckland', 'Asia/Kolkata', 'UTC', 'America/St_Johns'];
+    // Nows and dues every 7 h 13 min across the spring and autumn changes of both hemispheres.
+    const step = (7 * 60 + 13) * 60_000;
+    let checked = 0;
+    for (const zone of zones) {
+      for (let n = Date.parse('2026-03-25T00:00:00Z'); n < Date.parse('2026-04-10T00:00:00Z'); n += step * 3) {
+        const c = { zone, now: new Date(n) };
+        const test = overdueTest(c);
+        for (let d = n - 4 * 86_400_000; d < n + 4 * 86_400_000; d += step) {
+          const due_at = new Date(d).toISOString();
+          expect(test({ due_at, all_day: true }), `${zone} now ${c.now.toISOString()} all-day ${due_at}`).toBe(endOfAllDay(zone, due_at).getTime() <= n);
+          expect(test({ due_at, all_day: false })).toBe(d < n);
+          checked += 1;
+        }
+      }
+      expect(overdueTest({ zone, now: new Date() })({ due_at: null, all_day: false })).toBe(false);
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it("places an all-day item due today under Today's due-today, as the page does, and yesterday's under overdue", () => {
+    const item = (due_at: string, all_day: boolean) =>
+      ({ id: 'x', due_at, all_day, is_completed: false, status: 'todo', parent_id: null, project_id: 'p' }) as unknown as ItemView;
+    const dates = { ...berlin, now: new Date('2026-11-26T20:00:00.000Z') };
+    expect(placeOf({ kind: 'today' }, item('2026-11-25T23:00:00.000Z', true), dates, 'inbox')).toBe('due-today');
+    expect(placeOf({ kind: 'today' }, item('2026-11-24T23:00:00.000Z', true), dates, 'inbox')).toBe('overdue');
+    expect(placeOf({ kind: 'today' }, item('2026-11-26T19:00:00.000Z', false), dates, 'inbox')).toBe('overdue');
+    expect(placeOf({ kind: 'today' }, item('2026-11-26T21:00:00.000Z', false), dates, 'inbox')).toBe('due-today');
   });
 });
 

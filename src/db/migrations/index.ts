@@ -27,6 +27,8 @@ import * as attachments from './2026-11-30-0100-attachments.js';
 import * as filterIndexes from './2026-11-30-0600-filter-indexes.js';
 import * as pairingKeyExpiry from './2026-11-30-0700-pairing-key-expiry.js';
 import * as projectCounts from './2026-11-30-1100-project-counts.js';
+import * as projectCountsByUser from './2026-11-30-1200-project-counts-by-user.js';
+import * as doneTodayIndex from './2026-11-30-1300-done-today-index.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +60,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-0600-filter-indexes': filterIndexes,
   '2026-11-30-0700-pairing-key-expiry': pairingKeyExpiry,
   '2026-11-30-1100-project-counts': projectCounts,
+  '2026-11-30-1200-project-counts-by-user': projectCountsByUser,
+  '2026-11-30-1300-done-today-index': doneTodayIndex,
 };

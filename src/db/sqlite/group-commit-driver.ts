@@ -6,6 +6,7 @@ import { ReadSnapshot } from './read-snapshot.js';
 import { runStatement } from './row-objects.js';
 import { StatementCache } from './statement-cache.js';
 import { StatementRouter } from './statement-router.js';
+import type { RunInUnit } from './sync-units.js';
 import { WriterBatches } from './writer-batches.js';
 
 const UNIT = CompiledQuery.raw('savepoint cin_unit');
@@ -77,6 +78,34 @@ export class GroupCommitDriver implements Driver {
    */
   readNow<R>(query: CompiledQuery): QueryResult<R> | undefined {
     return this.#serving ? this.#readOutsideUnit<R>(query) : undefined;
+  }
+
+  /** A unit whose statements run in one synchronous call (sync-units.ts); a unit like any other for the batch. */
+  runUnit<T>(work: (run: RunInUnit) => T): Promise<T> | undefined {
+    return this.#serving ? this.#unit(work) : undefined;
+  }
+
+  async #unit<T>(work: (run: RunInUnit) => T): Promise<T> {
+    await this.#batches.enter();
+    let result: T;
+    try {
+      this.#runOnWriter(UNIT);
+      try {
+        result = work(<R>(query: CompiledQuery<R>) => this.#runOnWriter<R>(query).rows);
+      } catch (error) {
+        if (this.#writer.inTransaction) {
+          this.#runOnWriter(UNIT_UNDO);
+          this.#runOnWriter(UNIT_DONE);
+        }
+        throw error;
+      }
+      this.#runOnWriter(UNIT_DONE);
+    } catch (error) {
+      void this.#batches.leave();
+      throw error;
+    }
+    await this.#batches.leave({ awaitCommit: true });
+    return result;
   }
 
   /** A read outside any unit, on the reader in the turn's snapshot; undefined when the statement writes. */

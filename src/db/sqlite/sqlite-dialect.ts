@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import { offerDirectQueries } from '../direct-queries.js';
 import { GroupCommitDriver, type Connections } from './group-commit-driver.js';
+import { offerSyncUnits } from './sync-units.js';
 
 /**
  * Kysely's SQLite dialect with our driver (group commit, a read connection); the rest is Kysely's
@@ -38,7 +39,10 @@ export class GroupCommitSqliteDialect implements Dialect {
     const adapter = new SqliteAdapter();
     // Kysely makes the driver first, then the adapter, once per instance.
     const driver = this.#driver;
-    if (this.direct && driver) offerDirectQueries(adapter, (query) => driver.readNow(query)?.rows);
+    if (this.direct && driver) {
+      offerDirectQueries(adapter, (query) => driver.readNow(query)?.rows);
+      offerSyncUnits(adapter, (work) => driver.runUnit(work));
+    }
     return adapter;
   }
 

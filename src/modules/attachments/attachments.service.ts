@@ -1,4 +1,3 @@
-import type { ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Db, Executor, Plan } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
@@ -68,14 +67,12 @@ export interface AttachmentsService {
   /** Drops a staged file that will not be attached (an Idempotency-Key replay, a refused request). */
   discard(staged: StagedFile): Promise<void>;
   /** A file's bytes for download, or 404 (unknown, malformed, another user's). */
-  open(userId: string, id: string): Promise<{ attachment: AttachmentView; stream: ReadStream }>;
+  open(userId: string, id: string): Promise<{ attachment: AttachmentView; stream: Readable }>;
   /** Deletes the attachment; its bytes go when no other attachment uses them. */
   remove(userId: string, id: string): Promise<void>;
   storage(user: Pick<AuthUser, 'id' | 'plan'>): Promise<{ used: number; limit: number }>;
   /** Every attachment of the user (the export's files), oldest first. */
   listForUser(userId: string): Promise<AttachmentView[]>;
-  /** The file of an attachment (export), or undefined when its bytes are missing. */
-  bytes(attachment: AttachmentView): Promise<ReadStream | undefined>;
   /** Where a content's file is (it may be missing). */
   pathOf(sha256: string): string;
   /** Streams a body to a temporary file of the store (an import's zip); FileTooLarge past maxBytes. The caller discards it. */
@@ -235,7 +232,6 @@ export function createAttachmentsService(deps: {
 
     listForUser: async (userId) => (await listUserAttachments(db, userId)).map(toAttachmentView),
 
-    bytes: (attachment) => store.open(attachment.sha256),
     pathOf: (sha256) => store.pathOf(sha256),
     async stage(source, max) {
       const file = await store.receive(source, max);

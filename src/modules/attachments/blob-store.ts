@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline as pipe, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { notePassedBytes } from '../../lib/gc-requests.js';
 
 /** The first bytes of a file, kept while it streams to disk: enough for the content type's magic numbers. */
 const HEAD_BYTES = 4100;
@@ -24,6 +25,14 @@ export class FileTooLarge extends Error {
   override readonly name = 'FileTooLarge';
   constructor(readonly maxBytes: number) {
     super(`the file is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** Hands a download's chunks on unchanged, counting them for lib/gc-requests.ts. */
+class PassedCount extends Transform {
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    notePassedBytes(chunk.length);
+    done(null, chunk);
   }
 }
 
@@ -50,6 +59,7 @@ class Meter extends Transform {
       this.headSize += part.length;
     }
     this.hash.update(chunk);
+    notePassedBytes(chunk.length);
     done(null, chunk);
   }
 
@@ -75,7 +85,7 @@ export interface BlobStore {
   /** Removes a temporary file that was not placed; nothing when it is gone already. */
   discard(file: ReceivedFile): Promise<void>;
   /** The content's bytes, or undefined when the file is missing. */
-  open(sha256: string): Promise<ReadStream | undefined>;
+  open(sha256: string): Promise<Readable | undefined>;
   /** Removes contents no attachment uses; missing files are fine. */
   remove(sha256s: readonly string[]): Promise<void>;
   /** Removes temporary files older than an hour (uploads of a process that died). */
@@ -116,7 +126,8 @@ export function createBlobStore(filesDir: string): BlobStore {
       } catch {
         return undefined;
       }
-      return createReadStream(path);
+      // Counted as it is handed on (lib/gc-requests.ts); an error or an early close on either end ends both.
+      return pipe(createReadStream(path), new PassedCount(), () => undefined);
     },
     async remove(sha256s) {
       for (const sha256 of sha256s) {

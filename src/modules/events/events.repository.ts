@@ -1,4 +1,4 @@
-import { sql, type QueryCreator } from 'kysely';
+import { sql, type CompiledQuery, type QueryCreator } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import type { DatabaseSchema, Executor } from '../../db/schema.js';
@@ -38,6 +38,11 @@ const SNAPSHOT_XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text:
 export async function insertOutboxEvents(db: Executor, dialect: DialectName, userId: string, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   await outboxInsert(db, { userId, ...outboxColumns(rows) }, dialect);
+}
+
+/** The same insert compiled with its values, for a synchronous unit (db/sqlite/sync-units.ts). */
+export function outboxInsertQuery(db: Executor, dialect: DialectName, userId: string, rows: OutboxRow[]): CompiledQuery {
+  return outboxInsert.compile(db, { userId, ...outboxColumns(rows) }, dialect);
 }
 
 /** An event is inserted already dispatched when its user has no webhook (see insertOutboxEvents). */
@@ -108,6 +113,30 @@ export type WrittenCte = QueryCreator<DatabaseSchema & { written: { id: string }
  */
 export function insertOutboxAfterWrite(qc: WrittenCte, userId: string, p: OutboxColumns) {
   return qc.insertInto('outbox_events').columns(OUTBOX_INSERT_COLUMNS).expression(outboxRowsIfWritten(userId, p));
+}
+
+/** A statement whose data-modifying CTE `written` answers the row it wrote, its event's name and the item's view as JSON text. */
+export type WrittenViewCte = QueryCreator<DatabaseSchema & { written: { id: string; event: string; item_json: string } }>;
+
+/** The id and time of an event whose body the statement itself builds (insertBuiltEventAfterWrite). */
+export type BuiltEventParams = { eventId: string; eventCreatedAt: string };
+
+/**
+ * PostgreSQL: the insert of the one event of a change whose item view the statement built in SQL
+ * from the row it wrote (`written`: id, event, item_json; decisions/0107), wrapped here in the
+ * delivery body's own field order, as JSON.stringify writes a DeliveryBody. Nothing is inserted if
+ * `written` wrote nothing.
+ */
+export function insertBuiltEventAfterWrite(qc: WrittenViewCte, userId: string, p: BuiltEventParams) {
+  const body = sql<string>`'{"id":' || to_json(${p.eventId}::text)::text || ',"event":' || to_json(w.event)::text || ',"created_at":' || to_json(${p.eventCreatedAt}::text)::text || ',"data":{"item":' || w.item_json || '}}'`;
+  return qc
+    .insertInto('outbox_events')
+    .columns(OUTBOX_INSERT_COLUMNS)
+    .expression(
+      sql<OutboxRow & { dispatched_at: string | null }>`select ${p.eventId}::text, ${userId}::text, w.event, w.id, ${body}, ${p.eventCreatedAt}::text,
+        ${dispatchedAt(userId, sql`${p.eventCreatedAt}::text`)}
+        from written as w`,
+    );
 }
 
 /** Up to `limit + 1` of the user's events after `after`, in feed order, from finished transactions only. */

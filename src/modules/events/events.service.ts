@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely';
 import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { AppError, badRequest } from '../../errors.js';
@@ -12,9 +13,12 @@ import {
   findFeedPage,
   findFeedTail,
   hasHeldBackEvents,
+  insertBuiltEventAfterWrite,
   insertOutboxAfterWrite,
   insertOutboxEvents,
+  outboxInsertQuery,
   outboxColumns,
+  type BuiltEventParams,
   type FeedPosition,
   type OutboxColumns,
   type OutboxRow,
@@ -22,7 +26,7 @@ import {
 import { claimUndispatchedEvents, deleteUserEvents, pruneDispatchedEvents, reopenEventsSince, type UndispatchedEvent } from './outbox-dispatch.repository.js';
 
 export type { UndispatchedEvent } from './outbox-dispatch.repository.js';
-export type { OutboxColumns } from './events.repository.js';
+export type { BuiltEventParams, OutboxColumns } from './events.repository.js';
 
 const DAY_MS = 24 * 3600_000;
 /** The contract: changes are kept at least 30 days; a cursor issued longer ago is 410. */
@@ -98,9 +102,15 @@ export interface EventsService {
    * only way outside this module to write outbox_events.
    */
   outboxParams(userId: string, events: readonly PendingEvent[]): OutboxColumns;
+  /** SQLite's synchronous units: `record` as a compiled statement to run in the change's unit. */
+  recordQuery(db: Executor, userId: string, events: PendingEvent[]): CompiledQuery;
   /** A saved filter's change, in the transaction of the change itself; the outbox row's item_id holds the filter's id. */
   recordFilter(trx: Executor, userId: string, name: FilterEventName, filter: SavedFilterView): Promise<void>;
   insertAfterWrite: typeof insertOutboxAfterWrite;
+  /** The id and time for insertBuiltAfterWrite's event, from the service's id generator and clock. */
+  builtEventParams(): BuiltEventParams;
+  /** PostgreSQL: the end of a one-statement change whose event's item view the statement builds itself (decisions/0107). */
+  insertBuiltAfterWrite: typeof insertBuiltEventAfterWrite;
   /** GET /changes: the user's events in feed order after `cursor` (from the oldest kept without one). */
   changes(userId: string, query: { cursor?: string; limit?: number }): Promise<ChangePage>;
   /** The live stream's start without a cursor: the cursor just after the user's newest change now. */
@@ -146,6 +156,8 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
   return {
     outboxParams: (userId, events) => outboxColumns(outboxRows(userId, events)),
     insertAfterWrite: insertOutboxAfterWrite,
+    builtEventParams: () => ({ eventId: deps.newId(), eventCreatedAt: toTimestamp(deps.clock.now()) }),
+    insertBuiltAfterWrite: insertBuiltEventAfterWrite,
     async recordFilter(trx, userId, name, filter) {
       const id = deps.newId();
       const createdAt = toTimestamp(deps.clock.now());
@@ -154,6 +166,7 @@ export function createEventsService(deps: { db: Db; dialect: DialectName; clock:
         { id, user_id: userId, event: name, item_id: filter.id, payload: JSON.stringify(body), created_at: createdAt },
       ]);
     },
+    recordQuery: (db, userId, events) => outboxInsertQuery(db, deps.dialect, userId, outboxRows(userId, events)),
     async record(trx, userId, events) {
       const rows = outboxRows(userId, events);
       await insertOutboxEvents(trx, deps.dialect, userId, rows);

@@ -1,9 +1,10 @@
+import type { DialectName } from '../../db/create-db.js';
 import type { Executor } from '../../db/schema.js';
 import type { EventsService, PendingEvent } from '../events/events.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { ItemLoader } from './item-loader.js';
 import { toItemView, type ItemView } from './item-view.js';
-import { insertItems } from './items-batch.repository.js';
+import { analyzeItemsInTransaction, insertItems } from './items-batch.repository.js';
 import type { NewItemRow } from './items.repository.js';
 
 /** Ids asked of the database at once (well under both dialects' parameter limits). */
@@ -27,10 +28,18 @@ export interface ImportedItems {
    * (a brain dump's batch capture answers them).
    */
   insert(trx: Executor, userId: string, items: readonly ImportedItem[]): Promise<ItemView[]>;
+  /**
+   * Lets the database's planner see the items this transaction wrote (PostgreSQL; nothing on
+   * SQLite, whose plans do not turn on them): call it as an import's rows grow (decision 0108).
+   */
+  refreshPlans(trx: Executor): Promise<void>;
 }
 
-export function createImportedItems(deps: { loader: ItemLoader; tags: TagsService; events: EventsService }): ImportedItems {
+export function createImportedItems(deps: { loader: ItemLoader; tags: TagsService; events: EventsService; dialect: DialectName }): ImportedItems {
   return {
+    async refreshPlans(trx) {
+      await analyzeItemsInTransaction(trx, deps.dialect);
+    },
     async heldIds(trx, userId, ids) {
       const held = new Set<string>();
       for (let i = 0; i < ids.length; i += ID_CHUNK) {

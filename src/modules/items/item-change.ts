@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/schema.js';
 import type { ItemEventName } from '../events/events.service.js';
-import { stateDiff, stateEventNames, stateOf, type ItemState } from './item-state.js';
+import { stateDiff, stateEventNames, stateOf, toggleState, type ItemState } from './item-state.js';
 import type { ItemRow } from './item-view.js';
 import type { ItemPatch } from './items.repository.js';
 
@@ -25,6 +25,9 @@ export interface ItemChange {
 export type ReadRow = ItemRow & { tags?: readonly string[] };
 
 export type NextState = (state: ItemState, now: string) => ItemState;
+
+/** The toggle route's change; a store may recognise it and make it its own way (item-store.postgres.ts). */
+export const toggleNext: NextState = (state) => toggleState(state);
 
 /** A row's state change at `at`, or undefined when `next` leaves its state as it is. */
 export function stateChange(row: ReadRow, next: NextState, at: string): ItemChange | undefined {

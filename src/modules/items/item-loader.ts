@@ -3,19 +3,14 @@ import type { Executor } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { TagsService } from '../tags/tags.service.js';
+import { findAgendaItems, findChildrenOf, findDoneSince, findOpenItems, type AgendaQuery, type OpenQuery } from './items-lists.repository.js';
 import {
-  findAgendaItems,
-  findChildrenOf,
-  findDoneSince,
   findItemById,
-  findOpenItems,
   findItemPage,
   findItemWithTagsById,
   findItemsByIds,
   lockItemsByIds,
-  type AgendaQuery,
   type ItemPageQuery,
-  type OpenQuery,
   type ItemRowWithTags,
 } from './items.repository.js';
 import { toItemView, type ItemRow, type ItemView, type ItemViewRow, type TaggedViewRow } from './item-view.js';
@@ -36,7 +31,7 @@ export interface ItemLoader {
   view(db: Executor, userId: string, row: ItemViewRow): Promise<ItemView>;
   /** One page of a listing plus one row (so the caller knows whether another page exists), with tag names. */
   page(db: Executor, userId: string, q: ItemPageQuery): Promise<TaggedViewRow[]>;
-  /** The web's lists by due date, done today, open items and subtasks (items.repository.ts says which rows). */
+  /** The web's lists by due date, done today, open items and subtasks (items-lists.repository.ts says which rows). */
   agenda(db: Executor, userId: string, q: AgendaQuery): Promise<TaggedViewRow[]>;
   doneSince(db: Executor, userId: string, since: string, limit: number): Promise<TaggedViewRow[]>;
   open(db: Executor, userId: string, q: OpenQuery): Promise<TaggedViewRow[]>;

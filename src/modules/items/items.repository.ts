@@ -82,6 +82,9 @@ const itemsLocked = preparedQuery((db, p: { userId: string; ids: readonly string
   return dialect === 'postgres' ? query.orderBy('id').forUpdate() : query;
 });
 
+/** SQLite's synchronous units (item-store.sqlite.ts): the locked read of one item, compiled with its values. */
+export const lockedItemQuery = (db: Executor, userId: string, id: string) => itemsLocked.compile(db, { userId, ids: [id] }, 'sqlite');
+
 export async function findItemByClientId(db: Executor, userId: string, clientId: string): Promise<ItemRow | undefined> {
   return db.selectFrom('items').select(ITEM_COLUMNS).where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst();
 }
@@ -158,6 +161,9 @@ const itemsUpdated = preparedQuery((db, p: PatchParams & { userId: string; ids: 
   return db.updateTable('items').set(patchSet(patch)).where('user_id', '=', userId).where('id', 'in', ids).returning(ITEM_COLUMNS);
 });
 
+/** `updateItems` of one item compiled with its values (item-store.sqlite.ts). */
+export const updatedItemQuery = (db: Executor, userId: string, id: string, patch: PatchParams) => itemsUpdated.compile(db, { ...patch, userId, ids: [id] });
+
 export async function findItemIdsInProject(db: Executor, userId: string, projectId: string): Promise<string[]> {
   const rows = await db.selectFrom('items').select('id').where('user_id', '=', userId).where('project_id', '=', projectId).execute();
   return rows.map((r) => r.id);
@@ -207,83 +213,4 @@ export async function findAllDayItemIds(db: Executor, userId: string): Promise<s
 export async function deleteItemsByIds(db: Executor, userId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('items').where('user_id', '=', userId).where('id', 'in', ids).execute();
-}
-
-/** Open means neither done nor archived; outside `archived`, status is `done` exactly when the item is completed. */
-const OPEN_STATUSES = ['backlog', 'todo', 'doing'] as const;
-
-export interface AgendaQuery {
-  /** Due at or after this instant; absent: everything due before `dueBefore`, overdue included. */
-  dueFrom?: string;
-  dueBefore: string;
-  limit: number;
-}
-
-/** Open items due in a window, soonest first (overdue first): the web's Today and Upcoming. */
-export async function findAgendaItems(db: Executor, dialect: DialectName, userId: string, q: AgendaQuery): Promise<TaggedViewRow[]> {
-  let query = db
-    .selectFrom('items')
-    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
-    .where('user_id', '=', userId)
-    .where('status', 'in', OPEN_STATUSES)
-    .where('due_at', 'is not', null)
-    .where('due_at', '<', q.dueBefore);
-  if (q.dueFrom !== undefined) query = query.where('due_at', '>=', q.dueFrom);
-  return query.orderBy('due_at', 'asc').orderBy('id', 'asc').limit(q.limit).execute();
-}
-
-/** Items completed (and not archived) whose last change is at or after `since`, latest first: "Done today". */
-export async function findDoneSince(db: Executor, dialect: DialectName, userId: string, since: string, limit: number): Promise<TaggedViewRow[]> {
-  return db
-    .selectFrom('items')
-    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
-    .where('user_id', '=', userId)
-    .where('status', '=', 'done')
-    .where('updated_at', '>=', since)
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-export interface OpenQuery {
-  projectId?: string;
-  /** Only items that are nobody's subtask (their subtasks are read with findOpenChildren). */
-  topLevel: boolean;
-  /** Keyset: created_at and id of the last row of the previous page. */
-  after?: CursorKey;
-  limit: number;
-}
-
-/** Open items, newest first: a project's list and the Inbox's triage queue. One row more than asked. */
-export async function findOpenItems(db: Executor, dialect: DialectName, userId: string, q: OpenQuery): Promise<TaggedViewRow[]> {
-  let query = db
-    .selectFrom('items')
-    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
-    .where('user_id', '=', userId)
-    .where('status', 'in', OPEN_STATUSES);
-  if (q.projectId !== undefined) query = query.where('project_id', '=', q.projectId);
-  if (q.topLevel) query = query.where('parent_id', 'is', null);
-  const after = q.after;
-  if (after) query = query.where((eb) => afterKeyset(eb, 'created_at', 'id', 'desc', after.k, after.id));
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
-}
-
-/** The subtasks of many items, not archived, oldest first (the order they were added in). */
-export async function findChildrenOf(db: Executor, dialect: DialectName, userId: string, parentIds: readonly string[]): Promise<TaggedViewRow[]> {
-  if (parentIds.length === 0) return [];
-  return db
-    .selectFrom('items')
-    .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
-    .where('user_id', '=', userId)
-    .where('parent_id', 'in', parentIds)
-    .where('status', '<>', 'archived')
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .limit(1000)
-    .execute();
 }

@@ -2,10 +2,10 @@ import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { normalizeTagNames, tagKey, type TagsService } from '../tags/tags.service.js';
 import type { ItemPrecondition } from './item-etag.js';
-import type { NextState } from './item-change.js';
+import { toggleNext, type NextState } from './item-change.js';
 import type { ItemLoader } from './item-loader.js';
 import type { ItemSchedule, MoveLearner, ProjectCheck } from './item-ports.js';
-import { archiveState, stateEventNames, toggleState, unarchiveState } from './item-state.js';
+import { archiveState, stateEventNames, unarchiveState } from './item-state.js';
 import { toItemView, type ItemView } from './item-view.js';
 import type { ItemStore } from './item-store.js';
 import { findAncestorIds, type ItemRowWithTags } from './items.repository.js';
@@ -105,7 +105,7 @@ export function createItemEdits(deps: {
         precondition,
       ),
 
-    toggle: (userId, id, precondition) => onState(userId, id, (s) => toggleState(s), precondition),
+    toggle: (userId, id, precondition) => onState(userId, id, toggleNext, precondition),
     archive: (userId, id, precondition) => onState(userId, id, archiveState, precondition),
     unarchive: (userId, id, precondition) => onState(userId, id, (s) => unarchiveState(s), precondition),
     remove: async (userId, id, precondition) => {

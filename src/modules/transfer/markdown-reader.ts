@@ -41,20 +41,20 @@ export async function* projectPages(
       .select(ITEM_VIEW_COLUMNS)
       .where('user_id', '=', userId)
       .where('project_id', '=', projectId)
+      // Covers a parent_id of null too (`parent.id = null` matches nothing). Written without an
+      // `parent_id is null or …`: under an OR, PostgreSQL cannot make the NOT EXISTS an anti-join
+      // and hashed the whole project's ids again for every page (50-70 ms a page of a 40,000-item Inbox).
       .where((eb) =>
-        eb.or([
-          eb('parent_id', 'is', null),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('items as parent')
-                .select('parent.id')
-                .where('parent.user_id', '=', userId)
-                .whereRef('parent.id', '=', 'items.parent_id')
-                .where('parent.project_id', '=', projectId),
-            ),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('items as parent')
+              .select('parent.id')
+              .where('parent.user_id', '=', userId)
+              .whereRef('parent.id', '=', 'items.parent_id')
+              .where('parent.project_id', '=', projectId),
           ),
-        ]),
+        ),
       );
     if (after) {
       const { created_at, id } = after;

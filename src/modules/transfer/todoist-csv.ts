@@ -5,6 +5,7 @@ import { badRequest } from '../../errors.js';
 import { toTimestamp } from '../../lib/timestamps.js';
 import type { ImportStep, PlanDrop, PlannedItem, PlannedProject, PlanSkip } from './import-plan.js';
 import { carryRecurrence, dateReader, droppedPriority, splitLabels } from './todoist-fields.js';
+import { UuidSet } from './uuid-set.js';
 
 /** Ids of imported Todoist tasks are derived from the user and the task, so a second import finds them. */
 const TODOIST_NAMESPACE = '6f1d2b0e-8c55-4c1e-9a51-3f1e2a7c9b44';
@@ -52,17 +53,14 @@ async function* readRows(text: string): AsyncGenerator<CsvRow> {
 
 /**
  * The n-th task of the same user, section, parent and content gets the n-th id. Tasks are counted
- * by their first id (36 characters), not by that text, and a count is kept only for a repeat.
+ * by their first id (16 bytes off the heap), not by that text, and a count is kept only for a repeat.
  */
 function occurrenceIds(): (basis: string) => string {
-  const firsts = new Set<string>();
+  const firsts = new UuidSet();
   const repeats = new Map<string, number>();
   return (basis) => {
     const first = uuidv5(`${basis}\n1`, TODOIST_NAMESPACE);
-    if (!firsts.has(first)) {
-      firsts.add(first);
-      return first;
-    }
+    if (firsts.add(first)) return first;
     const seen = (repeats.get(first) ?? 1) + 1;
     repeats.set(first, seen);
     return uuidv5(`${basis}\n${seen}`, TODOIST_NAMESPACE);

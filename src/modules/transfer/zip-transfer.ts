@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile as ZipReader } from 'yauzl';
-import { ZipFile } from 'yazl';
 import { AppError, badRequest } from '../../errors.js';
 import type { AttachmentView } from '../../schemas/item.js';
+import { zipStream } from './zip-writer.js';
 
 /*
  * The zip form of the export (contract "Attachments"): `export.json`, the export document, and
- * `files/<sha256>`, each stored content once. yazl writes it as it is read; yauzl reads it from a
- * file on disk (the zip's directory is at its end). Decision 0084 says why these two.
+ * `files/<sha256>`, each stored content once. zip-writer.ts writes it as it is read (decision 0104
+ * says why not yazl any more); yauzl reads it from a file on disk (the zip's directory is at its end).
  */
 
 const EXPORT_ENTRY = 'export.json';
@@ -22,18 +21,11 @@ const MAX_ENTRIES = 200_000;
 
 /** The zip export: the document as it streams, then each content once (missing files are left out). */
 export function zipExport(document: Readable, files: readonly AttachmentView[], pathOf: (sha256: string) => string): Readable {
-  const zip = new ZipFile();
-  zip.addReadStream(document, EXPORT_ENTRY);
-  const seen = new Set<string>();
-  for (const file of files) {
-    if (seen.has(file.sha256)) continue;
-    seen.add(file.sha256);
-    const path = pathOf(file.sha256);
-    // yazl opens each file only when it reaches it: one open file at a time, whatever their number.
-    if (existsSync(path)) zip.addFile(path, `${FILES_PREFIX}${file.sha256}`, { compress: false });
-  }
-  zip.end();
-  return zip.outputStream as Readable;
+  const contents = new Set(files.map((file) => file.sha256));
+  return zipStream(
+    { name: EXPORT_ENTRY, source: document },
+    [...contents].map((sha256) => ({ name: `${FILES_PREFIX}${sha256}`, path: pathOf(sha256) })),
+  );
 }
 
 const refuse = (message: string): AppError => badRequest(message, 'body');

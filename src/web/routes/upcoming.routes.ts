@@ -4,7 +4,7 @@ import type { Services } from '../../container.js';
 import type { ItemView } from '../../modules/items/item-view.js';
 import { instantOf, wallTimeAt } from '../../lib/dates/zoned-time.js';
 import { actingUser, dateContext, overLimit } from '../acting.js';
-import { dayStart, isOverdue } from '../dates.js';
+import { dayStart, overdueTest } from '../dates.js';
 import { PageError } from '../page-error.js';
 import { CSRF_FIELD, field } from './forms.js';
 
@@ -27,7 +27,7 @@ export const upcomingRoutes: FastifyPluginAsyncTypebox<Pick<Services, 'clock' | 
     const limited = await overLimit(limits, user, reply);
     if (limited) throw new PageError(429, 'Too many requests', limited);
     const dates = dateContext(request, user.timezone, clock);
-    const overdue = (await items.agenda(user.id, { dueBefore: dayStart(dates, 1).toISOString(), limit: RESCHEDULE_MAX })).filter((i) => isOverdue(i, dates));
+    const overdue = (await items.agenda(user.id, { dueBefore: dayStart(dates, 1).toISOString(), limit: RESCHEDULE_MAX })).filter(overdueTest(dates));
     const today = wallTimeAt(user.timezone, dates.now);
     const undoIds: string[] = [];
     for (const item of overdue) {
