@@ -120,6 +120,15 @@ export interface TagsTable {
   name: string;
   name_key: string;
   created_at: string;
+  /** Links to items, kept by triggers (migration 2026-11-30-1400); on PostgreSQL, plus tag_count_deltas not folded yet. */
+  item_count: ColumnType<number, never, never>;
+}
+
+/** PostgreSQL's pending changes to tags.item_count (migration 2026-11-30-1400); SQLite's stays empty. */
+export interface TagCountDeltasTable {
+  user_id: string;
+  tag_id: string;
+  item_delta: number;
 }
 
 export interface ItemTagsTable {
@@ -245,6 +254,7 @@ export interface DatabaseSchema {
   project_count_deltas: ProjectCountDeltasTable;
   items: ItemsTable;
   tags: TagsTable;
+  tag_count_deltas: TagCountDeltasTable;
   item_tags: ItemTagsTable;
   outbox_events: OutboxEventsTable;
   outbox_sequence: OutboxSequenceTable;

@@ -26,9 +26,10 @@ async function ownTables(db: Db): Promise<TableColumns[]> {
 }
 
 /**
- * PostgreSQL keeps a project's counts as its row plus changes not yet folded in (decision 0096),
- * and any read of the project list folds them: the same counts stored two ways. The fingerprint
- * sees the counts they add up to, so a read that folds is not a write, and a write that appends is.
+ * PostgreSQL keeps a project's counts, and a tag's, as its row plus changes not yet folded in
+ * (decisions 0096, 0113), and any read of the project or tag list folds them: the same counts stored
+ * two ways. The fingerprint sees the counts they add up to, so a read that folds is not a write, and
+ * a write that appends is.
  */
 async function pendingCounts(db: Db, tables: TableColumns[]): Promise<Map<string, { items: number; open: number }>> {
   const sums = new Map<string, { items: number; open: number }>();
@@ -42,6 +43,27 @@ async function pendingCounts(db: Db, tables: TableColumns[]): Promise<Map<string
   return sums;
 }
 
+async function pendingTagCounts(db: Db, tables: TableColumns[]): Promise<Map<string, number>> {
+  const sums = new Map<string, number>();
+  if (!tables.some((t) => t.name === 'tag_count_deltas')) return sums;
+  const { rows } = await sql<{ tag_id: string; item_delta: number | string }>`select tag_id, item_delta from tag_count_deltas`.execute(db);
+  for (const d of rows) sums.set(d.tag_id, (sums.get(d.tag_id) ?? 0) + Number(d.item_delta));
+  return sums;
+}
+
+/** A row as its counts add up to, pending changes included. */
+function counted(
+  table: string,
+  row: Record<string, unknown>,
+  pending: Map<string, { items: number; open: number }>,
+  tagPending: Map<string, number>,
+): Record<string, unknown> {
+  const project = table === 'projects' ? pending.get(String(row.id)) : undefined;
+  if (project) return { ...row, item_count: Number(row.item_count) + project.items, open_count: Number(row.open_count) + project.open };
+  const tag = table === 'tags' ? tagPending.get(String(row.id)) : undefined;
+  return tag ? { ...row, item_count: Number(row.item_count) + tag } : row;
+}
+
 /**
  * Row counts plus a hash of every row of every application table (found by introspection, so
  * tables added by later migrations are covered): equal fingerprints mean nothing was written.
@@ -49,16 +71,15 @@ async function pendingCounts(db: Db, tables: TableColumns[]): Promise<Map<string
 export async function fingerprint(db: Db): Promise<Record<string, string>> {
   const tables = (await ownTables(db)).filter((t) => !t.name.startsWith('kysely_'));
   const pending = await pendingCounts(db, tables);
+  const tagPending = await pendingTagCounts(db, tables);
   const out: Record<string, string> = {};
   for (const table of tables.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (table.name === 'project_count_deltas') continue;
+    if (table.name === 'project_count_deltas' || table.name === 'tag_count_deltas') continue;
     const order = sql.join(table.columns.map((c) => sql.ref(c)));
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table.name)} order by ${order}`.execute(db);
     const hash = createHash('sha256');
     for (const row of rows) {
-      const due = table.name === 'projects' ? pending.get(String(row.id)) : undefined;
-      const counted = due ? { ...row, item_count: Number(row.item_count) + due.items, open_count: Number(row.open_count) + due.open } : row;
-      hash.update(`${JSON.stringify(counted)}\n`);
+      hash.update(`${JSON.stringify(counted(table.name, row, pending, tagPending))}\n`);
     }
     out[table.name] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`;
   }

@@ -121,6 +121,8 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   project_count_deltas: 'projects',
   items: 'items',
   tags: 'tags',
+  // Appended by PostgreSQL's tag count triggers, folded by the tag list (decision 0113).
+  tag_count_deltas: 'tags',
   item_tags: 'tags',
   outbox_events: 'events',
   outbox_sequence: 'events',
@@ -162,6 +164,7 @@ const SECOND_WRITERS: readonly { module: string; file: string; verbs: readonly T
       'project_count_deltas',
       'items',
       'tags',
+      'tag_count_deltas',
       'item_tags',
       'idempotency_keys',
       'pairings',

@@ -29,6 +29,7 @@ import * as pairingKeyExpiry from './2026-11-30-0700-pairing-key-expiry.js';
 import * as projectCounts from './2026-11-30-1100-project-counts.js';
 import * as projectCountsByUser from './2026-11-30-1200-project-counts-by-user.js';
 import * as doneTodayIndex from './2026-11-30-1300-done-today-index.js';
+import * as tagCounts from './2026-11-30-1400-tag-counts.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-1100-project-counts': projectCounts,
   '2026-11-30-1200-project-counts-by-user': projectCountsByUser,
   '2026-11-30-1300-done-today-index': doneTodayIndex,
+  '2026-11-30-1400-tag-counts': tagCounts,
 };

@@ -13,8 +13,9 @@ export async function deleteUserAndData(trx: Executor, userId: string): Promise<
   await trx.deleteFrom('items').where('user_id', '=', userId).execute();
   await trx.deleteFrom('tags').where('user_id', '=', userId).execute();
   await trx.deleteFrom('projects').where('user_id', '=', userId).execute();
-  // After items and projects: deleting the items appends their count changes here (PostgreSQL).
+  // After items, tags and projects: deleting them appends their count changes here (PostgreSQL).
   await trx.deleteFrom('project_count_deltas').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('tag_count_deltas').where('user_id', '=', userId).execute();
   await trx.deleteFrom('api_keys').where('user_id', '=', userId).execute();
   await trx.deleteFrom('pairings').where('user_id', '=', userId).execute();
   await trx.deleteFrom('organizer_models').where('user_id', '=', userId).execute();

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { compareTagNames } from '../../lib/tag-order.js';
 import { ensureTags, tagNewItems, type NewItemTags } from './new-item-tags.js';
-import { findTagNamesForItems, listTagsWithCounts, replaceItemTags } from './tags.repository.js';
+import { findTagNamesForItems, foldTagCountDeltas, hasTagCountDeltas, listTagsWithCounts, replaceItemTags } from './tags.repository.js';
 
 const MAX_TAGS_PER_ITEM = 20;
 const TAG_NAME_MAX = 50;
@@ -69,6 +69,8 @@ export function createTagsService(deps: { db: Db; clock: Clock; newId: IdGenerat
       ),
 
     async list(userId) {
+      // The kept counts, current: PostgreSQL's pending changes folded in first (decision 0113).
+      if (await hasTagCountDeltas(deps.db, userId)) await deps.db.transaction().execute((trx) => foldTagCountDeltas(trx, userId));
       const rows = await listTagsWithCounts(deps.db, userId);
       return rows.sort((a, b) => compareTagNames(a.name, b.name));
     },
