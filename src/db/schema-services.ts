@@ -11,7 +11,17 @@ export interface InstanceSettingsTable {
 export interface OrganizerModelsTable {
   user_id: string;
   model: string;
+  /** A random token written with each model: what a process compares to know its parsed copy is current (decision 0114). */
+  revision: string;
   updated_at: string;
+}
+
+/** The organizer's filings the user has not confirmed yet (decision 0114): learned once kept a day. */
+export interface OrganizerFilingsTable {
+  user_id: string;
+  item_id: string;
+  project_id: string;
+  filed_at: string;
 }
 
 /** A user's secret email-in token (src/modules/email-in/). */

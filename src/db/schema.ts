@@ -7,6 +7,7 @@ import type {
   LiveProcessesTable,
   LiveStreamsTable,
   ItemCompletionsTable,
+  OrganizerFilingsTable,
   OrganizerModelsTable,
   ReminderFiresTable,
   SavedFiltersTable,
@@ -265,6 +266,7 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveriesTable;
   instance_settings: InstanceSettingsTable;
   organizer_models: OrganizerModelsTable;
+  organizer_filings: OrganizerFilingsTable;
   item_completions: ItemCompletionsTable;
   undo_actions: UndoActionsTable;
   reminder_fires: ReminderFiresTable;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/dialects.js';
 import { actor, capture, ok, type Actor } from '../helpers/items.js';
 import { UNLIMITED, createTestApp, type JsonBody, type TestApp } from '../helpers/test-app.js';
-import { CONFIRM_AFTER_MS } from '../../src/modules/organizer/learning/routing-learner.js';
+import { CONFIRM_AFTER_MS, CONFIRM_BATCH_MS } from '../../src/modules/organizer/learning/routing-learner.js';
 
 /** Issue 37: the organizer learns from the user's moves and undos, per user, and the model is the user's data. */
 describe.each(DIALECTS)('organizer learning (%s)', (dialect) => {
@@ -85,7 +85,12 @@ describe.each(DIALECTS)('organizer learning (%s)', (dialect) => {
     expect(counted(await model(a), 'w:zephyr', work)).toBe(0);
 
     ok(await a.c.delete(`items/${early.id}`), 204);
+    // A day and not yet the batch's hour: still unconfirmed (decision 0114 learns kept filings together).
     t.clock.advance(CONFIRM_AFTER_MS + 60_000);
+    const waiting = await organize(a, 'zephyr rollout checklist');
+    expect(waiting.ai.project_id).toBeNull();
+    ok(await a.c.delete(`items/${waiting.id}`), 204);
+    t.clock.advance(CONFIRM_BATCH_MS);
     // Kept in Work for a day (the one deleted was not kept): learned at the next decision, which files there.
     const later = await organize(a, 'zephyr rollout checklist');
     expect(later.ai.project_id).toBe(work);

@@ -30,6 +30,7 @@ import * as projectCounts from './2026-11-30-1100-project-counts.js';
 import * as projectCountsByUser from './2026-11-30-1200-project-counts-by-user.js';
 import * as doneTodayIndex from './2026-11-30-1300-done-today-index.js';
 import * as tagCounts from './2026-11-30-1400-tag-counts.js';
+import * as organizerFilings from './2026-11-30-1500-organizer-filings.js';
 
 /** Listed statically so the same list works from TypeScript sources and from dist/. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-1200-project-counts-by-user': projectCountsByUser,
   '2026-11-30-1300-done-today-index': doneTodayIndex,
   '2026-11-30-1400-tag-counts': tagCounts,
+  '2026-11-30-1500-organizer-filings': organizerFilings,
 };

@@ -18,6 +18,7 @@ export async function deleteUserAndData(trx: Executor, userId: string): Promise<
   await trx.deleteFrom('tag_count_deltas').where('user_id', '=', userId).execute();
   await trx.deleteFrom('api_keys').where('user_id', '=', userId).execute();
   await trx.deleteFrom('pairings').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('organizer_filings').where('user_id', '=', userId).execute();
   await trx.deleteFrom('organizer_models').where('user_id', '=', userId).execute();
   await trx.deleteFrom('email_in_tokens').where('user_id', '=', userId).execute();
   await trx.deleteFrom('idempotency_keys').where('user_id', '=', userId).execute();

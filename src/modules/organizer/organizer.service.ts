@@ -64,9 +64,9 @@ export function createOrganizerService(deps: {
       }
       return list.map((p) => ({ id: p.id, name: p.name, is_default: p.is_default, titles: byProject.get(p.id) ?? [] }));
     };
-    const model = await deps.learner.modelFor(userId, contexts(titles));
+    const { model, pending } = await deps.learner.modelFor(userId, contexts(titles));
     // The organizer's own filings not yet kept are no evidence of where things go (issue 47).
-    const unconfirmed = new Set(model.pending.map(([id]) => id));
+    const unconfirmed = new Set(pending.map((f) => f.item_id));
     return { projects: unconfirmed.size === 0 ? contexts(titles) : contexts(titles.filter((t) => !unconfirmed.has(t.id))), model };
   }
 

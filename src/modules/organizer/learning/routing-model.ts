@@ -18,11 +18,6 @@ export interface ModelData {
   features: Record<string, number[]>;
   /** The latest items learned and their class, so a later correction can take the old label back. */
   recent: Array<[itemId: string, cls: number]>;
-  /**
-   * The organizer's own filings, not yet confirmed by the user (issue 47): learned once kept (still in
-   * that project a day later), dropped when moved (the move teaches) or deleted. Oldest first.
-   */
-  pending: Array<[itemId: string, projectId: string, filedAt: string]>;
   /** True once built from the user's history; until then only examples since are in it. */
   seeded: boolean;
   /** How many features there are (kept, so a learn need not count them). */
@@ -33,12 +28,14 @@ export interface ModelData {
 export const MAX_FEATURES = 3000;
 const PRUNE_TO = 2400;
 const MAX_RECENT = 200;
-/** Filings awaiting confirmation: past this, the oldest are forgotten unlearned. */
+/**
+ * Filings awaiting confirmation (`organizer_filings`, decision 0114): past this, the oldest are
+ * forgotten unlearned, down to PENDING_PRUNE_TO, so the bound costs a write once in many captures.
+ */
 export const MAX_PENDING = 200;
+export const PENDING_PRUNE_TO = 150;
 
-export const emptyModel = (): ModelData => ({ v: 1, classes: [], docs: [], mass: [], features: {}, recent: [], pending: [], seeded: false, size: 0 });
-
-const isPending = (x: unknown): x is [string, string, string] => Array.isArray(x) && x.length === 3 && x.every((v) => typeof v === 'string');
+export const emptyModel = (): ModelData => ({ v: 1, classes: [], docs: [], mass: [], features: {}, recent: [], seeded: false, size: 0 });
 
 /** Tolerates what it cannot read (a row written by another version): the user starts afresh. */
 export function parseModel(json: string | null | undefined): ModelData {
@@ -49,9 +46,7 @@ export function parseModel(json: string | null | undefined): ModelData {
       return emptyModel();
     }
     const size = Object.keys(m.features).length;
-    // A row written before filings waited for confirmation has none pending.
-    const pending = Array.isArray(m.pending) ? m.pending.filter(isPending) : [];
-    return { v: 1, classes: m.classes, docs: m.docs, mass: m.mass, features: m.features, recent: m.recent, pending, seeded: m.seeded === true, size };
+    return { v: 1, classes: m.classes, docs: m.docs, mass: m.mass, features: m.features, recent: m.recent, seeded: m.seeded === true, size };
   } catch {
     return emptyModel();
   }
