@@ -27,7 +27,7 @@ import type { ServiceInputs } from './inputs.js';
 export function buildItems({ db, dialect, clock, newId, logger }: Basics, { ports, config }: ServiceInputs) {
   const base = { db, clock, newId };
   const events = createEventsService({ ...base, dialect });
-  const tags = createTagsService(base);
+  const tags = createTagsService({ ...base, dialect });
   const loader = createItemLoader(tags, dialect);
   const recurrence = createRecurrenceService({ db, newId });
   const writes = createItemWrites({
@@ -37,7 +37,7 @@ export function buildItems({ db, dialect, clock, newId, logger }: Basics, { port
     advanceRecurring: (trx, userId, changes, at) => advanceRecurring(trx, userId, changes, at, recurrence),
   });
   const itemStore = ports.itemStore({ db, events, tags, now: writes.now });
-  const projects = createProjectsService({ ...base, moveItems: writes.moveProjectItems });
+  const projects = createProjectsService({ ...base, dialect, moveItems: writes.moveProjectItems });
   // The organizer's per-user routing model, taught by moves (edits, bulk) and filings (issue 37).
   const learner = createRoutingLearner({ db, dialect, clock, logger });
   const schedule = createSchedule({ recurrence });

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { DialectName } from '../../db/create-db.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface ProjectRow {
@@ -53,8 +54,10 @@ export async function findProjectsWithCounts(db: Executor, userId: string, id?: 
   return query.execute();
 }
 
-/** Whether PostgreSQL's triggers left count changes for this user that no read has folded yet (SQLite's never do). */
-export async function hasCountDeltas(db: Executor, userId: string): Promise<boolean> {
+/** Whether PostgreSQL's triggers left count changes for this user that no read has folded yet. */
+export async function hasCountDeltas(db: Executor, dialect: DialectName, userId: string): Promise<boolean> {
+  // SQLite's triggers keep the project's row itself current: nothing is ever pending, so no query.
+  if (dialect === 'sqlite') return false;
   const row = await db.selectFrom('project_count_deltas').select('user_id').where('user_id', '=', userId).limit(1).executeTakeFirst();
   return row !== undefined;
 }

@@ -1,3 +1,4 @@
+import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
@@ -79,14 +80,14 @@ function byDefaultThenName(a: ProjectView, b: ProjectView): number {
   return la < lb ? -1 : la > lb ? 1 : a.created_at.localeCompare(b.created_at);
 }
 
-export function createProjectsService(deps: { db: Db; clock: Clock; newId: IdGenerator; moveItems: ProjectItemsMover }): ProjectsService {
+export function createProjectsService(deps: { db: Db; dialect: DialectName; clock: Clock; newId: IdGenerator; moveItems: ProjectItemsMover }): ProjectsService {
   const { db } = deps;
   const now = () => toTimestamp(deps.clock.now());
   const inboxIds = new Map<string, string>();
 
   /** The kept counts, current: PostgreSQL's pending changes folded in first (decision 0096). */
   async function withCounts(userId: string, id?: string) {
-    if (await hasCountDeltas(db, userId)) await db.transaction().execute((trx) => foldCountDeltas(trx, userId));
+    if (await hasCountDeltas(db, deps.dialect, userId)) await db.transaction().execute((trx) => foldCountDeltas(trx, userId));
     return findProjectsWithCounts(db, userId, id);
   }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.js';
+import type { DialectName } from '../../db/create-db.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface TagRow {
@@ -65,8 +66,10 @@ export async function listTagsWithCounts(db: Executor, userId: string): Promise<
   return db.selectFrom('tags').select(['name', 'item_count']).where('user_id', '=', userId).execute();
 }
 
-/** Whether PostgreSQL's triggers left tag count changes for this user that no read has folded yet (SQLite's never do). */
-export async function hasTagCountDeltas(db: Executor, userId: string): Promise<boolean> {
+/** Whether PostgreSQL's triggers left tag count changes for this user that no read has folded yet. */
+export async function hasTagCountDeltas(db: Executor, dialect: DialectName, userId: string): Promise<boolean> {
+  // SQLite's triggers keep the tag's row itself current: nothing is ever pending, so no query.
+  if (dialect === 'sqlite') return false;
   const row = await db.selectFrom('tag_count_deltas').select('user_id').where('user_id', '=', userId).limit(1).executeTakeFirst();
   return row !== undefined;
 }

@@ -1,3 +1,4 @@
+import type { DialectName } from '../../db/create-db.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -35,7 +36,7 @@ export function normalizeTagNames(names: readonly string[]): string[] {
   return [...byKey.values()];
 }
 
-export function createTagsService(deps: { db: Db; clock: Clock; newId: IdGenerator }): TagsService {
+export function createTagsService(deps: { db: Db; dialect: DialectName; clock: Clock; newId: IdGenerator }): TagsService {
   return {
     async namesForItems(db, userId, itemIds) {
       const rows = await findTagNamesForItems(db, userId, itemIds);
@@ -70,7 +71,7 @@ export function createTagsService(deps: { db: Db; clock: Clock; newId: IdGenerat
 
     async list(userId) {
       // The kept counts, current: PostgreSQL's pending changes folded in first (decision 0113).
-      if (await hasTagCountDeltas(deps.db, userId)) await deps.db.transaction().execute((trx) => foldTagCountDeltas(trx, userId));
+      if (await hasTagCountDeltas(deps.db, deps.dialect, userId)) await deps.db.transaction().execute((trx) => foldTagCountDeltas(trx, userId));
       const rows = await listTagsWithCounts(deps.db, userId);
       return rows.sort((a, b) => compareTagNames(a.name, b.name));
     },
