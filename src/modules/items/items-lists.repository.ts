@@ -21,17 +21,30 @@ export interface AgendaQuery {
   limit: number;
 }
 
-/** Open items due in a window, soonest first (overdue first): the web's Today and Upcoming. */
-export async function findAgendaItems(db: Executor, dialect: DialectName, userId: string, q: AgendaQuery): Promise<TaggedViewRow[]> {
+/**
+ * Open items due in a window, soonest first (overdue first): the web's Today and Upcoming. The open
+ * statuses are literals, the condition of the partial index of open items by due date (migration
+ * 2026-11-30-0600): PostgreSQL's generic plan cannot prove it from bound values (decision 0109) and
+ * took the index of every item by due date, whose overdue range holds every done item ever due.
+ */
+export function agendaQuery(db: Executor, dialect: DialectName, userId: string, q: AgendaQuery) {
   let query = db
     .selectFrom('items')
     .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
     .where('user_id', '=', userId)
-    .where('status', 'in', OPEN_STATUSES)
+    .where(
+      'status',
+      'in',
+      OPEN_STATUSES.map((s) => sql.lit(s)),
+    )
     .where('due_at', 'is not', null)
     .where('due_at', '<', q.dueBefore);
   if (q.dueFrom !== undefined) query = query.where('due_at', '>=', q.dueFrom);
-  return query.orderBy('due_at', 'asc').orderBy('id', 'asc').limit(q.limit).execute();
+  return query.orderBy('due_at', 'asc').orderBy('id', 'asc').limit(q.limit);
+}
+
+export async function findAgendaItems(db: Executor, dialect: DialectName, userId: string, q: AgendaQuery): Promise<TaggedViewRow[]> {
+  return agendaQuery(db, dialect, userId, q).execute();
 }
 
 /** "Done today": done items changed at or after `since`, latest first; `'done'` a literal, the partial index's own condition (migration 2026-11-30-1300). */
