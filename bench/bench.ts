@@ -22,6 +22,7 @@ import {
   type RunRecord,
   type ScalingRow,
 } from './report.js';
+import { readDurationBuckets, serverP99BoundMs } from './server-latency.js';
 import { buildScenarios, RUN_ORDER } from './scenarios.js';
 import { seedBaseline, seedService } from './seed.js';
 import { compareAnswers, type SameAnswers } from './same-answers.js';
@@ -170,9 +171,13 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
               const target = running[side];
               const scenario = scenarios[side].get(name)!;
               if (settings.warmupS > 0) await loads[side].run(target.url, tokens[side], scenario, settings.warmupS);
+              // The server's own histogram says only for one process: a worker answers /metrics for itself.
+              const oneProcess = CONFIGS[config].WORKERS === '1' || side === 'baseline';
+              const bucketsBefore = oneProcess ? await readDurationBuckets(target.url) : null;
               const cpuBefore = target.cpuMs();
               const f = await loads[side].run(target.url, tokens[side], scenario, settings.durationS);
               const cpu = target.cpuMs() - cpuBefore;
+              const serverP99 = oneProcess ? serverP99BoundMs(bucketsBefore, await readDurationBuckets(target.url)) : null;
               const record: RunRecord = {
                 database: dialect,
                 config,
@@ -186,11 +191,12 @@ async function benchDatabase(dialect: BenchDialect, settings: BenchSettings, cor
                 errors: f.errors,
                 non2xx: f.non2xx,
                 cpu_ms_per_request: f.requests > 0 ? round(cpu / f.requests, 3) : 0,
+                server_p99_at_most_ms: serverP99,
                 other_side_quiet: quiet,
               };
               runs.push(record);
               log(
-                `[${dialect} ${config} ${roundNo}/${settings.rounds}] ${name.padEnd(16)} ${side.padEnd(8)} ${String(record.rps).padStart(9)} req/s  p99 ${String(record.p99_ms).padStart(7)} ms  CPU ${record.cpu_ms_per_request} ms/req  errors ${record.errors}  non-2xx ${record.non2xx}${quiet ? '' : '  (other side busy)'}`,
+                `[${dialect} ${config} ${roundNo}/${settings.rounds}] ${name.padEnd(16)} ${side.padEnd(8)} ${String(record.rps).padStart(9)} req/s  p99 ${String(record.p99_ms).padStart(7)} ms (server ≤ ${record.server_p99_at_most_ms ?? '?'})  CPU ${record.cpu_ms_per_request} ms/req  errors ${record.errors}  non-2xx ${record.non2xx}${quiet ? '' : '  (other side busy)'}`,
               );
             }
           }

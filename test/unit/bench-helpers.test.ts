@@ -98,6 +98,7 @@ describe('bench report', () => {
     errors: 0,
     non2xx: side === 'service' && roundNo === 2 ? 3 : 0,
     cpu_ms_per_request: 0.2,
+    server_p99_at_most_ms: roundNo === 3 ? 10 : 5,
     other_side_quiet: true,
   });
   const life = (side: 'service' | 'baseline', roundNo: number, ready: number, peak: number): LifeRecord => ({
@@ -128,7 +129,7 @@ describe('bench report', () => {
     expect(s.scenarios).toHaveLength(1);
     const get = s.scenarios[0]!;
     expect(get.ratio).toEqual({ median: 0.8, min: 0.5, max: 0.9 });
-    expect(get.service).toMatchObject({ rps: 800, p99_ms: 10, non2xx: 3 });
+    expect(get.service).toMatchObject({ rps: 800, p99_ms: 10, non2xx: 3, server_p99_at_most_ms: 10 });
     expect(s.service).toMatchObject({ ready_ms: { median: 902, min: 901, max: 903 }, ready_npm_ms: { median: 1202, min: 1201, max: 1203 }, peak_rss_mb: 153 });
     const targets = checkTargets(s);
     expect(targets.no_errors).toBe(false);
