@@ -14,6 +14,7 @@ describe('html``', () => {
 
   it('renders arrays, and nothing for null, undefined and booleans', () => {
     expect(html`${[1, html`<i>2</i>`, '<3']}|${null}|${undefined}|${false}|${true}`.value).toBe('1<i>2</i>&lt;3||||');
+    expect(html`<ul>${[['a&b', [html`<li>x</li>`, null, "it's"]], 'plain']}</ul>`.value).toBe('<ul>a&amp;b<li>x</li>it&#39;splain</ul>');
   });
 });
 
