@@ -13,7 +13,8 @@ import { todoistCsv } from './todoist-csv.js';
  * Upcoming, project and search pages and a tick on Today. Each on SQLite and PostgreSQL, WORKERS=1
  * and 2. Time from the client on loopback; memory as the growth of the server's summed RSS (VmHWM
  * reset before each path) over what it held just before; the import's server CPU too.
- * BENCH_ACCOUNT_PATHS=import stops after the import. Method and figures: docs/performance.md.
+ * BENCH_ACCOUNT_PATHS=import stops after the import; BENCH_ACCOUNT_PROFILE=dir writes a CPU profile of
+ * each server process there. Method and figures: docs/performance.md.
  */
 
 const SEED = 4;
@@ -43,7 +44,7 @@ export interface AccountRow {
   changes?: PathFigures & { changes: number; pages: number };
   export_json?: PathFigures & { mb: number; first_byte_ms: number };
   export_markdown?: PathFigures & { mb: number; first_byte_ms: number };
-  pages?: Record<string, ReturnType<typeof latencySummary> & { kb: number }>;
+  pages?: Record<string, ReturnType<typeof latencySummary> & { kb: number; server_cpu_ms?: number }>;
   tick?: ReturnType<typeof latencySummary> & { transfer_kb: number };
   peak_rss_mb: number;
   targets: Record<string, boolean>;
@@ -86,17 +87,23 @@ async function exportAll(server: ScenarioServer, format: 'json' | 'markdown') {
   return { mb: round(answer.bytes / 2 ** 20, 1), first_byte_ms: round(answer.firstByteMs) };
 }
 
-/** `samples` GETs of a web page one after another; the last answer's size. */
+/**
+ * `samples` GETs of a web page one after another; the last answer's size, and the server's CPU per
+ * page (its processes' own, the database server's not): the figure to compare builds by when the
+ * machine's load moves the latencies.
+ */
 async function webPage(server: ScenarioServer, path: string, samples: number) {
   const times: number[] = [];
   let bytes = 0;
+  const cpuBefore = server.target.cpuMs();
   for (let i = 0; i < samples; i += 1) {
     const answer = await server.web.get(path, PAGE_TIMEOUT_MS);
     if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
     times.push(answer.ms);
     bytes = answer.bytes;
   }
-  return { ...latencySummary(times), kb: round(bytes / 1024, 1) };
+  const cpuMs = samples > 0 ? round((server.target.cpuMs() - cpuBefore) / samples, 2) : 0;
+  return { ...latencySummary(times), kb: round(bytes / 1024, 1), server_cpu_ms: cpuMs };
 }
 
 /** Ticks on Today, in place (as the web app's script sends them), each item twice so Today ends as it began. */
@@ -124,7 +131,14 @@ async function ticks(server: ScenarioServer, samples: number) {
 
 async function measure(database: BenchDialect, workers: number, items: number, samples: number, pgAdminUrl: string, importOnly: boolean): Promise<AccountRow> {
   const csv = todoistCsv(items, SEED, new Date());
-  const server = await startScenarioServer({ dialect: database, workers, pgAdminUrl, label: `account_${workers}` });
+  const server = await startScenarioServer({
+    dialect: database,
+    workers,
+    pgAdminUrl,
+    label: `account_${workers}`,
+    // BENCH_ACCOUNT_PROFILE=dir: a V8 CPU profile of each server process, written when it stops.
+    ...(process.env['BENCH_ACCOUNT_PROFILE'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_ACCOUNT_PROFILE']}`] } : {}),
+  });
   try {
     let cpuBefore = 0;
     const imported = await measured(server, async () => {
@@ -181,7 +195,10 @@ async function measure(database: BenchDialect, workers: number, items: number, s
     }
     pages.search = { ...latencySummary(searchTimes), kb: searchKb };
     const tick = await ticks(server, samples);
-    for (const [name, p] of Object.entries(pages)) log(`[${database} WORKERS=${workers}] page ${name}: p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms, ${p.kb} KB`);
+    for (const [name, p] of Object.entries(pages))
+      log(
+        `[${database} WORKERS=${workers}] page ${name}: p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms, ${p.kb} KB${p.server_cpu_ms === undefined ? '' : `, server CPU ${p.server_cpu_ms} ms a page`}`,
+      );
     log(`[${database} WORKERS=${workers}] tick on Today: p50 ${tick.p50_ms} ms, p99 ${tick.p99_ms} ms, ${tick.transfer_kb} KB moved`);
     const { peakRssMb } = await server.stop();
     return {
