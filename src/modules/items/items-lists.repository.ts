@@ -13,6 +13,8 @@ import { ITEM_VIEW_COLUMNS, tagNamesJson, type TaggedViewRow } from './item-view
 
 /** Open means neither done nor archived; outside `archived`, status is `done` exactly when the item is completed. */
 const OPEN_STATUSES = ['backlog', 'todo', 'doing'] as const;
+/** The same, as literals in the SQL: the partial indexes' own condition (see agendaQuery). */
+const OPEN_STATUS_LITERALS = OPEN_STATUSES.map((s) => sql.lit(s));
 
 export interface AgendaQuery {
   /** Due at or after this instant; absent: everything due before `dueBefore`, overdue included. */
@@ -32,11 +34,7 @@ export function agendaQuery(db: Executor, dialect: DialectName, userId: string, 
     .selectFrom('items')
     .select([...ITEM_VIEW_COLUMNS, tagNamesJson(dialect).as('tag_names')])
     .where('user_id', '=', userId)
-    .where(
-      'status',
-      'in',
-      OPEN_STATUSES.map((s) => sql.lit(s)),
-    )
+    .where('status', 'in', OPEN_STATUS_LITERALS)
     .where('due_at', 'is not', null)
     .where('due_at', '<', q.dueBefore);
   if (q.dueFrom !== undefined) query = query.where('due_at', '>=', q.dueFrom);

@@ -90,10 +90,10 @@ export function createRoutingLearner(deps: { db: Db; dialect: DialectName; clock
   }
 
   /** The filings kept long enough are learned (those still where they were filed); moved or deleted ones are dropped. */
-  async function confirm(trx: Executor, userId: string, model: ModelData, filings: readonly Filing[]): Promise<Filing[]> {
+  async function confirm(trx: Executor, userId: string, model: ModelData, filings: Filing[]): Promise<Filing[]> {
     const before = ago(CONFIRM_AFTER_MS);
     const ready = filings.filter((f) => f.filed_at <= before);
-    if (ready.length === 0) return [...filings];
+    if (ready.length === 0) return filings;
     const places = new Map(
       (
         await findItemPlaces(
@@ -136,7 +136,7 @@ export function createRoutingLearner(deps: { db: Db; dialect: DialectName; clock
       const oldest = filings[0]?.filed_at;
       const confirming = oldest !== undefined && oldest <= ago(CONFIRM_AFTER_MS + CONFIRM_BATCH_MS);
       if (model.seeded && !stale && !confirming) {
-        return { model, pending: filings.length <= MAX_PENDING ? filings : await bound(db, userId, filings) };
+        return { model, pending: await bound(db, userId, filings) };
       }
       // Once per user (and after a project is deleted): seed from history, drop deleted projects' classes;
       // and the filings kept for a day become examples.
